@@ -1,0 +1,85 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Db } from '../db/pool';
+import { createAgent, createPhoneGroup } from '../db/repos/agents';
+import { createApiKey } from '../db/repos/api-keys';
+import { importFlow } from '../db/repos/flows';
+import { importJourney } from '../db/repos/journeys';
+import { createUser } from '../db/repos/users';
+import { createWorkspace } from '../db/repos/workspaces';
+import { normalizePhone } from '../phone';
+
+/** What `switchboard demo --json` prints. Tools outside the project read it: keep it stable. */
+export interface DemoOutput {
+  workspace_id: string;
+  api_key: string;
+  superuser_key: string;
+  user: { email: string; password: string };
+  agent_id: string;
+  journey_id: string;
+  flow_id: string;
+  base_url: string;
+  integrations_url: string;
+  hooks_url: string;
+  wss_url: string;
+}
+
+/** A fictional US number in the 555 exchange, different on every run. */
+function demoPhone(): string {
+  for (;;) {
+    const phone = normalizePhone(`+1415555${String(randomInt(0, 10_000)).padStart(4, '0')}`);
+    if (phone) return phone;
+  }
+}
+
+export const demoJourneySteps = [
+  { id: 'welcome', kind: 'tag', tag: 'demo_enrolled' },
+  { id: 'pause', kind: 'wait', duration: 'PT1M' },
+  { id: 'done', kind: 'tag', tag: 'demo_completed' },
+  { id: 'end', kind: 'end' },
+];
+
+export const demoFlowGraph = {
+  start: 'greet',
+  nodes: [
+    { id: 'greet', kind: 'message', text: 'Hi! I am Ava from Switchboard. How can I help you today?', next: 'reply' },
+    { id: 'reply', kind: 'ai_reply', prompt: 'Answer briefly and offer to book a call.', next: 'end' },
+    { id: 'end', kind: 'end' },
+  ],
+};
+
+/** Creates a complete, separate demo workspace: agent, numbers, journey, chat flow, user and keys. */
+export async function createDemo(db: Db, urls: Pick<DemoOutput, 'base_url' | 'integrations_url' | 'hooks_url' | 'wss_url'>): Promise<DemoOutput> {
+  const tag = randomBytes(4).toString('hex');
+  return db.tx(async (q) => {
+    const ws = await createWorkspace(q, { name: `Demo ${tag}` });
+    const group = await createPhoneGroup(q, ws.id, { name: 'Demo numbers', numbers: [demoPhone(), demoPhone()].filter((p, i, a) => a.indexOf(p) === i) });
+    const agent = await createAgent(q, ws.id, {
+      name: 'Ava',
+      profilePicture: 'https://example.com/avatars/ava.png',
+      transferNumber: demoPhone(),
+      phoneGroupId: group.id,
+    });
+    const journey = await importJourney(q, ws.id, { name: 'Demo follow-up', steps: demoJourneySteps });
+    const flow = await importFlow(q, ws.id, {
+      name: 'Demo chat',
+      publicChat: true,
+      ownerName: 'Ava',
+      ownerPicture: 'https://example.com/avatars/ava.png',
+      graph: demoFlowGraph,
+    });
+    const password = randomBytes(12).toString('base64url');
+    const user = await createUser(q, ws.id, { email: `demo-${tag}@example.com`, password });
+    const apiKey = await createApiKey(q, ws.id, { name: 'demo' });
+    const superKey = await createApiKey(q, ws.id, { name: 'demo superuser', superuser: true });
+    return {
+      workspace_id: ws.id,
+      api_key: apiKey.key,
+      superuser_key: superKey.key,
+      user: { email: user.email, password },
+      agent_id: agent.id,
+      journey_id: journey.id,
+      flow_id: flow.id,
+      ...urls,
+    };
+  });
+}

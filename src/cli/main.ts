@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadConfig, publicUrls, type Config } from '../config';
+import { migrate } from '../db/migrate';
+import { createDb, type Db } from '../db/pool';
+import { createAgent, createPhoneGroup } from '../db/repos/agents';
+import { createApiKey, listApiKeys, revokeApiKey } from '../db/repos/api-keys';
+import { importFlow } from '../db/repos/flows';
+import { importJourney } from '../db/repos/journeys';
+import { createUser } from '../db/repos/users';
+import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
+import { normalizePhone } from '../phone';
+import { createDemo } from './demo';
+import { devDatabaseUrl, runDevStack } from './dev';
+
+const USAGE = `Usage: switchboard <command> [options]
+
+  dev                                   start Temporal, Postgres, migrations, the api and a worker (npm start)
+  migrate                               apply database migrations
+  workspace create --name N [--region US] [--timezone America/New_York]
+  api-key create --workspace W [--name N] [--superuser]    prints the key once
+  api-key list --workspace W
+  api-key revoke --workspace W <key id or prefix>
+  user create --workspace W --email E --password P
+  agent create --workspace W --name N [--picture URL] [--transfer-number PHONE]
+               [--phone-group NAME] [--numbers PHONE,PHONE]
+  journey import --workspace W FILE.json                   {id?, name, steps}
+  flow import --workspace W FILE.json                      {id?, name, public_chat?, owner:{name, picture?}, graph}
+  demo [--json]                         create a complete demo workspace and print its keys and ids
+
+Database: DATABASE_URL, or the dev stack's own Postgres (npm start) when unset.`;
+
+class UsageError extends Error {}
+
+/** Entry point of the `switchboard` command. */
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await dispatch(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`${err.message}\n\n${USAGE}`);
+      process.exitCode = 64;
+    } else {
+      console.error(`error: ${(err as Error).message}`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+const OPTIONS = {
+  name: { type: 'string' },
+  workspace: { type: 'string' },
+  region: { type: 'string' },
+  timezone: { type: 'string' },
+  superuser: { type: 'boolean' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  picture: { type: 'string' },
+  'transfer-number': { type: 'string' },
+  'phone-group': { type: 'string' },
+  numbers: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function dispatch(argv: string[]): Promise<void> {
+  const { values: opt, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const [cmd, sub, ...rest] = positionals;
+  if (!cmd || opt.help) {
+    console.log(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  if (cmd === 'dev') return runDevStack(config);
+
+  const single = cmd === 'migrate' || cmd === 'demo';
+  const command = single ? cmd : `${cmd} ${sub ?? ''}`.trim();
+  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command: ${command}`);
+
+  const db = await openDb(config);
+  try {
+    await migrate(db);
+    await runCommand(command, { db, config, opt, rest: single ? positionals.slice(1) : rest });
+  } finally {
+    await db.close();
+  }
+}
+
+const COMMANDS = [
+  'migrate',
+  'demo',
+  'workspace create',
+  'api-key create',
+  'api-key list',
+  'api-key revoke',
+  'user create',
+  'agent create',
+  'journey import',
+  'flow import',
+];
+
+type Opts = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+async function runCommand(command: string, c: { db: Db; config: Config; opt: Opts; rest: string[] }): Promise<void> {
+  const { db, opt } = c;
+  const need = (name: keyof Opts): string => {
+    const v = opt[name];
+    if (typeof v !== 'string' || !v) throw new UsageError(`--${name} is required`);
+    return v;
+  };
+  const workspace = async () => {
+    const id = need('workspace');
+    if (!/^[0-9a-f-]{36}$/i.test(id) || !(await getWorkspace(db, id))) throw new Error(`workspace ${id} not found`);
+    return id;
+  };
+  switch (command) {
+    case 'migrate':
+      return print({ status: 'success', message: 'migrations applied' });
+    case 'demo': {
+      const demo = await createDemo(db, publicUrls(c.config));
+      if (opt.json) process.stdout.write(`${JSON.stringify(demo)}\n`);
+      else for (const [k, v] of Object.entries(demo)) console.log(`${k.padEnd(18)} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+      return;
+    }
+    case 'workspace create': {
+      const w = await createWorkspace(db, { name: need('name'), defaultRegion: opt.region, timezone: opt.timezone });
+      return print({ workspace_id: w.id, name: w.name, default_region: w.default_region, timezone: w.timezone });
+    }
+    case 'api-key create': {
+      const { key, row } = await createApiKey(db, await workspace(), { name: opt.name ?? 'cli', superuser: opt.superuser });
+      return print({ id: row.id, prefix: row.prefix, superuser: row.superuser, api_key: key, note: 'shown once: store it now' });
+    }
+    case 'api-key list':
+      return print(await listApiKeys(db, await workspace()));
+    case 'api-key revoke': {
+      const target = c.rest[0];
+      if (!target) throw new UsageError('api-key revoke needs a key id or prefix');
+      if (!(await revokeApiKey(db, await workspace(), target))) throw new Error(`no live key ${target} in this workspace`);
+      return print({ status: 'success', message: `revoked ${target}` });
+    }
+    case 'user create': {
+      const u = await createUser(db, await workspace(), { email: need('email'), password: need('password') });
+      return print({ user_id: u.id, email: u.email });
+    }
+    case 'agent create': {
+      const ws = await workspace();
+      const phones = (opt.numbers ?? '').split(',').filter(Boolean).map((p) => phoneOrThrow(p, '--numbers'));
+      const transfer = opt['transfer-number'] ? phoneOrThrow(opt['transfer-number'], '--transfer-number') : undefined;
+      const result = await db.tx(async (q) => {
+        const group = phones.length || opt['phone-group']
+          ? await createPhoneGroup(q, ws, { name: opt['phone-group'] ?? `${need('name')} numbers`, numbers: phones })
+          : undefined;
+        const agent = await createAgent(q, ws, { name: need('name'), profilePicture: opt.picture, transferNumber: transfer, phoneGroupId: group?.id });
+        return { agent_id: agent.id, phone_group_id: group?.id ?? null, numbers: group?.numbers ?? [] };
+      });
+      return print(result);
+    }
+    case 'journey import': {
+      const file = readJson(c.rest[0]) as { id?: string; name?: string; steps?: unknown };
+      if (!file.name || file.steps === undefined) throw new Error('journey file needs "name" and "steps"');
+      return print(await importJourney(db, await workspace(), { id: file.id, name: file.name, steps: file.steps }));
+    }
+    case 'flow import': {
+      const file = readJson(c.rest[0]) as { id?: string; name?: string; public_chat?: boolean; owner?: { name?: string; picture?: string }; graph?: unknown };
+      if (!file.name || !file.owner?.name || file.graph === undefined) throw new Error('flow file needs "name", "owner.name" and "graph"');
+      return print(
+        await importFlow(db, await workspace(), {
+          id: file.id,
+          name: file.name,
+          publicChat: file.public_chat ?? false,
+          ownerName: file.owner.name,
+          ownerPicture: file.owner.picture,
+          graph: file.graph,
+        }),
+      );
+    }
+  }
+}
+
+function phoneOrThrow(input: string, flag: string): string {
+  const phone = normalizePhone(input);
+  if (!phone) throw new Error(`${flag}: ${input} is not a valid phone number`);
+  return phone;
+}
+
+function readJson(file: string | undefined): unknown {
+  if (!file) throw new UsageError('a JSON file argument is required');
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: ${(err as Error).message}`);
+  }
+}
+
+const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
+/** The CLI's database: DATABASE_URL, else the dev stack's private Postgres (which must be running). */
+async function openDb(config: Config): Promise<Db> {
+  const url = config.DATABASE_URL ?? devDatabaseUrl(config);
+  const db = createDb(url, { max: 2 });
+  try {
+    await db.ping();
+  } catch (err) {
+    await db.close();
+    throw new Error(
+      `cannot reach PostgreSQL (${(err as Error).message}). Start the stack with \`npm start\` or set DATABASE_URL.`,
+    );
+  }
+  return db;
+}

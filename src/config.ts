@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Where the embedded dev stack keeps its files (Temporal SQLite file, private Postgres cluster). */
+export const defaultDataDir = path.resolve(__dirname, '..', '.data');
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  PUBLIC_BASE_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DEV_POSTGRES_PORT: port.default(5433),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^:\s]+:\d+$/, 'must be host:port')
+    .default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  TEMPORAL_TASK_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]*$/, 'lowercase letters, digits and dashes only')
+    .default(''),
+  SWITCHBOARD_DATA_DIR: z.string().min(1).default(defaultDataDir),
+  WORKER_METRICS_PORT: port.default(9464),
+  WORKER_BUNDLE_PATH: z.string().min(1).optional(),
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Config = z.infer<typeof schema>;
+
+/** A configuration value that failed validation; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(readonly issues: { variable: string; problem: string }[]) {
+    super(
+      'Invalid configuration:\n' +
+        issues.map((i) => `  ${i.variable}: ${i.problem}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates configuration from environment variables. Empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? '?'),
+        problem: `${issue.message} (got ${JSON.stringify(input[String(issue.path[0])] ?? null)})`,
+      })),
+    );
+  }
+  return parsed.data;
+}
+
+/** Public addresses the service is reachable at, derived from HOST/PORT unless PUBLIC_BASE_URL is set. */
+export function publicUrls(config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL'>) {
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const origin = (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, '');
+  const ws = origin.replace(/^http/, 'ws');
+  return {
+    base_url: `${origin}/v1`,
+    integrations_url: origin,
+    hooks_url: origin,
+    wss_url: ws,
+  };
+}

@@ -1,0 +1,66 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Queryable } from '../pool';
+
+const PREFIX_LENGTH = 12;
+
+export interface ApiKeyRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  prefix: string;
+  superuser: boolean;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export const hashKey = (key: string): Buffer => createHash('sha256').update(key).digest();
+
+/** Creates a key and returns its plaintext once; only its SHA-256 and readable prefix are stored. */
+export async function createApiKey(
+  db: Queryable,
+  workspaceId: string,
+  opts: { name: string; superuser?: boolean },
+): Promise<{ key: string; row: ApiKeyRow }> {
+  const kind = opts.superuser ? 'sbx' : 'sbk';
+  const key = `${kind}_${randomBytes(32).toString('base64url')}`;
+  const row = await db.one<ApiKeyRow>(
+    `INSERT INTO api_keys (id, workspace_id, name, prefix, key_hash, superuser)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     RETURNING id, workspace_id, name, prefix, superuser, created_at, last_used_at, revoked_at`,
+    [randomUUID(), workspaceId, opts.name, key.slice(0, PREFIX_LENGTH), hashKey(key), opts.superuser ?? false],
+  );
+  return { key, row: row! };
+}
+
+export async function listApiKeys(db: Queryable, workspaceId: string): Promise<ApiKeyRow[]> {
+  return db.query<ApiKeyRow>(
+    `SELECT id, workspace_id, name, prefix, superuser, created_at, last_used_at, revoked_at
+     FROM api_keys WHERE workspace_id = $1 ORDER BY created_at`,
+    [workspaceId],
+  );
+}
+
+/** Revokes by id or by prefix within a workspace; returns whether a live key was revoked. */
+export async function revokeApiKey(db: Queryable, workspaceId: string, idOrPrefix: string): Promise<boolean> {
+  const uuidLike = /^[0-9a-f-]{36}$/i.test(idOrPrefix);
+  const rows = await db.query(
+    `UPDATE api_keys SET revoked_at = now()
+     WHERE workspace_id = $1 AND revoked_at IS NULL AND ${uuidLike ? 'id = $2::uuid' : 'prefix = $2'}
+     RETURNING id`,
+    [workspaceId, idOrPrefix],
+  );
+  if (rows.length > 0) await db.query(`SELECT pg_notify('api_keys_changed', $1)`, [workspaceId]);
+  return rows.length > 0;
+}
+
+/** The live key for a plaintext, if any. */
+export async function findLiveKey(
+  db: Queryable,
+  key: string,
+): Promise<{ id: string; workspace_id: string; superuser: boolean } | undefined> {
+  return db.one(
+    'SELECT id, workspace_id, superuser FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    [hashKey(key)],
+  );
+}

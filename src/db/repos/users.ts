@@ -1,0 +1,38 @@
+import { randomBytes, randomUUID, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { Queryable } from '../pool';
+
+const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
+const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+/** scrypt hash in a self-describing form: scrypt$N$r$p$salt$hash (base64url). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scrypt(password, salt, 32, PARAMS);
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: PARAMS.maxmem,
+  });
+  return timingSafeEqual(actual, expected);
+}
+
+export async function createUser(
+  db: Queryable,
+  workspaceId: string,
+  u: { email: string; password: string },
+): Promise<{ id: string; email: string }> {
+  const row = await db.one<{ id: string; email: string }>(
+    'INSERT INTO users (id, workspace_id, email, password_hash) VALUES ($1, $2, $3, $4) RETURNING id, email',
+    [randomUUID(), workspaceId, u.email.toLowerCase(), await hashPassword(u.password)],
+  );
+  return row!;
+}

@@ -1,0 +1,35 @@
+import type { Middleware } from 'koa';
+import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../errors';
+import type { AppState } from '../state';
+
+declare module 'koa' {
+  interface Request {
+    jsonBody?: unknown;
+  }
+}
+
+/** Reads a JSON body (bounded size) into ctx.request.jsonBody; bad JSON → 400, too large → 413. */
+export function jsonBody(limitBytes = 1_048_576): Middleware<AppState> {
+  return async (ctx, next) => {
+    const length = Number(ctx.get('content-length') || 0);
+    if (length > limitBytes) throw payloadTooLarge(`Request body exceeds ${limitBytes} bytes`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.req) {
+      size += (chunk as Buffer).length;
+      if (size > limitBytes) throw payloadTooLarge(`Request body exceeds ${limitBytes} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+    if (size === 0) {
+      ctx.request.jsonBody = undefined;
+      return next();
+    }
+    if (!ctx.is('application/json', '+json')) throw unsupportedMediaType();
+    try {
+      ctx.request.jsonBody = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      throw badRequest('Request body is not valid JSON');
+    }
+    return next();
+  };
+}

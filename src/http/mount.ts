@@ -1,0 +1,32 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { AppDeps } from '../deps';
+import { jsonBody } from './middleware/body';
+import { Reply, type Route } from './route';
+import type { AppState } from './state';
+import { parseOrThrow } from './validation';
+
+/** Middleware each auth kind puts in front of a route. */
+export type AuthMiddleware = Record<Route['auth'], Middleware<AppState>[]>;
+
+/** Registers routes on a router as the chain auth → body → validate → handler. */
+export function mountRoutes(router: Router<AppState>, routes: Route<any, any>[], auth: AuthMiddleware, deps: AppDeps): void {
+  for (const route of routes) {
+    const chain: Middleware<AppState>[] = [...auth[route.auth]];
+    if (route.body) chain.push(jsonBody());
+    chain.push(async (ctx) => {
+      const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
+      const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody ?? {}, 'body') : undefined;
+      const result = await route.handler({ query, body, params: ctx.params ?? {}, ctx, deps, auth: ctx.state.auth });
+      if (result instanceof Reply) {
+        ctx.status = result.status;
+        ctx.set(result.headers);
+        ctx.body = result.body;
+      } else {
+        ctx.status = 200;
+        ctx.body = result;
+      }
+    });
+    router.register(route.path, [route.method.toUpperCase()], chain as any);
+  }
+}

@@ -1,0 +1,14 @@
+import pino, { type Logger } from 'pino';
+
+/** The process logger. Personal data (phones, names, emails, keys) is never logged; redact guards mistakes. */
+export function createLogger(level: string, name: string): Logger {
+  return pino({
+    name,
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-key"]', '*.phone', '*.email', '*.password', '*.api_key'],
+      censor: '[redacted]',
+    },
+  });
+}
+export type { Logger };

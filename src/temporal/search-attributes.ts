@@ -1,0 +1,30 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import type { Connection } from '@temporalio/client';
+
+/** Custom search attributes operators filter runs by in the Temporal UI. Ids only: never personal data. */
+export const SA = {
+  WorkspaceId: defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD),
+  LeadId: defineSearchAttributeKey('LeadId', SearchAttributeType.KEYWORD),
+  JourneyId: defineSearchAttributeKey('JourneyId', SearchAttributeType.KEYWORD),
+  CallId: defineSearchAttributeKey('CallId', SearchAttributeType.KEYWORD),
+  AutomationType: defineSearchAttributeKey('AutomationType', SearchAttributeType.KEYWORD),
+  Outcome: defineSearchAttributeKey('Outcome', SearchAttributeType.KEYWORD),
+};
+
+/** Registers any missing custom search attribute; safe to run at every start-up and from several processes. */
+export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const have = new Set(Object.keys(existing.customAttributes ?? {}));
+  const missing = Object.values(SA).filter((k) => !have.has(k.name));
+  if (missing.length === 0) return [];
+  const searchAttributes: Record<string, temporal.api.enums.v1.IndexedValueType> = {};
+  for (const k of missing) searchAttributes[k.name] = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+  try {
+    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
+  } catch (err) {
+    // Another process registered them between our list and add.
+    if (!/already exists/i.test((err as Error).message)) throw err;
+  }
+  return missing.map((k) => k.name);
+}

@@ -1,0 +1,6 @@
+/** Task queues, split by kind of work so each can be scaled and rate-limited on its own. */
+export const TASK_QUEUE_KINDS = ['journeys', 'calls', 'automations', 'chat'] as const;
+export type TaskQueueKind = (typeof TASK_QUEUE_KINDS)[number];
+
+/** A queue's name; the prefix lets several stacks (tests, benchmarks) share one Temporal namespace. */
+export const taskQueue = (kind: TaskQueueKind, prefix = ''): string => (prefix ? `${prefix}-${kind}` : kind);

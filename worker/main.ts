@@ -1,0 +1,101 @@
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { loadConfig, type Config } from '../src/config';
+import { createDb, type Db } from '../src/db/pool';
+import { createLogger, type Logger } from '../src/log';
+import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { createWorkers, runWorkers } from './workers';
+
+export interface RunningWorker {
+  workers: Worker[];
+  /** Resolves when every worker has stopped. */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+/** Installs the SDK runtime once per process: Prometheus metrics from the SDK itself, pino for its logs. */
+function installRuntime(config: Config, logger: Logger) {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({
+    logger: {
+      log: (level, message, meta) => logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'info')]({ ...meta }, message),
+      trace: (m, meta) => logger.trace(meta ?? {}, m),
+      debug: (m, meta) => logger.debug(meta ?? {}, m),
+      info: (m, meta) => logger.info(meta ?? {}, m),
+      warn: (m, meta) => logger.warn(meta ?? {}, m),
+      error: (m, meta) => logger.error(meta ?? {}, m),
+    },
+    telemetryOptions: {
+      metrics: { prometheus: { bindAddress: `${config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1'}:${config.WORKER_METRICS_PORT}` } },
+    },
+  });
+}
+
+/** Starts the worker process's workers against config's Temporal and Postgres. */
+export async function startWorker(config: Config, opts: { db?: Db; logger?: Logger; databaseUrl?: string } = {}): Promise<RunningWorker> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'worker');
+  installRuntime(config, logger);
+  const url = opts.databaseUrl ?? config.DATABASE_URL;
+  if (!opts.db && !url) throw new Error('DATABASE_URL: required by the worker');
+  const db = opts.db ?? createDb(url!, { max: config.DATABASE_POOL_MAX, logger });
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  try {
+    const { Connection } = await import('@temporalio/client');
+    const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE).finally(() => admin.close());
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'could not register search attributes');
+  }
+  const workers = await createWorkers({
+    connection,
+    db,
+    logger,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
+    bundlePath: config.WORKER_BUNDLE_PATH,
+    shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
+  });
+  const done = runWorkers(workers).finally(async () => {
+    await connection.close().catch(() => undefined);
+    if (!opts.db) await db.close().catch(() => undefined);
+  });
+  logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT }, 'worker polling');
+  return {
+    workers,
+    done,
+    async shutdown() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await done;
+    },
+  };
+}
+
+if (require.main === module) {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+  startWorker(config).then(
+    (w) => {
+      const stop = () => void w.shutdown();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      w.done.then(
+        () => process.exit(0),
+        (err) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

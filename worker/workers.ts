@@ -1,0 +1,39 @@
+import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import path from 'node:path';
+import { createActivities, type ActivityDeps } from '../activities';
+import { TASK_QUEUE_KINDS, taskQueue } from '../src/temporal/task-queues';
+
+export interface WorkerSetOptions extends ActivityDeps {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueuePrefix: string;
+  /** A prebuilt workflow bundle (production, tests); without it the workflows are bundled at start-up. */
+  bundlePath?: string;
+  shutdownGraceMs?: number;
+}
+
+export const workflowsPath = require.resolve(path.resolve(__dirname, '..', 'workflows'));
+
+/** One worker per task queue; together they run every workflow and activity. */
+export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
+  const activities = createActivities({ db: o.db, logger: o.logger });
+  // Bundled once and shared: every queue's worker runs the same workflow code.
+  const workflowBundle = o.bundlePath ? { codePath: o.bundlePath } : await bundleWorkflowCode({ workflowsPath });
+  return Promise.all(
+    TASK_QUEUE_KINDS.map((kind) =>
+      Worker.create({
+        connection: o.connection,
+        namespace: o.namespace,
+        taskQueue: taskQueue(kind, o.taskQueuePrefix),
+        activities,
+        workflowBundle,
+        shutdownGraceTime: o.shutdownGraceMs ?? 10_000,
+      }),
+    ),
+  );
+}
+
+/** Runs the workers until shutdown() is called on each (or a fatal error). */
+export async function runWorkers(workers: Worker[]): Promise<void> {
+  await Promise.all(workers.map((w) => w.run()));
+}

@@ -1,0 +1,191 @@
+// Shared measuring and reporting helpers for bench/*.ts (see /work/shared/design/quality-figures.md).
+import { performance } from 'node:perf_hooks';
+
+/** What the runner (bench/run.ts) hands to a benchmark's run(). */
+export interface BenchContext {
+  /** The Temporal frontend to use: a running dev server, or one the runner started for this run. */
+  temporal: { address: string; namespace: string; ownServer: boolean };
+  /** A Postgres URL, provided on first call (DATABASE_URL, else the private cluster in .data on port 5433). */
+  databaseUrl(): Promise<string>;
+  flags: Flags;
+  /** A progress line on stderr (stdout holds only the figures and the ratio line). */
+  say(line: string): void;
+  /** Registers a cleanup the runner awaits at the end (last registered runs first), even on failure. */
+  defer(cleanup: () => Promise<void> | void): void;
+}
+
+/** A benchmark module: bench/<name>.ts. */
+export interface Benchmark {
+  description: string;
+  run(ctx: BenchContext): Promise<void>;
+}
+
+/** Command-line flags (`--name value`, `--name=value`, `--name`), remembering which ones were read. */
+export class Flags {
+  private readonly read = new Set<string>();
+  constructor(private readonly values: Map<string, string>) {}
+
+  /** A positive integer flag. */
+  int(name: string, fallback: number): number {
+    const raw = this.get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer (got ${raw})`);
+    return n;
+  }
+
+  /** A string flag. */
+  str(name: string, fallback: string): string {
+    return this.get(name) ?? fallback;
+  }
+
+  /** Flags given on the command line that the benchmark never asked for (likely typos). */
+  unused(): string[] {
+    return [...this.values.keys()].filter((k) => !this.read.has(k));
+  }
+
+  private get(name: string): string | undefined {
+    this.read.add(name);
+    return this.values.get(name);
+  }
+}
+
+/** Parses `--name value`, `--name=value` and bare `--name` (= "true"); returns the flags and the positionals. */
+export function parseArgs(argv: string[]): { positionals: string[]; flags: Map<string, string> } {
+  const positionals: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 0) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
+    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) flags.set(arg.slice(2), argv[++i]!);
+    else flags.set(arg.slice(2), 'true');
+  }
+  return { positionals, flags };
+}
+
+/** Throughput and latency (ms) of a batch of operations. */
+export interface Measurement {
+  ops: number;
+  errors: number;
+  firstError?: string;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+/** Nearest-rank percentile (p in 0..100) of ascending-sorted values; NaN when empty. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+/** Median of some numbers; NaN when empty. */
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Runs op(0..n-1) with at most `concurrency` in flight; throughput counts successes, latencies only successes. */
+export async function measure(n: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<Measurement> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let next = 0;
+  const lane = async () => {
+    while (next < n) {
+      const i = next++;
+      const t0 = performance.now();
+      try {
+        await op(i);
+        latencies.push(performance.now() - t0);
+      } catch (err) {
+        errors++;
+        firstError ??= (err as Error).message;
+      }
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, lane));
+  const seconds = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    ops: n,
+    errors,
+    firstError,
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+  };
+}
+
+/** One round of alternate(): both measurements and candidate score over baseline score. */
+export interface Round<T> {
+  baseline: T;
+  candidate: T;
+  ratio: number;
+}
+
+/**
+ * Alternates baseline and candidate for `rounds` rounds (swapping which goes first each round, so drift hits
+ * both alike); ratio = score(candidate) / score(baseline) per round, and the median of those.
+ */
+export async function alternate<T>(
+  rounds: number,
+  baseline: (round: number) => Promise<T>,
+  candidate: (round: number) => Promise<T>,
+  score: (m: T) => number,
+): Promise<{ rounds: Round<T>[]; medianRatio: number }> {
+  const out: Round<T>[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let b: T;
+    let c: T;
+    if (r % 2 === 0) {
+      b = await baseline(r);
+      c = await candidate(r);
+    } else {
+      c = await candidate(r);
+      b = await baseline(r);
+    }
+    out.push({ baseline: b, candidate: c, ratio: score(c) / score(b) });
+  }
+  return { rounds: out, medianRatio: median(out.map((r) => r.ratio)) };
+}
+
+/** One row of the printed table: what, value, unit. */
+export type Figure = [what: string, value: number | string, unit?: string];
+
+/** Rows for a measurement: throughput, p50/p95/p99 and errors, each labelled `label …`. */
+export function measurementFigures(label: string, m: Measurement): Figure[] {
+  const rows: Figure[] = [
+    [`${label}: throughput`, m.perSecond, '/s'],
+    [`${label}: latency p50`, m.p50, 'ms'],
+    [`${label}: latency p95`, m.p95, 'ms'],
+    [`${label}: latency p99`, m.p99, 'ms'],
+  ];
+  if (m.errors) rows.push([`${label}: errors (first: ${m.firstError})`, m.errors, `of ${m.ops}`]);
+  return rows;
+}
+
+const fmt = (v: number | string) => (typeof v === 'string' ? v : Number.isFinite(v) ? v.toFixed(v >= 100 ? 1 : 2) : String(v));
+
+/** Prints the figures as a table on stdout, then, last, the line `ratio <name>: <number> (<what over what>)`. */
+export function report(name: string, figures: Figure[], ratio: { value: number; what: string }): void {
+  const width = Math.max(6, ...figures.map(([what]) => what.length));
+  const valueWidth = Math.max(5, ...figures.map(([, v]) => fmt(v).length));
+  const lines = [`${'figure'.padEnd(width)}  ${'value'.padStart(valueWidth)}  unit`];
+  for (const [what, value, unit] of figures) lines.push(`${what.padEnd(width)}  ${fmt(value).padStart(valueWidth)}  ${unit ?? ''}`.trimEnd());
+  lines.push(`ratio ${name}: ${ratio.value.toFixed(3)} (${ratio.what})`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,40 @@
+// Lint: typescript-eslint's recommended rules, and workflow determinism (workflows/ may not import I/O).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const ioModules = ['pg', 'pg-*', 'koa', 'koa-*', '@koa/*', 'undici', 'ws', 'pino', '**/src/db/**', '**/src/db', '**/src/devstack/**'];
+const nodeBuiltins = [
+  'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2',
+  'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'v8', 'vm',
+  'worker_threads', 'zlib',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', '.data/', '.cache/', 'coverage/', 'bin/', '*.config.js', 'test/fixtures/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-namespace': 'off',
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must be deterministic: do I/O in an activity.' })),
+          patterns: [
+            { group: ['node:*'], message: 'Workflow code must be deterministic: no Node built-ins.' },
+            { group: ioModules, message: 'Workflow code must be deterministic: pg, koa and src/db belong to activities.' },
+            { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Workflows import activity types only.' },
+          ],
+        },
+      ],
+    },
+  },
+);

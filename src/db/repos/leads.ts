@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../pool';
+
+export interface LeadRow {
+  id: string;
+  workspace_id: string;
+  phone: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  company: string | null;
+  timezone: string | null;
+  tags: string[];
+  custom_fields: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Standard lead fields a caller may set (phone is the identity and is set separately). */
+export const STANDARD_FIELDS = ['first_name', 'last_name', 'email', 'company', 'timezone'] as const;
+export type StandardField = (typeof STANDARD_FIELDS)[number];
+export type LeadFields = Partial<Record<StandardField, string | null>>;
+
+const COLUMNS = 'id, workspace_id, phone, first_name, last_name, email, company, timezone, tags, custom_fields, created_at, updated_at';
+
+export async function findLeadById(db: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
+  return db.one<LeadRow>(`SELECT ${COLUMNS} FROM leads WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+}
+
+/** phone must already be normalised (E.164 digits). */
+export async function findLeadByPhone(db: Queryable, workspaceId: string, phone: string): Promise<LeadRow | undefined> {
+  return db.one<LeadRow>(`SELECT ${COLUMNS} FROM leads WHERE workspace_id = $1 AND phone = $2`, [workspaceId, phone]);
+}
+
+/**
+ * Finds the lead with this phone or creates it from fields; concurrent callers with one new phone all get the
+ * same single lead (the unique (workspace_id, phone) index decides, not a read-then-write race).
+ */
+export async function findOrCreateLead(
+  db: Queryable,
+  workspaceId: string,
+  phone: string,
+  fields: LeadFields,
+  custom: Record<string, unknown> = {},
+): Promise<{ lead: LeadRow; created: boolean }> {
+  const existing = await findLeadByPhone(db, workspaceId, phone);
+  if (existing) return { lead: existing, created: false };
+  const inserted = await db.one<LeadRow>(
+    `INSERT INTO leads (id, workspace_id, phone, first_name, last_name, email, company, timezone, custom_fields)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (workspace_id, phone) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      randomUUID(),
+      workspaceId,
+      phone,
+      fields.first_name ?? null,
+      fields.last_name ?? null,
+      fields.email ?? null,
+      fields.company ?? null,
+      fields.timezone ?? null,
+      JSON.stringify(custom),
+    ],
+  );
+  if (inserted) return { lead: inserted, created: true };
+  const winner = await findLeadByPhone(db, workspaceId, phone);
+  if (!winner) throw new Error('lead vanished between insert conflict and read');
+  return { lead: winner, created: false };
+}
+
+/** Sets the given standard fields and merges custom fields; fields left undefined are untouched. */
+export async function updateLead(
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+  fields: LeadFields & { phone?: string },
+  custom: Record<string, unknown> = {},
+): Promise<LeadRow | undefined> {
+  const sets: string[] = [];
+  const params: unknown[] = [workspaceId, id];
+  for (const key of ['phone', ...STANDARD_FIELDS] as const) {
+    const value = fields[key];
+    if (value === undefined) continue;
+    params.push(value);
+    sets.push(`${key} = $${params.length}`);
+  }
+  params.push(JSON.stringify(custom));
+  sets.push(`custom_fields = custom_fields || $${params.length}::jsonb`);
+  return db.one<LeadRow>(
+    `UPDATE leads SET ${sets.join(', ')}, updated_at = now() WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    params,
+  );
+}
+
+/** Adds a tag (no duplicates); returns the lead, or undefined when it is not in the workspace. */
+export async function addTag(db: Queryable, workspaceId: string, id: string, tag: string): Promise<LeadRow | undefined> {
+  return db.one<LeadRow>(
+    `UPDATE leads SET tags = CASE WHEN $3 = ANY(tags) THEN tags ELSE array_append(tags, $3) END,
+       updated_at = CASE WHEN $3 = ANY(tags) THEN updated_at ELSE now() END
+     WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    [workspaceId, id, tag],
+  );
+}
+
+export async function removeTag(db: Queryable, workspaceId: string, id: string, tag: string): Promise<LeadRow | undefined> {
+  return db.one<LeadRow>(
+    `UPDATE leads SET tags = array_remove(tags, $3),
+       updated_at = CASE WHEN $3 = ANY(tags) THEN now() ELSE updated_at END
+     WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    [workspaceId, id, tag],
+  );
+}
+
+/** The custom field keys a workspace defines. */
+export async function customFieldKeys(db: Queryable, workspaceId: string): Promise<Set<string>> {
+  const rows = await db.query<{ key: string }>('SELECT key FROM custom_fields WHERE workspace_id = $1', [workspaceId]);
+  return new Set(rows.map((r) => r.key));
+}
+
+export async function defineCustomField(db: Queryable, workspaceId: string, key: string, label?: string): Promise<void> {
+  await db.query(
+    'INSERT INTO custom_fields (workspace_id, key, label) VALUES ($1, $2, $3) ON CONFLICT (workspace_id, key) DO UPDATE SET label = EXCLUDED.label',
+    [workspaceId, key, label ?? null],
+  );
+}
+
+/** The spec's Lead object (plus custom fields, flat, as the live platform returns them). */
+export function presentLead(lead: LeadRow) {
+  return {
+    lead_id: lead.id,
+    phone: lead.phone,
+    first_name: lead.first_name ?? '',
+    last_name: lead.last_name ?? '',
+    email: lead.email ?? '',
+    company: lead.company ?? '',
+    tags: lead.tags,
+    created_at: lead.created_at.toISOString(),
+    updated_at: lead.updated_at.toISOString(),
+    ...(lead.timezone ? { timezone: lead.timezone } : {}),
+    ...(Object.keys(lead.custom_fields).length ? { custom_fields: lead.custom_fields } : {}),
+  };
+}

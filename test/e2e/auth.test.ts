@@ -1,0 +1,104 @@
+import { createApiKey, revokeApiKey } from '../../src/db/repos/api-keys';
+import { startTestApp, type TestApp } from '../helpers/stack';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const failed = (message: string | RegExp) => ({ status: 'failed', message: expect.stringMatching(message) });
+
+describe('REST API-key auth', () => {
+  it('accepts a live key and scopes the request to its workspace', async () => {
+    const { workspaceId, apiKey } = await app.newWorkspace();
+    const res = await app.request('GET', '/v1/me', { key: apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: 'success',
+      workspace_id: workspaceId,
+      workspace_name: expect.any(String),
+      api_key_prefix: apiKey.slice(0, 12),
+    });
+  });
+
+  it.each([
+    ['no header', {}, /missing Authorization/],
+    ['not bearer', { authorization: 'Basic dXNlcjpwYXNz' }, /Bearer/],
+    ['empty bearer', { authorization: 'Bearer ' }, /Bearer/],
+    ['unknown key', { authorization: 'Bearer sbk_nope' }, /invalid or revoked/],
+    ['key with junk after it', { authorization: 'Bearer a b' }, /Bearer/],
+  ])('answers 401 in the error shape: %s', async (_name, headers, message) => {
+    const res = await app.request('GET', '/v1/me', { headers: headers as Record<string, string> });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(failed(message));
+  });
+
+  it('stores only a hash and a readable prefix, never the key', async () => {
+    const { workspaceId, apiKey } = await app.newWorkspace();
+    const rows = await app.db.query('SELECT * FROM api_keys WHERE workspace_id = $1', [workspaceId]);
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(apiKey);
+    expect(JSON.stringify(rows)).not.toContain(apiKey.slice(12));
+    expect(rows[0]!.prefix).toBe(apiKey.slice(0, 12));
+  });
+
+  it('rejects a key once it is revoked, even right after it was used (cached)', async () => {
+    const { workspaceId } = await app.newWorkspace();
+    const { key, row } = await createApiKey(app.db, workspaceId, { name: 'to revoke' });
+    expect((await app.request('GET', '/v1/me', { key })).status).toBe(200);
+    expect(await revokeApiKey(app.db, workspaceId, row.prefix)).toBe(true);
+    // Revocation reaches the api through NOTIFY; allow the notification its few milliseconds.
+    let status = 200;
+    for (let i = 0; i < 50 && status === 200; i++) {
+      status = (await app.request('GET', '/v1/me', { key })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(401);
+    expect(await revokeApiKey(app.db, workspaceId, row.prefix)).toBe(false);
+  });
+
+  it("cannot revoke another workspace's key", async () => {
+    const a = await app.newWorkspace();
+    const b = await app.newWorkspace();
+    const [row] = await app.db.query<{ id: string }>('SELECT id FROM api_keys WHERE workspace_id = $1', [a.workspaceId]);
+    expect(await revokeApiKey(app.db, b.workspaceId, row!.id)).toBe(false);
+    expect((await app.request('GET', '/v1/me', { key: a.apiKey })).status).toBe(200);
+  });
+});
+
+describe('errors and documents', () => {
+  it('answers unknown routes with 404 in the error shape', async () => {
+    for (const [method, path] of [['GET', '/v1/nothing'], ['POST', '/nowhere'], ['DELETE', '/']] as const) {
+      const res = await app.request(method, path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(failed(/No route/));
+    }
+  });
+
+  it('serves health, readiness and Prometheus metrics', async () => {
+    expect((await app.request('GET', '/healthz')).status).toBe(200);
+    const ready = await app.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks).toEqual({ postgres: 'ok', temporal: 'ok' });
+    const metrics = await app.request('GET', '/metrics');
+    expect(metrics.body).toMatch(/http_requests_total\{method="GET",route="\/readyz",status="200"\} 1/);
+    expect(metrics.body).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/readyz",status="200"\}/);
+  });
+
+  it('serves an OpenAPI 3.1 document generated from the routes', async () => {
+    const res = await app.request('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['apiKey', 'superuserKey', 'userJwt']);
+    expect(res.body.paths['/v1/me'].get.security).toEqual([{ apiKey: [] }]);
+    expect(res.body.paths['/v1/me'].get.responses['401']).toBeDefined();
+  });
+
+  it('echoes a sane X-Request-Id and makes one up otherwise', async () => {
+    const given = await app.request('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    const made = await app.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

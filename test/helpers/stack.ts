@@ -1,0 +1,114 @@
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { createDb, type Db } from '../../src/db/pool';
+import { createApiKey } from '../../src/db/repos/api-keys';
+import { createWorkspace } from '../../src/db/repos/workspaces';
+import { createLogger } from '../../src/log';
+import { connectTemporal } from '../../src/temporal/client';
+import { createWorkers } from '../../worker/workers';
+import { testEnv } from './env';
+
+export interface HttpResult {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  db: Db;
+  temporal: Awaited<ReturnType<typeof connectTemporal>>;
+  workers: Worker[];
+  /** A new workspace with an API key: every test gets its own tenant. */
+  newWorkspace(opts?: { defaultRegion?: string }): Promise<{ workspaceId: string; apiKey: string }>;
+  request(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
+  close(): Promise<void>;
+}
+
+/** The test configuration: the stack global setup provides, a unique task-queue prefix, silent logs. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    ...process.env,
+    DATABASE_URL: testEnv('databaseUrl'),
+    TEMPORAL_ADDRESS: testEnv('temporalAddress'),
+    TEMPORAL_TASK_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    ...overrides,
+  });
+}
+
+/** Starts the api in-process on a free port against real Postgres and Temporal, with workers when asked. */
+export async function startTestApp(opts: { workers?: boolean; config?: Record<string, string> } = {}): Promise<TestApp> {
+  const config = testConfig(opts.config);
+  const logger = createLogger(config.LOG_LEVEL, 'test');
+  const db = createDb(config.DATABASE_URL!, { max: 10, logger });
+  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const app = createApp({ config, db, temporal, logger });
+  await app.keys.listen(config.DATABASE_URL!);
+  const server = app.koa.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  let workers: Worker[] = [];
+  let running: Promise<unknown> = Promise.resolve();
+  let nativeConnection: NativeConnection | undefined;
+  if (opts.workers) {
+    nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    workers = await createWorkers({
+      connection: nativeConnection,
+      db,
+      logger,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
+      bundlePath: testEnv('bundlePath'),
+      shutdownGraceMs: 2_000,
+    });
+    running = Promise.all(workers.map((w) => w.run()));
+  }
+
+  return {
+    url,
+    config,
+    db,
+    temporal,
+    workers,
+    async newWorkspace(o = {}) {
+      const ws = await createWorkspace(db, { name: `test ${randomBytes(3).toString('hex')}`, defaultRegion: o.defaultRegion });
+      const { key } = await createApiKey(db, ws.id, { name: 'test' });
+      return { workspaceId: ws.id, apiKey: key };
+    },
+    async request(method, path, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      if (o.key) headers.authorization = `Bearer ${o.key}`;
+      let body: string | undefined;
+      if (o.body !== undefined) {
+        headers['content-type'] ??= 'application/json';
+        body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+      }
+      const res = await fetch(url + path, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Not JSON (metrics): keep the text.
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async close() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await running;
+      await nativeConnection?.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await app.close();
+      await temporal.connection.close();
+      await db.close();
+    },
+  };
+}

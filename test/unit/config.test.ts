@@ -1,0 +1,50 @@
+import { ConfigError, loadConfig, publicUrls } from '../../src/config';
+
+describe('configuration from the environment', () => {
+  it('falls back to the embedded defaults', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.TEMPORAL_ADDRESS).toBe('127.0.0.1:7233');
+    expect(config.TEMPORAL_UI_PORT).toBe(8233);
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['TEMPORAL_ADDRESS', 'no-port'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+    ['TRUST_PROXY', 'maybe'],
+    ['TEMPORAL_TASK_QUEUE_PREFIX', 'Has Spaces'],
+  ])('rejects %s=%s naming the variable', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues.map((i) => i.variable)).toEqual([name]);
+    expect((error as Error).message).toContain(`${name}:`);
+  });
+
+  it('reports every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT:[\s\S]*LOG_LEVEL:|LOG_LEVEL:[\s\S]*PORT:/);
+  });
+
+  it('derives the four public addresses', () => {
+    expect(publicUrls({ HOST: '0.0.0.0', PORT: 3000, PUBLIC_BASE_URL: undefined })).toEqual({
+      base_url: 'http://127.0.0.1:3000/v1',
+      integrations_url: 'http://127.0.0.1:3000',
+      hooks_url: 'http://127.0.0.1:3000',
+      wss_url: 'ws://127.0.0.1:3000',
+    });
+    expect(publicUrls({ HOST: 'x', PORT: 1, PUBLIC_BASE_URL: 'https://sb.example.com/' }).wss_url).toBe('wss://sb.example.com');
+  });
+});

@@ -37,6 +37,8 @@ const schema = z.object({
   WORKER_BUNDLE_PATH: z.string().min(1).optional(),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   TRUST_PROXY: bool.default(false),
+  /** Lets journey webhooks reach loopback and private addresses (tests, local setups); never in production. */
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.default(false),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -70,6 +72,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return parsed.data;
 }
+
+/** The dev stack's own database URL (the private cluster `npm start` runs). */
+export const devDatabaseUrl = (config: Pick<Config, 'DEV_POSTGRES_PORT'>) =>
+  `postgres://switchboard:switchboard@127.0.0.1:${config.DEV_POSTGRES_PORT}/switchboard`;
 
 /** Public addresses the service is reachable at, derived from HOST/PORT unless PUBLIC_BASE_URL is set. */
 export function publicUrls(config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL'>) {

@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../src/config';
 import { createDb, type Db } from '../src/db/pool';
 import { createLogger, type Logger } from '../src/log';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { sdkLogger } from './sdk-logger';
 import { createWorkers, runWorkers } from './workers';
 
 export interface RunningWorker {
@@ -19,14 +20,7 @@ function installRuntime(config: Config, logger: Logger) {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({
-    logger: {
-      log: (level, message, meta) => logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'info')]({ ...meta }, message),
-      trace: (m, meta) => logger.trace(meta ?? {}, m),
-      debug: (m, meta) => logger.debug(meta ?? {}, m),
-      info: (m, meta) => logger.info(meta ?? {}, m),
-      warn: (m, meta) => logger.warn(meta ?? {}, m),
-      error: (m, meta) => logger.error(meta ?? {}, m),
-    },
+    logger: sdkLogger(logger),
     telemetryOptions: {
       metrics: { prometheus: { bindAddress: `${config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1'}:${config.WORKER_METRICS_PORT}` } },
     },
@@ -52,6 +46,7 @@ export async function startWorker(config: Config, opts: { db?: Db; logger?: Logg
     connection,
     db,
     logger,
+    config,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
     bundlePath: config.WORKER_BUNDLE_PATH,

@@ -2,6 +2,7 @@ import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker
 import path from 'node:path';
 import { createActivities, type ActivityDeps } from '../activities';
 import { TASK_QUEUE_KINDS, taskQueue } from '../src/temporal/task-queues';
+import { sdkLogger } from './sdk-logger';
 
 export interface WorkerSetOptions extends ActivityDeps {
   connection: NativeConnection;
@@ -16,9 +17,9 @@ export const workflowsPath = require.resolve(path.resolve(__dirname, '..', 'work
 
 /** One worker per task queue; together they run every workflow and activity. */
 export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
-  const activities = createActivities({ db: o.db, logger: o.logger });
+  const activities = createActivities({ db: o.db, logger: o.logger, config: o.config });
   // Bundled once and shared: every queue's worker runs the same workflow code.
-  const workflowBundle = o.bundlePath ? { codePath: o.bundlePath } : await bundleWorkflowCode({ workflowsPath });
+  const workflowBundle = o.bundlePath ? { codePath: o.bundlePath } : await bundleWorkflowCode({ workflowsPath, logger: sdkLogger(o.logger, { quiet: true }) });
   return Promise.all(
     TASK_QUEUE_KINDS.map((kind) =>
       Worker.create({

@@ -6,10 +6,6 @@ import { startTemporalDevServer, type RunningTemporal } from '../devstack/tempor
 import { createLogger } from '../log';
 import { startWorker } from '../../worker/main';
 
-/** The dev stack's own database URL (the private cluster `npm start` runs). */
-export const devDatabaseUrl = (config: Pick<Config, 'DEV_POSTGRES_PORT'>) =>
-  `postgres://switchboard:switchboard@127.0.0.1:${config.DEV_POSTGRES_PORT}/switchboard`;
-
 const say = (line: string) => process.stderr.write(`[switchboard] ${line}\n`);
 
 /** `npm start`: Postgres, the Temporal dev server, migrations, the api and a worker; Ctrl-C stops them all. */

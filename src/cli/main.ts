@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig, publicUrls, type Config } from '../config';
+import { devDatabaseUrl, loadConfig, publicUrls, type Config } from '../config';
 import { migrate } from '../db/migrate';
 import { createDb, type Db } from '../db/pool';
 import { createAgent, createPhoneGroup } from '../db/repos/agents';
 import { createApiKey, listApiKeys, revokeApiKey } from '../db/repos/api-keys';
 import { importFlow } from '../db/repos/flows';
 import { importJourney } from '../db/repos/journeys';
+import { JourneyDefinitionError, parseJourneySteps } from '../journeys/schema';
+import { defineCustomField, listCustomFields } from '../db/repos/leads';
 import { createUser } from '../db/repos/users';
 import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
 import { normalizePhone } from '../phone';
+import { CustomFieldDef } from '../http/routes/lead-schemas';
+import { describeIssues } from '../http/validation';
 import { createDemo } from './demo';
-import { devDatabaseUrl, runDevStack } from './dev';
 
 const USAGE = `Usage: switchboard <command> [options]
 
@@ -26,6 +29,7 @@ const USAGE = `Usage: switchboard <command> [options]
                [--phone-group NAME] [--numbers PHONE,PHONE]
   journey import --workspace W FILE.json                   {id?, name, steps}
   flow import --workspace W FILE.json                      {id?, name, public_chat?, owner:{name, picture?}, graph}
+  custom-field define --workspace W --key K [--label L]   lead fields beyond the standard ones are kept only when defined
   demo [--json]                         create a complete demo workspace and print its keys and ids
 
 Database: DATABASE_URL, or the dev stack's own Postgres (npm start) when unset.`;
@@ -60,6 +64,8 @@ const OPTIONS = {
   'phone-group': { type: 'string' },
   numbers: { type: 'string' },
   json: { type: 'boolean' },
+  key: { type: 'string' },
+  label: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -71,7 +77,8 @@ async function dispatch(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
-  if (cmd === 'dev') return runDevStack(config);
+  // Loaded only for `dev`: it pulls in the Temporal worker, which the admin commands do not need.
+  if (cmd === 'dev') return (await import('./dev')).runDevStack(config);
 
   const single = cmd === 'migrate' || cmd === 'demo';
   const command = single ? cmd : `${cmd} ${sub ?? ''}`.trim();
@@ -97,6 +104,7 @@ const COMMANDS = [
   'agent create',
   'journey import',
   'flow import',
+  'custom-field define',
 ];
 
 type Opts = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -158,7 +166,9 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
     case 'journey import': {
       const file = readJson(c.rest[0]) as { id?: string; name?: string; steps?: unknown };
       if (!file.name || file.steps === undefined) throw new Error('journey file needs "name" and "steps"');
-      return print(await importJourney(db, await workspace(), { id: file.id, name: file.name, steps: file.steps }));
+      if (file.id !== undefined && !/^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(file.id)) throw new Error('journey "id" must be a UUID');
+      const steps = validJourneySteps(file.steps, c.rest[0]!);
+      return print(await importJourney(db, await workspace(), { id: file.id, name: file.name, steps }));
     }
     case 'flow import': {
       const file = readJson(c.rest[0]) as { id?: string; name?: string; public_chat?: boolean; owner?: { name?: string; picture?: string }; graph?: unknown };
@@ -174,6 +184,24 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
         }),
       );
     }
+    case 'custom-field define': {
+      const def = CustomFieldDef.safeParse({ key: need('key'), label: opt.label });
+      if (!def.success) throw new UsageError(describeIssues(def.error.issues, 'field').replace(/^key:/, '--key:').replace(/^label:/, '--label:'));
+      const ws = await workspace();
+      await defineCustomField(db, ws, def.data.key, def.data.label);
+      const field = (await listCustomFields(db, ws)).find((f) => f.key === def.data.key);
+      return print({ status: 'success', workspace_id: ws, ...field });
+    }
+  }
+}
+
+/** The journey's steps, validated by the journey schema; one readable line per problem otherwise. */
+function validJourneySteps(steps: unknown, file: string) {
+  try {
+    return parseJourneySteps(steps);
+  } catch (err) {
+    if (!(err instanceof JourneyDefinitionError)) throw err;
+    throw new Error(`${file} is not a valid journey:\n  ${err.issues.join('\n  ')}`);
   }
 }
 

@@ -50,6 +50,8 @@ export async function startTemporalDevServer(o: DevServerOptions): Promise<Runni
     logFd = openSync(path.join(o.dataDir, 'temporal.log'), 'a');
   }
   const child = spawn(o.cli.path, devServerArgs(o), { stdio: ['ignore', logFd, logFd], detached: false });
+  // The server's lifetime is managed through stop(); it must not keep a finished caller (a test run) alive.
+  child.unref();
   let exited: string | undefined;
   child.once('exit', (code, signal) => {
     exited = `exited with ${signal ?? code}`;

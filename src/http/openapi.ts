@@ -27,6 +27,17 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
         });
       }
     }
+    if (route.idempotent) {
+      parameters.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+        description:
+          'A retry with the same key and request (within 24 h) replays the first response with header Idempotent-Replayed: true; ' +
+          'the same key with another request, or while the first is still running, is a 409.',
+      });
+    }
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(route.responses)) {
       const schema = r.schema ?? (Number(status) >= 400 ? failure : undefined);

@@ -37,6 +37,8 @@ export interface Route<Q = unknown, B = unknown> {
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Honours an `Idempotency-Key` header: a retry with the same key and request replays the first response. */
+  idempotent?: boolean;
   handler: (input: RouteInput<Q, B>) => Promise<RouteResult>;
 }
 

@@ -39,8 +39,9 @@ describe('the admin CLI', () => {
 
   it('creates users with a scrypt hash, agents with a phone group, journeys and flows', async () => {
     const workspace = (await cli('workspace', 'create', '--name', 'Beta')).json.workspace_id as string;
-    const user = await cli('user', 'create', '--workspace', workspace, '--email', 'Ops@Example.com', '--password', 's3cret-pass');
-    expect(user.json).toMatchObject({ email: 'ops@example.com' });
+    const tag = workspace.slice(0, 8);
+    const user = await cli('user', 'create', '--workspace', workspace, '--email', `Ops-${tag}@Example.com`, '--password', 's3cret-pass');
+    expect(user.json).toMatchObject({ email: `ops-${tag}@example.com` });
     const [row] = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [user.json.user_id]);
     expect(row!.password_hash).toMatch(/^scrypt\$/);
     expect(row!.password_hash).not.toContain('s3cret-pass');

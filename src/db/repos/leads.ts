@@ -23,18 +23,20 @@ export type LeadFields = Partial<Record<StandardField, string | null>>;
 
 const COLUMNS = 'id, workspace_id, phone, first_name, last_name, email, company, timezone, tags, custom_fields, created_at, updated_at';
 
-export async function findLeadById(db: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
+// The two lookups are plain functions returning the query's promise: no extra async frame on the hot path.
+export function findLeadById(db: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
   return db.one<LeadRow>(`SELECT ${COLUMNS} FROM leads WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
 }
 
 /** phone must already be normalised (E.164 digits). */
-export async function findLeadByPhone(db: Queryable, workspaceId: string, phone: string): Promise<LeadRow | undefined> {
+export function findLeadByPhone(db: Queryable, workspaceId: string, phone: string): Promise<LeadRow | undefined> {
   return db.one<LeadRow>(`SELECT ${COLUMNS} FROM leads WHERE workspace_id = $1 AND phone = $2`, [workspaceId, phone]);
 }
 
 /**
  * Finds the lead with this phone or creates it from fields; concurrent callers with one new phone all get the
- * same single lead (the unique (workspace_id, phone) index decides, not a read-then-write race).
+ * same single lead (the unique (workspace_id, phone) index decides, not a read-then-write race). insertFirst skips
+ * the opening read, for callers that expect a new phone (one round trip then).
  */
 export async function findOrCreateLead(
   db: Queryable,
@@ -42,8 +44,9 @@ export async function findOrCreateLead(
   phone: string,
   fields: LeadFields,
   custom: Record<string, unknown> = {},
+  opts: { insertFirst?: boolean } = {},
 ): Promise<{ lead: LeadRow; created: boolean }> {
-  const existing = await findLeadByPhone(db, workspaceId, phone);
+  const existing = opts.insertFirst ? undefined : await findLeadByPhone(db, workspaceId, phone);
   if (existing) return { lead: existing, created: false };
   const inserted = await db.one<LeadRow>(
     `INSERT INTO leads (id, workspace_id, phone, first_name, last_name, email, company, timezone, custom_fields)
@@ -59,7 +62,8 @@ export async function findOrCreateLead(
       fields.email ?? null,
       fields.company ?? null,
       fields.timezone ?? null,
-      JSON.stringify(custom),
+      // A null custom value means "no value" (on update it removes the field): nothing to store.
+      JSON.stringify(Object.fromEntries(Object.entries(custom).filter(([, v]) => v !== null && v !== undefined))),
     ],
   );
   if (inserted) return { lead: inserted, created: true };
@@ -68,7 +72,17 @@ export async function findOrCreateLead(
   return { lead: winner, created: false };
 }
 
-/** Sets the given standard fields and merges custom fields; fields left undefined are untouched. */
+/** SQL that puts the phone of the leads in CTE `src` on the do-not-call list when they carry the tag dnc (any case). */
+const DNC_FROM = (src: string, when: string) =>
+  `INSERT INTO do_not_call (workspace_id, phone, reason)
+   SELECT workspace_id, phone, 'tagged dnc' FROM ${src} WHERE ${when}
+   ON CONFLICT (workspace_id, phone) DO NOTHING`;
+
+/**
+ * Sets the given standard fields and merges custom fields (a null custom value removes that field); fields left
+ * undefined are untouched. A lead tagged dnc keeps its new phone on the do-not-call list too. Undefined when the
+ * lead is not in the workspace; a phone held by another lead throws a unique violation (see isUniqueViolation).
+ */
 export async function updateLead(
   db: Queryable,
   workspaceId: string,
@@ -84,24 +98,41 @@ export async function updateLead(
     params.push(value);
     sets.push(`${key} = $${params.length}`);
   }
-  params.push(JSON.stringify(custom));
-  sets.push(`custom_fields = custom_fields || $${params.length}::jsonb`);
+  const merge = Object.fromEntries(Object.entries(custom).filter(([, v]) => v !== null && v !== undefined));
+  const remove = Object.keys(custom).filter((k) => custom[k] === null);
+  if (Object.keys(merge).length || remove.length) {
+    params.push(JSON.stringify(merge), remove);
+    sets.push(`custom_fields = (custom_fields || $${params.length - 1}::jsonb) - $${params.length}::text[]`);
+  }
+  if (!sets.length) return findLeadById(db, workspaceId, id);
+  const update = `UPDATE leads SET ${sets.join(', ')}, updated_at = now() WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`;
+  if (fields.phone === undefined) return db.one<LeadRow>(update, params);
   return db.one<LeadRow>(
-    `UPDATE leads SET ${sets.join(', ')}, updated_at = now() WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    `WITH updated AS (${update}),
+     dnc AS (${DNC_FROM('updated', "EXISTS (SELECT 1 FROM unnest(tags) t WHERE lower(t) = 'dnc')")})
+     SELECT * FROM updated`,
     params,
   );
 }
 
-/** Adds a tag (no duplicates); returns the lead, or undefined when it is not in the workspace. */
+/**
+ * Adds a tag (no duplicates); returns the lead, or undefined when it is not in the workspace. The tag dnc (any
+ * case) also puts the lead's phone on the workspace's do-not-call list, in the same statement.
+ */
 export async function addTag(db: Queryable, workspaceId: string, id: string, tag: string): Promise<LeadRow | undefined> {
   return db.one<LeadRow>(
-    `UPDATE leads SET tags = CASE WHEN $3 = ANY(tags) THEN tags ELSE array_append(tags, $3) END,
-       updated_at = CASE WHEN $3 = ANY(tags) THEN updated_at ELSE now() END
-     WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    `WITH tagged AS (
+       UPDATE leads SET tags = CASE WHEN $3 = ANY(tags) THEN tags ELSE array_append(tags, $3::text) END,
+         updated_at = CASE WHEN $3 = ANY(tags) THEN updated_at ELSE now() END
+       WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}
+     ),
+     dnc AS (${DNC_FROM('tagged', "lower($3::text) = 'dnc'")})
+     SELECT * FROM tagged`,
     [workspaceId, id, tag],
   );
 }
 
+/** Removes a tag (absent is fine); undefined when the lead is not in the workspace. The do-not-call list is left as is. */
 export async function removeTag(db: Queryable, workspaceId: string, id: string, tag: string): Promise<LeadRow | undefined> {
   return db.one<LeadRow>(
     `UPDATE leads SET tags = array_remove(tags, $3),
@@ -117,14 +148,21 @@ export async function customFieldKeys(db: Queryable, workspaceId: string): Promi
   return new Set(rows.map((r) => r.key));
 }
 
-export async function defineCustomField(db: Queryable, workspaceId: string, key: string, label?: string): Promise<void> {
+/** The workspace's custom field definitions, by key. */
+export async function listCustomFields(db: Queryable, workspaceId: string): Promise<{ key: string; label: string | null }[]> {
+  return db.query('SELECT key, label FROM custom_fields WHERE workspace_id = $1 ORDER BY key', [workspaceId]);
+}
+
+/** Defines a custom field or relabels it (label undefined keeps the label, null or '' clears it); the key must pass CUSTOM_FIELD_KEY (src/leads/record.ts). */
+export async function defineCustomField(db: Queryable, workspaceId: string, key: string, label?: string | null): Promise<void> {
   await db.query(
-    'INSERT INTO custom_fields (workspace_id, key, label) VALUES ($1, $2, $3) ON CONFLICT (workspace_id, key) DO UPDATE SET label = EXCLUDED.label',
-    [workspaceId, key, label ?? null],
+    `INSERT INTO custom_fields (workspace_id, key, label) VALUES ($1, $2, NULLIF($3, ''))
+     ON CONFLICT (workspace_id, key) DO UPDATE SET label = CASE WHEN $4 THEN custom_fields.label ELSE EXCLUDED.label END`,
+    [workspaceId, key, label ?? null, label === undefined],
   );
 }
 
-/** The spec's Lead object (plus custom fields, flat, as the live platform returns them). */
+/** The spec's Lead object, plus `timezone` when set and the stored custom fields under `custom_fields` when any. */
 export function presentLead(lead: LeadRow) {
   return {
     lead_id: lead.id,

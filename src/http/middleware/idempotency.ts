@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { Db } from '../../db/pool';
+import { badRequest, conflict, failureBody } from '../../errors';
+import type { AppState } from '../state';
+
+const KEY = /^[\x20-\x7e]{1,255}$/;
+const MAX_DEPTH = 64;
+
+/**
+ * `Idempotency-Key` on a route: the first request with a key claims it (a row with no status yet, inside the
+ * (workspace, key) primary key), runs, and stores its response; the same key with the same request replays that
+ * response with `Idempotent-Replayed: true`. A different request → 409; a duplicate while the first runs → 409.
+ * A 5xx or 429 releases the claim so a retry runs again. Records live 24 h; a claim left by a crash, 5 minutes.
+ */
+export function idempotency(db: Db): Middleware<AppState> {
+  let lastCleanup = 0;
+  return async (ctx, next) => {
+    const key = ctx.request.headers['idempotency-key'];
+    const workspaceId = ctx.state.auth?.workspaceId;
+    if (key === undefined || !workspaceId) return next();
+    if (typeof key !== 'string' || !KEY.test(key)) throw badRequest('Idempotency-Key: must be 1–255 printable ASCII characters');
+    const hash = requestHash(ctx);
+    if (Date.now() - lastCleanup > 60_000) {
+      lastCleanup = Date.now();
+      db.query("DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'").catch(() => undefined);
+    }
+
+    for (let attempt = 0; ; attempt++) {
+      const claimed = await db.one(
+        `INSERT INTO idempotency_keys AS k (workspace_id, key, request_hash) VALUES ($1, $2, $3)
+         ON CONFLICT (workspace_id, key) DO UPDATE
+           SET request_hash = EXCLUDED.request_hash, status_code = NULL, response_body = NULL, created_at = now()
+           WHERE k.created_at < now() - interval '24 hours' OR (k.status_code IS NULL AND k.created_at < now() - interval '5 minutes')
+         RETURNING 1 AS claimed`,
+        [workspaceId, key, hash],
+      );
+      if (claimed) break;
+      const row = await db.one<{ request_hash: Buffer; status_code: number | null; response_body: unknown }>(
+        'SELECT request_hash, status_code, response_body FROM idempotency_keys WHERE workspace_id = $1 AND key = $2',
+        [workspaceId, key],
+      );
+      if (!row && attempt < 2) continue; // released by a failed first request a moment ago: claim it now
+      if (row && !row.request_hash.equals(hash)) throw conflict('Idempotency-Key was already used with a different request');
+      if (!row || row.status_code === null) throw conflict('request with this Idempotency-Key is in progress');
+      ctx.status = row.status_code;
+      ctx.body = row.response_body;
+      ctx.set('Idempotent-Replayed', 'true');
+      return;
+    }
+
+    const release = () => db.query('DELETE FROM idempotency_keys WHERE workspace_id = $1 AND key = $2', [workspaceId, key]);
+    const finish = async (status: number, body: unknown) => {
+      try {
+        if (status >= 500 || status === 429 || !isJson(body)) await release();
+        else await db.query('UPDATE idempotency_keys SET status_code = $3, response_body = $4 WHERE workspace_id = $1 AND key = $2', [workspaceId, key, status, JSON.stringify(body)]);
+      } catch (err) {
+        // The response still goes out; without a record a retry runs again rather than waiting on a stale claim.
+        ctx.state.log.warn({ err: (err as Error).message }, 'could not record an idempotent response');
+        await release().catch(() => undefined);
+      }
+    };
+    try {
+      await next();
+    } catch (err) {
+      const status = (err as { status?: unknown }).status;
+      if (typeof status === 'number' && status >= 400 && status < 500) await finish(status, failureBody((err as Error).message));
+      else await finish(500, undefined);
+      throw err;
+    }
+    await finish(ctx.status, ctx.body);
+  };
+}
+
+/** SHA-256 of method, path, query and the body with object keys sorted (so key order does not matter). */
+function requestHash(ctx: ParameterizedContext<AppState>): Buffer {
+  const canonical = JSON.stringify([ctx.method, ctx.path, canonicalize(ctx.query, 0), canonicalize(ctx.request.jsonBody ?? null, 0)]);
+  return createHash('sha256').update(canonical).digest();
+}
+
+function canonicalize(value: unknown, depth: number): unknown {
+  if (depth > MAX_DEPTH) throw badRequest(`body: nested more than ${MAX_DEPTH} levels deep`);
+  if (Array.isArray(value)) return value.map((v) => canonicalize(v, depth + 1));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, canonicalize((value as Record<string, unknown>)[k], depth + 1)]),
+  );
+}
+
+const isJson = (body: unknown) => typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE, RESERVED_FIELD_KEYS, standardFieldShapes } from '../../leads/record';
+
+/** A custom message for a bad value; a missing one still reads `required`. */
+const orRequired = (message: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : message) });
+
+export const LeadId = z.guid(orRequired('must be a UUID')).describe('Lead UUID');
+const Phone = z
+  .string()
+  .max(64)
+  .describe(
+    "Phone number in any common format (+1 (714) 555-1234, 17145551234, 714-555-1234); a number without country code is read in the workspace's default region. Stored as E.164 digits without '+'",
+  );
+/** In a body some clients send the phone as a JSON number; it is read as its digits. */
+const BodyPhone = z
+  .union([Phone, z.int().positive().transform(String)], orRequired('must be a string'))
+  .describe(Phone.description!);
+export const TAG_RULE = 'letters, digits and underscores only, 1–64 characters';
+export const Tag = z
+  .string()
+  .regex(/^[A-Za-z0-9_]{1,64}$/, TAG_RULE)
+  .describe('Tag name: letters, digits and underscores (multi-word tags use underscores, e.g. High_Priority)');
+const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+const CustomValues = z
+  .unknown()
+  .describe('Any further field: kept as a custom field when the workspace defines its key, otherwise listed in ignored_fields');
+
+/** The Lead object (custom fields under custom_fields, only when the lead has any). */
+export const Lead = z.object({
+  lead_id: z.guid().describe('Lead UUID'),
+  phone: z.string().describe("E.164 digits without '+', e.g. 17145551234"),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  company: z.string(),
+  tags: z.array(z.string()),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+  timezone: z.string().optional().describe('IANA time zone, when set'),
+  custom_fields: z.record(z.string(), z.unknown()).optional().describe('Stored custom fields, when any'),
+});
+
+export const GetLeadQuery = z
+  .object({
+    phone: z.preprocess(emptyAsAbsent, Phone.optional()),
+    lead_id: z.preprocess(emptyAsAbsent, LeadId.optional()),
+  })
+  .superRefine((q, ctx) => {
+    if (q.phone !== undefined && q.lead_id !== undefined) ctx.addIssue({ code: 'custom', message: 'provide phone or lead_id, not both' });
+    if (q.phone === undefined && q.lead_id === undefined) ctx.addIssue({ code: 'custom', message: 'provide phone or lead_id' });
+  })
+  .describe('Exactly one of phone and lead_id');
+
+export const CreateLeadBody = z
+  .object({ phone: BodyPhone, ...standardFieldShapes })
+  .catchall(CustomValues)
+  .describe('A new lead; further fields are custom fields');
+
+export const UpdateLeadBody = z
+  .object({ lead_id: LeadId, phone: BodyPhone.optional(), ...standardFieldShapes })
+  .catchall(CustomValues)
+  .describe("Fields to change ('' or null clears a standard field, null removes a custom field); custom fields flat at the top level");
+
+export const TagBody = z.object({ lead_id: LeadId, tag: Tag });
+
+const ignored = z.array(z.string()).optional().describe('Fields not stored: neither standard nor defined custom fields');
+
+export const LeadSaved = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  lead_id: z.guid(),
+  lead: Lead,
+  ignored_fields: ignored,
+});
+
+export const TagResult = z.object({
+  status: z.literal('success'),
+  lead_id: z.guid(),
+  tag: z.string(),
+  message: z.string(),
+});
+
+const CustomFieldKey = z
+  .string()
+  .regex(CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE)
+  .refine((k) => !RESERVED_FIELD_KEYS.has(k), 'is a standard lead field or a reserved name')
+  .describe(`Field key: ${CUSTOM_FIELD_KEY_RULE}`);
+
+/** A custom field definition (also used by the CLI). */
+export const CustomFieldDef = z.object({
+  key: CustomFieldKey,
+  label: z.string().max(200).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters').nullable().optional().describe('Display label'),
+});
+
+export const DefineCustomFieldsBody = z.object({
+  fields: z.array(CustomFieldDef).min(1).max(100).describe('Fields to define or relabel; fields not listed stay defined'),
+});
+
+export const CustomFieldList = z.object({
+  status: z.literal('success'),
+  fields: z.array(z.object({ key: z.string(), label: z.string().nullable() })),
+});

@@ -1,16 +1,21 @@
+import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
+import { createJourneyActivities } from './journeys';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
 export interface ActivityDeps {
   db: Db;
   logger: Logger;
+  /** Settings activities read (e.g. ALLOW_PRIVATE_WEBHOOK_TARGETS); unset means the secure defaults. */
+  config?: Config;
 }
 
 /** Activities: thin wrappers that call src/ (db, telephony, integrations). */
 export function createActivities(deps: ActivityDeps) {
-  void deps;
-  return {};
+  return {
+    ...createJourneyActivities({ db: deps.db, logger: deps.logger, allowPrivateWebhookTargets: deps.config?.ALLOW_PRIVATE_WEBHOOK_TARGETS ?? false }),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

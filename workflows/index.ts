@@ -1,3 +1,3 @@
 // Every workflow the worker registers. Workflow files import only @temporalio/workflow, activity types and
 // each other: no Node built-ins, pg, koa or src/db (the lint rule in eslint.config.mjs enforces it).
-export {};
+export { journeyEnrollment } from './journey';

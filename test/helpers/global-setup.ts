@@ -1,3 +1,4 @@
+import { Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { createDb } from '../../src/db/pool';
 import { ensureDatabase, startPrivatePostgres, type RunningPostgres } from '../../src/devstack/postgres';
 import { resolveTemporalCli } from '../../src/devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../../src/devstack/temporal-server';
+import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { workflowsPath } from '../../worker/workers';
 import { repoRoot, TEST_ENV } from './env';
 
@@ -48,6 +50,9 @@ export default async function globalSetup(): Promise<void> {
     namespace: 'default',
     headless: true,
   });
+
+  const connection = await Connection.connect({ address: stack.temporal.address });
+  await ensureSearchAttributes(connection, 'default').finally(() => connection.close());
 
   const bundleDir = path.join(repoRoot, '.cache');
   mkdirSync(bundleDir, { recursive: true });

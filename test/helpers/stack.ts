@@ -63,6 +63,7 @@ export async function startTestApp(opts: { workers?: boolean; config?: Record<st
       connection: nativeConnection,
       db,
       logger,
+      config,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
       bundlePath: testEnv('bundlePath'),

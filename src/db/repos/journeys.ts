@@ -23,3 +23,21 @@ export async function importJourney(
   );
   return { id, version: row!.version };
 }
+
+/** One version's steps as stored, when the journey exists in the workspace. */
+export async function journeyVersionSteps(db: Queryable, workspaceId: string, journeyId: string, version: number): Promise<unknown> {
+  const row = await db.one<{ steps: unknown }>(
+    `SELECT v.steps FROM journeys j JOIN journey_versions v ON v.journey_id = j.id WHERE j.id = $1 AND j.workspace_id = $2 AND v.version = $3`,
+    [journeyId, workspaceId, version],
+  );
+  return row?.steps;
+}
+
+/** The number of a journey's newest version, when the journey exists in the workspace. */
+export async function latestJourneyVersion(db: Queryable, workspaceId: string, journeyId: string): Promise<number | undefined> {
+  const row = await db.one<{ version: number | null }>(
+    `SELECT max(v.version) AS version FROM journeys j JOIN journey_versions v ON v.journey_id = j.id WHERE j.id = $1 AND j.workspace_id = $2`,
+    [journeyId, workspaceId],
+  );
+  return row?.version ?? undefined;
+}

@@ -1,0 +1,196 @@
+// P2 (quality-figures.md): POST /v1/lead/sendtoworkflow with a new lead each time, through the real api (auth,
+// validation, lead creation, signal-with-start), against a raw client.workflow.start of the same workflow and input.
+import { Client, Connection } from '@temporalio/client';
+import { fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import path from 'node:path';
+import { migrate } from '../src/db/migrate';
+import { createDb } from '../src/db/pool';
+import { createApiKey } from '../src/db/repos/api-keys';
+import { importJourney } from '../src/db/repos/journeys';
+import { createWorkspace } from '../src/db/repos/workspaces';
+import { parseJourneySteps } from '../src/journeys/schema';
+import { normalizePhone } from '../src/phone';
+import { enrollmentWorkflowId } from '../src/temporal/ids';
+import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
+import { taskQueue } from '../src/temporal/task-queues';
+import type { JourneyInput } from '../workflows/journey-messages';
+import { alternate, measure, measurementFigures, median, report, type BenchContext, type Figure, type Measurement } from './lib';
+
+/** Shown by `npm run bench -- --list`. */
+export const description = 'P2: POST /v1/lead/sendtoworkflow (new lead) vs raw client.workflow.start of journeyEnrollment; saturation and one at a time';
+
+export const options = {
+  requests: 'enrollments per side per saturation round (default 600)',
+  rounds: 'alternating rounds (default 4)',
+  concurrency: 'in flight at saturation (default 32)',
+  serial: 'enrollments per side per one-at-a-time round (default 60)',
+  'log-level': 'LOG_LEVEL of the api (default info: one line per request)',
+  profile: 'write a V8 CPU profile of the api process into this directory',
+};
+
+const STEPS = parseJourneySteps([{ id: 'hello', kind: 'tag', tag: 'bench' }, { id: 'stop', kind: 'end' }]);
+
+export async function run(ctx: BenchContext): Promise<void> {
+  const requests = ctx.flags.int('requests', 600);
+  const rounds = ctx.flags.int('rounds', 4);
+  const concurrency = ctx.flags.int('concurrency', 32);
+  const serial = ctx.flags.int('serial', 60);
+  const logLevel = ctx.flags.str('log-level', 'info');
+  const profileDir = ctx.flags.str('profile', '');
+
+  const databaseUrl = await ctx.databaseUrl();
+  const db = createDb(databaseUrl, { max: 2 });
+  ctx.defer(() => db.close());
+  await migrate(db);
+  const ws = await createWorkspace(db, { name: 'bench enroll' });
+  ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
+  const { key } = await createApiKey(db, ws.id, { name: 'bench' });
+  const journey = await importJourney(db, ws.id, { name: 'bench', steps: STEPS });
+
+  const connection = await Connection.connect({ address: ctx.temporal.address });
+  ctx.defer(() => connection.close());
+  const client = new Client({ connection, namespace: ctx.temporal.namespace });
+  await ensureSearchAttributes(connection, ctx.temporal.namespace);
+  // No worker polls this queue: both sides measure the start alone; the runs are terminated at the end.
+  const prefix = `bench-enroll-${randomBytes(3).toString('hex')}`;
+  const queue = taskQueue('journeys', prefix);
+  ctx.defer(() => terminateAll(ctx, client, queue));
+
+  ctx.say(`Starting the api in a child process (LOG_LEVEL=${logLevel}, task queue ${queue}, no workers).`);
+  const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [path.join(__dirname, 'enroll', 'server.ts')], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: databaseUrl,
+      BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
+      TEMPORAL_NAMESPACE: ctx.temporal.namespace,
+      TEMPORAL_TASK_QUEUE_PREFIX: prefix,
+      LOG_LEVEL: logLevel,
+      NODE_ENV: 'production',
+    },
+  });
+  ctx.defer(async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (child.connected) child.disconnect();
+    const timer = setTimeout(() => child.kill(), 5_000);
+    await exited;
+    clearTimeout(timer);
+  });
+  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { port: number }));
+    child.once('exit', (code) => reject(new Error(`api process exited (${code})`)));
+  });
+
+  let seq = 0;
+  const nextPhone = (): string => {
+    for (;;) {
+      const phone = String(17142000000 + seq++);
+      if (normalizePhone(phone)) return phone;
+    }
+  };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  ctx.defer(() => agent.destroy());
+  const body = (phone: string) => JSON.stringify({ workflow_id: journey.id, record: { phone, first_name: 'Bench' } });
+  const enroll = () =>
+    new Promise<void>((resolve, reject) => {
+      const payload = body(nextPhone());
+      const req = http.request(
+        { host: '127.0.0.1', port, agent, method: 'POST', path: '/v1/lead/sendtoworkflow', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`))));
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  const rawStart = async () => {
+    const leadId = randomUUID();
+    const input: JourneyInput = { workspaceId: ws.id, journeyId: journey.id, leadId, version: journey.version, steps: STEPS };
+    await client.workflow.start('journeyEnrollment', {
+      taskQueue: queue,
+      workflowId: enrollmentWorkflowId(journey.id, leadId),
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      typedSearchAttributes: [
+        { key: SA.WorkspaceId, value: ws.id },
+        { key: SA.LeadId, value: leadId },
+        { key: SA.JourneyId, value: journey.id },
+      ],
+    });
+  };
+
+  const cpu = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (m) => {
+        const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
+        resolve(user + system);
+      });
+      child.send('cpu');
+    });
+  const apiCpu: number[] = [];
+  /** A saturation measurement of the api, noting the api process's CPU time per enrollment (µs). */
+  const measureApi = async () => {
+    const before = await cpu();
+    const m = await measure(requests, concurrency, enroll);
+    apiCpu.push(((await cpu()) - before) / m.ops);
+    return m;
+  };
+
+  await enroll(); // fails loudly (HTTP status and body) before any measuring when the api cannot enroll
+  ctx.say('Warming up both sides…');
+  await measure(100, concurrency, rawStart);
+  await measure(100, concurrency, enroll);
+
+  ctx.say(`${rounds} alternating rounds of ${requests} enrollments per side at ${concurrency} in flight…`);
+  const sat = await alternate(rounds, () => measure(requests, concurrency, rawStart), measureApi, (m) => m.perSecond);
+  ctx.say(`${rounds} alternating rounds of ${serial} enrollments per side one at a time…`);
+  const one = await alternate(rounds, () => measure(serial, 1, rawStart), () => measure(serial, 1, enroll), (m) => m.p50);
+
+  const summary = (ms: Measurement[]): Measurement => ({
+    ops: ms.reduce((n, m) => n + m.ops, 0),
+    errors: ms.reduce((n, m) => n + m.errors, 0),
+    firstError: ms.find((m) => m.firstError)?.firstError,
+    seconds: ms.reduce((n, m) => n + m.seconds, 0),
+    perSecond: median(ms.map((m) => m.perSecond)),
+    p50: median(ms.map((m) => m.p50)),
+    p95: median(ms.map((m) => m.p95)),
+    p99: median(ms.map((m) => m.p99)),
+  });
+  const figures: Figure[] = [];
+  sat.rounds.forEach((r, i) =>
+    figures.push([`round ${i + 1}: raw start / sendtoworkflow, ${concurrency} in flight`, `${r.baseline.perSecond.toFixed(1)} / ${r.candidate.perSecond.toFixed(1)}`, '/s']),
+  );
+  const rawSat = summary(sat.rounds.map((r) => r.baseline));
+  const oursSat = summary(sat.rounds.map((r) => r.candidate));
+  const rawOne = summary(one.rounds.map((r) => r.baseline));
+  const oursOne = summary(one.rounds.map((r) => r.candidate));
+  const gap = oursOne.p50 - rawOne.p50;
+  figures.push(
+    ...measurementFigures(`raw client.workflow.start, ${concurrency} in flight (median of rounds)`, rawSat),
+    ...measurementFigures(`POST /v1/lead/sendtoworkflow, ${concurrency} in flight (median of rounds)`, oursSat),
+    ...measurementFigures('raw client.workflow.start, one at a time (median of rounds)', rawOne),
+    ...measurementFigures('POST /v1/lead/sendtoworkflow, one at a time (median of rounds)', oursOne),
+    ['api process CPU per enrollment at saturation (median of rounds)', median(apiCpu), 'µs'],
+    ['one at a time: p50 over the raw start p50', gap, 'ms'],
+    ['goal: ratio >= 0.90; one at a time p50 within 5 ms', `${sat.medianRatio >= 0.9 ? 'ratio met' : 'ratio missed'}, ${gap <= 5 ? 'p50 met' : 'p50 missed'}`],
+  );
+  report('enroll', figures, { value: sat.medianRatio, what: `sendtoworkflow / raw start throughput at ${concurrency} in flight, median of ${rounds} alternated rounds` });
+}
+
+/** Terminates every run left on the bench's task queue (nothing polls it). */
+async function terminateAll(ctx: BenchContext, client: Client, queue: string): Promise<void> {
+  await client.workflowService.startBatchOperation({
+    namespace: ctx.temporal.namespace,
+    jobId: randomUUID(),
+    reason: 'bench enroll cleanup',
+    visibilityQuery: `TaskQueue = '${queue}' AND ExecutionStatus = 'Running'`,
+    terminationOperation: {},
+  });
+  ctx.say(`Asked Temporal to terminate the bench runs on ${queue}.`);
+}

@@ -1,0 +1,29 @@
+// Child process of bench/enroll.ts: serves the real api (no workers), so the load generator never shares its event loop.
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { createDb } from '../../src/db/pool';
+import { createLogger } from '../../src/log';
+import { connectTemporal } from '../../src/temporal/client';
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE_URL, TEMPORAL_ADDRESS: process.env.BENCH_TEMPORAL_ADDRESS, PORT: '0' });
+  const logger = createLogger(config.LOG_LEVEL, 'api');
+  const db = createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger });
+  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const app = createApp({ config, db, temporal, logger });
+  await app.keys.listen(config.DATABASE_URL!);
+  const server = app.koa.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  server.keepAliveTimeout = 120_000; // idle keep-alive sockets between rounds must not be closed under the load generator
+  process.send!({ port: (server.address() as AddressInfo).port });
+}
+
+process.on('disconnect', () => process.exit(0));
+process.on('message', (m) => {
+  if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+});
+main().catch((err) => {
+  process.stderr.write(`enroll bench server failed: ${(err as Error).stack}\n`);
+  process.exit(1);
+});

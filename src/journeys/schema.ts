@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { parseIsoDuration } from './duration';
+import { graphProblems } from './graph';
+
+const StepId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (1-64 characters)');
+const Tag = z.string().min(1).max(100).regex(/^[A-Za-z0-9_]+$/, 'letters, digits and underscores only');
+const FieldName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'a field name (letters, digits, underscores)');
+const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
+const Clock = z.string().regex(CLOCK, 'a time of day as HH:MM (24-hour)');
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+/** Outcomes a step leaves for the next branch: wait/tag/untag/update_lead → done; webhook → delivered|failed; call/automation → skipped. */
+export const OUTCOMES = ['done', 'delivered', 'failed', 'skipped'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** A weekday/time window in the lead's timezone (else the workspace's). */
+export const Window = z
+  .strictObject({ days: z.array(z.enum(WEEKDAYS)).min(1), start: Clock, end: Clock })
+  .refine((w) => !(CLOCK.test(w.start) && CLOCK.test(w.end)) || w.start < w.end, { message: 'start must be before end', path: ['end'] });
+
+export const Condition = z.union(
+  [
+    z.strictObject({ has_tag: Tag }),
+    z.strictObject({ lacks_tag: Tag }),
+    z.strictObject({ field: FieldName, equals: z.string() }),
+    z.strictObject({ field: FieldName, exists: z.boolean() }),
+    z.strictObject({ outcome: z.union([z.enum(OUTCOMES), z.array(z.enum(OUTCOMES)).min(1)]) }),
+  ],
+  { error: 'must be one of {has_tag}, {lacks_tag}, {field, equals}, {field, exists}, {outcome}' },
+);
+
+const base = { id: StepId };
+const Duration = z.string().refine((d) => (parseIsoDuration(d) ?? 0) > 0, 'an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)');
+
+export const WaitStep = z
+  .strictObject({ ...base, kind: z.literal('wait'), duration: Duration.optional(), until: Window.optional() })
+  .refine((s) => (s.duration === undefined) !== (s.until === undefined), 'a wait needs exactly one of duration and until');
+export const TagStep = z.strictObject({ ...base, kind: z.literal('tag'), tag: Tag });
+export const UntagStep = z.strictObject({ ...base, kind: z.literal('untag'), tag: Tag });
+export const UpdateLeadStep = z.strictObject({
+  ...base,
+  kind: z.literal('update_lead'),
+  fields: z
+    .record(FieldName, z.string().max(1000).nullable())
+    .refine((f) => Object.keys(f).length > 0, 'at least one field')
+    .refine((f) => !('phone' in f) && !('tags' in f), 'phone and tags cannot be set here (use tag/untag)'),
+});
+export const WebhookStep = z.strictObject({
+  ...base,
+  kind: z.literal('webhook'),
+  url: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }),
+  payload: z.unknown().optional().describe('JSON template; strings may hold {{lead.first_name}}, {{lead_id}}, {{event_id}} …'),
+});
+export const BranchStep = z.strictObject({
+  ...base,
+  kind: z.literal('branch'),
+  cases: z.array(z.strictObject({ when: Condition, goto: StepId })).min(1),
+  else: StepId,
+});
+export const GotoStep = z.strictObject({ ...base, kind: z.literal('goto'), target: StepId });
+export const EndStep = z.strictObject({ ...base, kind: z.literal('end') });
+export const CallStep = z.strictObject({ ...base, kind: z.literal('call'), agent_id: z.uuid() });
+export const AutomationStep = z.strictObject({
+  ...base,
+  kind: z.literal('automation'),
+  automationType: z.string().min(1),
+  action: z.string().min(1),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+const stepKinds = [WaitStep, TagStep, UntagStep, UpdateLeadStep, WebhookStep, BranchStep, GotoStep, EndStep, CallStep, AutomationStep] as const;
+export const STEP_KINDS = ['wait', 'tag', 'untag', 'update_lead', 'webhook', 'branch', 'goto', 'end', 'call', 'automation'] as const;
+
+export const Step = z.discriminatedUnion('kind', [...stepKinds], {
+  error: (iss) => (iss.code === 'invalid_union' ? `must be one of ${STEP_KINDS.join(', ')}` : undefined),
+});
+/** A journey version: its steps, run in order unless a branch, goto or end says otherwise. */
+export const JourneySteps = z.array(Step).min(1, 'a journey needs at least one step').max(500);
+
+export type JourneyStep = z.output<typeof Step>;
+export type StepKind = JourneyStep['kind'];
+export type StepOf<K extends StepKind> = Extract<JourneyStep, { kind: K }>;
+export type BranchCondition = z.output<typeof Condition>;
+export type TimeWindow = z.output<typeof Window>;
+
+/** A journey definition that does not validate; `issues` holds one readable line per problem. */
+export class JourneyDefinitionError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`invalid journey: ${issues.join('; ')}`);
+    this.name = 'JourneyDefinitionError';
+  }
+}
+
+function where(path: PropertyKey[], steps: unknown): string {
+  if (path.length === 0) return 'steps';
+  const [index, ...rest] = path;
+  const id = Array.isArray(steps) ? (steps[Number(index)] as { id?: unknown } | undefined)?.id : undefined;
+  const head = `steps[${String(index)}]${typeof id === 'string' ? ` (${id})` : ''}`;
+  return rest.length ? `${head}.${rest.map(String).join('.')}` : head;
+}
+
+/** Validates a version's steps: shapes first, then the graph (ids, targets, reachability, loops without a wait). */
+export function parseJourneySteps(input: unknown): JourneyStep[] {
+  const parsed = JourneySteps.safeParse(input);
+  if (!parsed.success) {
+    throw new JourneyDefinitionError(
+      parsed.error.issues.map((i) => {
+        const missing = i.code === 'invalid_type' && /received undefined/.test(i.message);
+        return `${where(i.path, input)}: ${missing ? 'required' : i.message}`;
+      }),
+    );
+  }
+  const problems = graphProblems(parsed.data);
+  if (problems.length) throw new JourneyDefinitionError(problems);
+  return parsed.data;
+}

@@ -1,0 +1,147 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+
+/** allowPrivate: loopback and private ranges (RFC 1918, CGNAT, ULA) become reachable: for tests and local setups only. */
+export interface SsrfOptions {
+  allowPrivate: boolean;
+}
+
+/** A URL or address the guard refuses; nothing was sent. */
+export class BlockedAddressError extends Error {
+  readonly code = 'ssrf_blocked';
+  constructor(message: string) {
+    super(message);
+    this.name = 'BlockedAddressError';
+  }
+}
+
+function blockList(v4: string[], v6: string[]): net.BlockList {
+  const list = new net.BlockList();
+  for (const cidr of v4) list.addSubnet(cidr.split('/')[0]!, Number(cidr.split('/')[1]), 'ipv4');
+  for (const cidr of v6) list.addSubnet(cidr.split('/')[0]!, Number(cidr.split('/')[1]), 'ipv6');
+  return list;
+}
+
+// Never reachable: unspecified, link-local (cloud metadata), multicast, reserved, documentation, Teredo, 6to4 relays.
+const ALWAYS = blockList(
+  ['0.0.0.0/8', '169.254.0.0/16', '192.0.2.0/24', '192.88.99.0/24', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4'],
+  ['::/128', 'fe80::/10', 'fec0::/10', 'ff00::/8', '100::/64', '2001::/32', '2001:db8::/32'],
+);
+// Reachable only with allowPrivate: loopback, private networks, carrier-grade NAT, benchmarking, IETF protocol assignments.
+const PRIVATE = blockList(
+  ['10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '172.16.0.0/12', '192.0.0.0/24', '192.168.0.0/16', '198.18.0.0/15'],
+  ['::1/128', 'fc00::/7'],
+);
+
+/** The 8 hextets of an IPv6 address (accepts a trailing dotted IPv4 part). */
+function hextets(ip: string): number[] {
+  let text = ip.toLowerCase().split('%')[0]!;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const b = dotted[1]!.split('.').map(Number);
+    text = `${text.slice(0, dotted.index)}${((b[0]! << 8) | b[1]!).toString(16)}:${((b[2]! << 8) | b[3]!).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
+  return [...left, ...fill, ...right].map((h) => parseInt(h, 16));
+}
+
+/** The IPv4 address an IPv6 address carries (mapped, IPv4-compatible, NAT64, 6to4), if any. */
+function embeddedV4(ip: string): string | undefined {
+  const h = hextets(ip);
+  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  const zeros = (from: number, to: number) => h.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && h[5] === 0xffff) return v4(h[6]!, h[7]!);
+  if (zeros(0, 6) && h[6] !== 0) return v4(h[6]!, h[7]!); // IPv4-compatible (::a.b.c.d); not :: or ::1
+  if (h[0] === 0x64 && h[1] === 0xff9b && zeros(2, 6)) return v4(h[6]!, h[7]!);
+  if (h[0] === 0x2002) return v4(h[1]!, h[2]!);
+  return undefined;
+}
+
+/** Why an IP address may not be contacted, or undefined when it may. Non-IP input is refused. */
+export function addressProblem(ip: string, opts: SsrfOptions): string | undefined {
+  const family = net.isIP(ip);
+  if (family === 0) return 'not an IP address';
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (family === 6) {
+    const inner = embeddedV4(ip);
+    if (inner !== undefined) {
+      const problem = addressProblem(inner, opts);
+      if (problem) return `${problem} (embedded in ${ip})`;
+    }
+  }
+  if (ALWAYS.check(ip, type)) return `${ip} is a reserved, link-local or multicast address`;
+  if (!opts.allowPrivate && PRIVATE.check(ip, type)) return `${ip} is a private or loopback address`;
+  return undefined;
+}
+
+/** Parses and checks a user-supplied URL: http(s) only, no credentials, and an IP literal host must be allowed. */
+export function checkUrl(input: string, opts: SsrfOptions): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new BlockedAddressError('not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedAddressError('only http and https URLs are allowed');
+  if (url.username || url.password) throw new BlockedAddressError('credentials in URLs are not allowed');
+  // WHATWG parsing has already turned encoded hosts (0x7f.1, 2130706433, %31…) into canonical addresses.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host)) {
+    const problem = addressProblem(host, opts);
+    if (problem) throw new BlockedAddressError(problem);
+  }
+  return url;
+}
+
+/** A dns lookup for http.request that refuses a name when any address it resolves to is blocked (checked at connect time). */
+export function guardedLookup(opts: SsrfOptions): net.LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses) => {
+      if (err) return callback(err, '', 4);
+      const blocked = addresses.map((a) => addressProblem(a.address, opts)).find(Boolean);
+      if (blocked || addresses.length === 0) {
+        return callback(new BlockedAddressError(`${hostname} resolves to a blocked address: ${blocked ?? 'none'}`), '', 4);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+
+export interface GuardedResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The first maxResponseBytes of the body, as text. */
+  body: string;
+}
+
+/** Sends one request to a user-supplied URL through the guard; redirects are not followed. */
+export async function guardedRequest(
+  input: string,
+  req: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; maxResponseBytes?: number },
+  opts: SsrfOptions,
+): Promise<GuardedResponse> {
+  const url = checkUrl(input, opts);
+  const client = url.protocol === 'https:' ? https : http;
+  const limit = req.maxResponseBytes ?? 16_384;
+  return new Promise((resolve, reject) => {
+    const r = client.request(url, { method: req.method, headers: req.headers, lookup: guardedLookup(opts), timeout: req.timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        if (size < limit) chunks.push(c.subarray(0, limit - size));
+        size += c.length;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    r.on('timeout', () => r.destroy(new Error(`no response within ${req.timeoutMs} ms`)));
+    r.on('error', reject);
+    r.end(req.body);
+  });
+}

@@ -1,0 +1,60 @@
+import { randomInt } from 'node:crypto';
+import { importJourney } from '../../src/db/repos/journeys';
+import { findLeadById, type LeadRow } from '../../src/db/repos/leads';
+import { normalizePhone } from '../../src/phone';
+import { enrollmentWorkflowId } from '../../src/temporal/ids';
+import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
+import { journeyStateQuery, type JourneyState } from '../../workflows/journey-messages';
+import type { TestApp } from './stack';
+import { eventually } from './webhook-receiver';
+
+/** Registers the custom search attributes the enrollment start sets (the api does this at start-up). */
+export async function prepareTemporal(app: TestApp): Promise<void> {
+  await ensureSearchAttributes(app.temporal.connection, app.config.TEMPORAL_NAMESPACE);
+}
+
+/** A valid US phone, different each call (national format, so the workspace region matters). */
+export function newPhone(): string {
+  for (;;) {
+    const national = `212${randomInt(2, 10)}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+    if (normalizePhone(national, 'US')) return national;
+  }
+}
+
+/** Stores a journey version (a new journey unless id is given) and returns its id and version. */
+export function importSteps(app: TestApp, workspaceId: string, steps: unknown[], id?: string) {
+  return importJourney(app.db, workspaceId, { id, name: 'test journey', steps });
+}
+
+/** The enrollment run's handle. */
+export const runOf = (app: TestApp, journeyId: string, leadId: string) =>
+  app.temporal.client.workflow.getHandle(enrollmentWorkflowId(journeyId, leadId));
+
+/** Queries the journey state of the lead's run. */
+export const stateOf = (app: TestApp, journeyId: string, leadId: string): Promise<JourneyState> =>
+  runOf(app, journeyId, leadId).query(journeyStateQuery);
+
+/** Waits for the run to end and returns its final state. */
+export const finished = (app: TestApp, journeyId: string, leadId: string): Promise<JourneyState> =>
+  runOf(app, journeyId, leadId).result() as Promise<JourneyState>;
+
+/** Enrollment rows of a lead, as the api lists them. */
+export async function enrollmentRows(app: TestApp, leadId: string) {
+  return app.db.query<{ id: string; status: string; current_step: string | null; journey_version: number; detail: string | null; run_id: string }>(
+    'SELECT id, status, current_step, journey_version, detail, run_id FROM enrollments WHERE lead_id = $1 ORDER BY created_at',
+    [leadId],
+  );
+}
+
+/** Waits until the lead's enrollment rows satisfy pred. */
+export const rowsWhen = (app: TestApp, leadId: string, pred: (rows: Awaited<ReturnType<typeof enrollmentRows>>) => boolean, what: string) =>
+  eventually(async () => {
+    const rows = await enrollmentRows(app, leadId);
+    return pred(rows) && rows;
+  }, 30_000, what);
+
+export async function leadRow(app: TestApp, workspaceId: string, leadId: string): Promise<LeadRow> {
+  const lead = await findLeadById(app.db, workspaceId, leadId);
+  if (!lead) throw new Error(`lead ${leadId} not found`);
+  return lead;
+}

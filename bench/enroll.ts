@@ -1,7 +1,6 @@
 // P2 (quality-figures.md): POST /v1/lead/sendtoworkflow with a new lead each time, through the real api (auth,
 // validation, lead creation, signal-with-start), against a raw client.workflow.start of the same workflow and input.
 import { Client, Connection } from '@temporalio/client';
-import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import type { JourneyInput } from '../workflows/journey-messages';
 import { alternate, measure, measurementFigures, median, report, type BenchContext, type Figure, type Measurement } from './lib';
+import { forkServer } from './server-process';
 
 /** Shown by `npm run bench -- --list`. */
 export const description = 'P2: POST /v1/lead/sendtoworkflow (new lead) vs raw client.workflow.start of journeyEnrollment; saturation and one at a time';
@@ -59,31 +59,18 @@ export async function run(ctx: BenchContext): Promise<void> {
   ctx.defer(() => terminateAll(ctx, client, queue));
 
   ctx.say(`Starting the api in a child process (LOG_LEVEL=${logLevel}, task queue ${queue}, no workers).`);
-  const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [path.join(__dirname, 'enroll', 'server.ts')], {
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
-    env: {
-      ...process.env,
+  const { message: { port }, cpu } = await forkServer<{ port: number }>(
+    ctx,
+    path.join(__dirname, 'enroll', 'server.ts'),
+    {
       BENCH_DATABASE_URL: databaseUrl,
       BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
       TEMPORAL_NAMESPACE: ctx.temporal.namespace,
       TEMPORAL_TASK_QUEUE_PREFIX: prefix,
       LOG_LEVEL: logLevel,
-      NODE_ENV: 'production',
     },
-  });
-  ctx.defer(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (child.connected) child.disconnect();
-    const timer = setTimeout(() => child.kill(), 5_000);
-    await exited;
-    clearTimeout(timer);
-  });
-  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { port: number }));
-    child.once('exit', (code) => reject(new Error(`api process exited (${code})`)));
-  });
+    profileDir,
+  );
 
   let seq = 0;
   const nextPhone = (): string => {
@@ -125,14 +112,6 @@ export async function run(ctx: BenchContext): Promise<void> {
     });
   };
 
-  const cpu = () =>
-    new Promise<number>((resolve) => {
-      child.once('message', (m) => {
-        const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
-        resolve(user + system);
-      });
-      child.send('cpu');
-    });
   const apiCpu: number[] = [];
   /** A saturation measurement of the api, noting the api process's CPU time per enrollment (µs). */
   const measureApi = async () => {

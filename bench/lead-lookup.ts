@@ -4,7 +4,6 @@
 // and write one pino line per request at the same LOG_LEVEL to the same sink (/dev/null); the bare handler skips
 // auth, validation, normalisation and metrics, which is the overhead measured. Server CPU per request is printed
 // too: on a shared machine it moves much less than throughput does.
-import { fork } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { migrate } from '../src/db/migrate';
@@ -12,6 +11,7 @@ import { createDb } from '../src/db/pool';
 import { createApiKey } from '../src/db/repos/api-keys';
 import { createWorkspace } from '../src/db/repos/workspaces';
 import { alternate, measure, measurementFigures, median, report, type BenchContext, type Measurement } from './lib';
+import { forkServer } from './server-process';
 
 /** Shown by `npm run bench -- --list`. */
 export const description = 'P1: GET /v1/lead/get?phone= with API-key auth vs a bare Koa + pg handler, same query, loopback, 10 connections';
@@ -53,32 +53,18 @@ export async function run(ctx: BenchContext): Promise<void> {
   await db.query('ANALYZE leads');
   ctx.say(`Seeded ${leads} leads; starting the api and the bare handler in a child process (LOG_LEVEL=${logLevel}).`);
 
-  const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [path.join(__dirname, 'lead-lookup', 'servers.ts')], {
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
-    env: {
-      ...process.env,
+  const { message: ports, cpu } = await forkServer<{ ours: number; bare: number }>(
+    ctx,
+    path.join(__dirname, 'lead-lookup', 'servers.ts'),
+    {
       BENCH_DATABASE_URL: databaseUrl,
       BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
       BENCH_WORKSPACE_ID: ws.id,
       TEMPORAL_NAMESPACE: ctx.temporal.namespace,
       LOG_LEVEL: logLevel,
-      NODE_ENV: 'production',
     },
-  });
-  // Disconnecting lets the child exit on its own (and write its profile); a kill only if it does not.
-  ctx.defer(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (child.connected) child.disconnect();
-    const timer = setTimeout(() => child.kill(), 5_000);
-    await exited;
-    clearTimeout(timer);
-  });
-  const ports = await new Promise<{ ours: number; bare: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { ours: number; bare: number }));
-    child.once('exit', (code) => reject(new Error(`server process exited (${code})`)));
-  });
+    profileDir,
+  );
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   ctx.defer(() => agent.destroy());
@@ -93,14 +79,6 @@ export async function run(ctx: BenchContext): Promise<void> {
       req.on('error', reject);
     });
 
-  const cpu = () =>
-    new Promise<number>((resolve) => {
-      child.once('message', (m) => {
-        const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
-        resolve(user + system);
-      });
-      child.send('cpu');
-    });
   /** A measurement plus the server process's CPU time per request (µs), which shared-machine noise barely moves. */
   const side = async (port: number): Promise<Measurement & { cpuUs: number }> => {
     const before = await cpu();

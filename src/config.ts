@@ -73,6 +73,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return parsed.data;
 }
 
+/** For process entry points: the configuration, or exit 2 printing which variables are wrong. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+}
+
 /** The dev stack's own database URL (the private cluster `npm start` runs). */
 export const devDatabaseUrl = (config: Pick<Config, 'DEV_POSTGRES_PORT'>) =>
   `postgres://switchboard:switchboard@127.0.0.1:${config.DEV_POSTGRES_PORT}/switchboard`;

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from './app';
-import { loadConfig, type Config } from './config';
+import { loadConfigOrExit, type Config } from './config';
 import { migrate } from './db/migrate';
 import { createDb } from './db/pool';
 import { createLogger, type Logger } from './log';
@@ -48,14 +48,7 @@ export async function startApi(config: Config, opts: { logger?: Logger } = {}): 
 }
 
 if (require.main === module) {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    console.error((err as Error).message);
-    process.exit(2);
-  }
-  startApi(config).then(
+  startApi(loadConfigOrExit()).then(
     (api) => {
       const stop = () => void api.close().then(() => process.exit(0));
       process.once('SIGINT', stop);

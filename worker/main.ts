@@ -1,5 +1,5 @@
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { loadConfig, type Config } from '../src/config';
+import { loadConfigOrExit, type Config } from '../src/config';
 import { createDb, type Db } from '../src/db/pool';
 import { createLogger, type Logger } from '../src/log';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
@@ -68,14 +68,7 @@ export async function startWorker(config: Config, opts: { db?: Db; logger?: Logg
 }
 
 if (require.main === module) {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    console.error((err as Error).message);
-    process.exit(2);
-  }
-  startWorker(config).then(
+  startWorker(loadConfigOrExit()).then(
     (w) => {
       const stop = () => void w.shutdown();
       process.once('SIGINT', stop);

@@ -1,0 +1,44 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { BenchContext } from './lib';
+
+/**
+ * Runs a benchmark's server script (TypeScript) in a child process, so load generator and server do not share a
+ * core, and resolves with the first IPC message it sends (its ports) and a reader of its CPU time. Disconnecting at the end lets the child exit
+ * on its own (and write its CPU profile when profileDir is set); it is killed only if it does not.
+ */
+export async function forkServer<M>(
+  ctx: BenchContext,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  profileDir = '',
+): Promise<{ message: M; cpu: () => Promise<number> }> {
+  const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [script], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+  });
+  ctx.defer(async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (child.connected) child.disconnect();
+    const timer = setTimeout(() => child.kill(), 5_000);
+    await exited;
+    clearTimeout(timer);
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ message: m as M, cpu: () => childCpu(child) }));
+    child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code})`)));
+  });
+}
+
+/** The child's CPU time so far (user + system, µs); the server script answers the IPC message 'cpu'. */
+function childCpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => {
+      const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
+      resolve(user + system);
+    });
+    child.send('cpu');
+  });
+}

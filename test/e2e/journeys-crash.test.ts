@@ -60,7 +60,7 @@ describe('a worker killed with SIGKILL in the middle of journeys', () => {
     const journey = await importSteps(app, ws.workspaceId, [
       { id: 'first_tag', kind: 'tag', tag: 'one' },
       { id: 'first_hook', kind: 'webhook', url: `${hooks}/crash/first` },
-      { id: 'nap', kind: 'wait', duration: 'PT3S' },
+      { id: 'nap', kind: 'wait', duration: 'PT6S' }, // long enough that every lead is asleep before the kill
       { id: 'second_tag', kind: 'tag', tag: 'two' },
       { id: 'second_hook', kind: 'webhook', url: `${hooks}/crash/second` },
       { id: 'stop', kind: 'end' },
@@ -78,7 +78,7 @@ describe('a worker killed with SIGKILL in the middle of journeys', () => {
     await new Promise((r) => worker.once('exit', r));
     expect(worker.signalCode).toBe('SIGKILL');
     // Timers keep running on the server while no worker is alive; nothing moves until one is back.
-    await new Promise((r) => setTimeout(r, 3500));
+    await new Promise((r) => setTimeout(r, 6500));
     expect(receiver.on('/crash/second')).toHaveLength(0);
 
     worker = await startWorker();

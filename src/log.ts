@@ -6,7 +6,11 @@ export function createLogger(level: string, name: string): Logger {
     name,
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-key"]', '*.phone', '*.email', '*.password', '*.api_key'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-key"]',
+        ...['phone', 'email', 'password', 'api_key', 'first_name', 'last_name'].flatMap((k) => [k, `*.${k}`]),
+      ],
       censor: '[redacted]',
     },
   });

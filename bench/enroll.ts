@@ -15,7 +15,7 @@ import { enrollmentWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import type { JourneyInput } from '../workflows/journey-messages';
-import { alternate, measure, measurementFigures, median, report, type BenchContext, type Figure, type Measurement } from './lib';
+import { alternate, measure, measurementFigures, median, report, summarize, type BenchContext, type Figure } from './lib';
 import { forkServer } from './server-process';
 
 /** Shown by `npm run bench -- --list`. */
@@ -131,24 +131,14 @@ export async function run(ctx: BenchContext): Promise<void> {
   ctx.say(`${rounds} alternating rounds of ${serial} enrollments per side one at a time…`);
   const one = await alternate(rounds, () => measure(serial, 1, rawStart), () => measure(serial, 1, enroll), (m) => m.p50);
 
-  const summary = (ms: Measurement[]): Measurement => ({
-    ops: ms.reduce((n, m) => n + m.ops, 0),
-    errors: ms.reduce((n, m) => n + m.errors, 0),
-    firstError: ms.find((m) => m.firstError)?.firstError,
-    seconds: ms.reduce((n, m) => n + m.seconds, 0),
-    perSecond: median(ms.map((m) => m.perSecond)),
-    p50: median(ms.map((m) => m.p50)),
-    p95: median(ms.map((m) => m.p95)),
-    p99: median(ms.map((m) => m.p99)),
-  });
   const figures: Figure[] = [];
   sat.rounds.forEach((r, i) =>
     figures.push([`round ${i + 1}: raw start / sendtoworkflow, ${concurrency} in flight`, `${r.baseline.perSecond.toFixed(1)} / ${r.candidate.perSecond.toFixed(1)}`, '/s']),
   );
-  const rawSat = summary(sat.rounds.map((r) => r.baseline));
-  const oursSat = summary(sat.rounds.map((r) => r.candidate));
-  const rawOne = summary(one.rounds.map((r) => r.baseline));
-  const oursOne = summary(one.rounds.map((r) => r.candidate));
+  const rawSat = summarize(sat.rounds.map((r) => r.baseline));
+  const oursSat = summarize(sat.rounds.map((r) => r.candidate));
+  const rawOne = summarize(one.rounds.map((r) => r.baseline));
+  const oursOne = summarize(one.rounds.map((r) => r.candidate));
   const gap = oursOne.p50 - rawOne.p50;
   figures.push(
     ...measurementFigures(`raw client.workflow.start, ${concurrency} in flight (median of rounds)`, rawSat),

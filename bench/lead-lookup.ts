@@ -10,7 +10,7 @@ import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { createApiKey } from '../src/db/repos/api-keys';
 import { createWorkspace } from '../src/db/repos/workspaces';
-import { alternate, measure, measurementFigures, median, report, type BenchContext, type Measurement } from './lib';
+import { alternate, measure, measurementFigures, median, report, summarize, type BenchContext, type Measurement } from './lib';
 import { forkServer } from './server-process';
 
 /** Shown by `npm run bench -- --list`. */
@@ -102,18 +102,8 @@ export async function run(ctx: BenchContext): Promise<void> {
         `ours ${c.perSecond.toFixed(0)}/s p99 ${c.p99.toFixed(2)} ms ${c.cpuUs.toFixed(0)} µs CPU/req; ratio ${ratio.toFixed(3)}`,
     );
   }
-  const summary = (ms: Measurement[]): Measurement => ({
-    ops: ms.reduce((n, m) => n + m.ops, 0),
-    errors: ms.reduce((n, m) => n + m.errors, 0),
-    firstError: ms.find((m) => m.firstError)?.firstError,
-    seconds: ms.reduce((n, m) => n + m.seconds, 0),
-    perSecond: median(ms.map((m) => m.perSecond)),
-    p50: median(ms.map((m) => m.p50)),
-    p95: median(ms.map((m) => m.p95)),
-    p99: median(ms.map((m) => m.p99)),
-  });
-  const ours = summary(result.rounds.map((r) => r.candidate));
-  const bare = summary(result.rounds.map((r) => r.baseline));
+  const ours = summarize(result.rounds.map((r) => r.candidate));
+  const bare = summarize(result.rounds.map((r) => r.baseline));
   report(
     'lead-lookup',
     [

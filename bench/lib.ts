@@ -184,3 +184,17 @@ export function report(name: string, figures: Figure[], ratio: { value: number; 
   lines.push(`ratio ${name}: ${ratio.value.toFixed(3)} (${ratio.what})`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
+
+/** Several rounds' measurements as one: counts added up, rates and percentiles as the median of the rounds. */
+export function summarize(ms: Measurement[]): Measurement {
+  return {
+    ops: ms.reduce((n, m) => n + m.ops, 0),
+    errors: ms.reduce((n, m) => n + m.errors, 0),
+    firstError: ms.find((m) => m.firstError)?.firstError,
+    seconds: ms.reduce((n, m) => n + m.seconds, 0),
+    perSecond: median(ms.map((m) => m.perSecond)),
+    p50: median(ms.map((m) => m.p50)),
+    p95: median(ms.map((m) => m.p95)),
+    p99: median(ms.map((m) => m.p99)),
+  };
+}

@@ -1,7 +1,8 @@
 // journeyEnrollment: one lead in one journey version, step after step, for as long as the journey lasts.
-import { CancellationScope, continueAsNew, isCancellation, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, continueAsNew, isCancellation, patched, setHandler, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { StepContext } from '../activities/journeys';
 import type { JourneyStep } from '../src/journeys/schema';
+import { SA } from '../src/temporal/search-attribute-keys';
 import { failureType, journeyData as data, JourneyStepError, runStep, type StepResult } from './journey-steps';
 import {
   enrollSignal,
@@ -67,6 +68,9 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
       const next = await data.journeySteps({ workspaceId: input.workspaceId, journeyId: input.journeyId, version }).catch(() => undefined);
       if (next) return continueAsNew<typeof journeyEnrollment>({ ...input, version, steps: next, resume: undefined });
     }
+    // Operators find runs by how they ended (Outcome = completed | unenrolled | failed); runs recorded before this
+    // existed replay without it.
+    if (patched('journey-outcome-search-attribute')) upsertSearchAttributes([{ key: SA.Outcome, value: end }]);
     return snapshot();
   };
   const record = (step: JourneyStep, r: StepResult) => {

@@ -1,16 +1,8 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { Connection } from '@temporalio/client';
+import { SA } from './search-attribute-keys';
 
-/** Custom search attributes operators filter runs by in the Temporal UI. Ids only: never personal data. */
-export const SA = {
-  WorkspaceId: defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD),
-  LeadId: defineSearchAttributeKey('LeadId', SearchAttributeType.KEYWORD),
-  JourneyId: defineSearchAttributeKey('JourneyId', SearchAttributeType.KEYWORD),
-  CallId: defineSearchAttributeKey('CallId', SearchAttributeType.KEYWORD),
-  AutomationType: defineSearchAttributeKey('AutomationType', SearchAttributeType.KEYWORD),
-  Outcome: defineSearchAttributeKey('Outcome', SearchAttributeType.KEYWORD),
-};
+export { SA };
 
 /** Registers any missing custom search attribute; safe to run at every start-up and from several processes. */
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {

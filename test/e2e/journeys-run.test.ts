@@ -69,6 +69,9 @@ describe('a journey that waits and branches', () => {
     expect((await leadRow(app, t.workspaceId, plain)).tags).toEqual(['started', 'standard_path']);
     expect((await leadRow(app, t.workspaceId, res.body.lead_id)).tags).toEqual(['started', 'standard_path', 'vip', 'vip_path']);
     expect(await enrollmentRows(app, plain)).toMatchObject([{ status: 'completed', current_step: 'done', journey_version: 1 }]);
+    const described = await runOf(app, t.journeyId, plain).describe();
+    expect(described.typedSearchAttributes.get(SA.Outcome)).toBe('completed');
+    expect(described.typedSearchAttributes.get(SA.LeadId)).toBe(plain);
   });
 
   it('answers the query while waiting, and stops on the unenroll signal', async () => {
@@ -86,6 +89,7 @@ describe('a journey that waits and branches', () => {
     expect(end).toMatchObject({ status: 'unenrolled', current_step: 'nap' });
     expect(await enrollmentRows(app, lead)).toMatchObject([{ status: 'unenrolled', current_step: 'nap', detail: 'asked to stop' }]);
     expect((await leadRow(app, t.workspaceId, lead)).tags).toEqual(['started']);
+    expect((await runOf(app, t.journeyId, lead).describe()).typedSearchAttributes.get(SA.Outcome)).toBe('unenrolled');
   });
 
   it('an enrollment that reaches a run after it decided to end starts the journey over (nothing lost)', async () => {

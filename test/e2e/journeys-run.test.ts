@@ -92,6 +92,31 @@ describe('a journey that waits and branches', () => {
     expect((await runOf(app, t.journeyId, lead).describe()).typedSearchAttributes.get(SA.Outcome)).toBe('unenrolled');
   });
 
+  it('POST /v1/lead/unenroll stops an open run through the api, once, and only in its own workspace', async () => {
+    const t = await tenant([{ id: 'start', kind: 'tag', tag: 'started' }, { id: 'nap', kind: 'wait', duration: 'P2D' }, { id: 'late', kind: 'tag', tag: 'late' }]);
+    const lead = await t.enroll();
+    await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'nap', 'the run asleep');
+    const other = await app.newWorkspace();
+    const body = { workflow_id: t.journeyId, lead_id: lead, reason: 'opted out' };
+    expect(await app.request('POST', '/v1/lead/unenroll', { key: other.apiKey, body })).toMatchObject({
+      status: 404,
+      body: { status: 'failed', message: 'Workflow not found' },
+    });
+    const res = await app.request('POST', '/v1/lead/unenroll', { key: t.apiKey, body });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'success', lead_id: lead, workflow_id: t.journeyId, message: 'Lead removed from workflow' });
+    expect(await finished(app, t.journeyId, lead)).toMatchObject({ status: 'unenrolled', current_step: 'nap' });
+    await rowsWhen(app, lead, (rows) => rows[0]?.status === 'unenrolled', 'the row unenrolled');
+    expect(await enrollmentRows(app, lead)).toMatchObject([{ status: 'unenrolled', detail: 'opted out' }]);
+    expect(await app.request('POST', '/v1/lead/unenroll', { key: t.apiKey, body })).toMatchObject({
+      status: 404,
+      body: { status: 'failed', message: 'Lead is not active in this workflow' },
+    });
+    const unknownLead = { ...body, lead_id: '00000000-0000-4000-8000-000000000000' };
+    expect((await app.request('POST', '/v1/lead/unenroll', { key: t.apiKey, body: unknownLead })).body).toEqual({ status: 'failed', message: 'Lead not found' });
+    expect((await app.request('POST', '/v1/lead/unenroll', { key: t.apiKey, body: { lead_id: lead } })).status).toBe(400);
+  });
+
   it('an enrollment that reaches a run after it decided to end starts the journey over (nothing lost)', async () => {
     const t = await tenant([{ id: 'start', kind: 'tag', tag: 'started' }, { id: 'nap', kind: 'wait', duration: 'P1D' }, { id: 'stop', kind: 'end' }]);
     const lead = await t.enroll();

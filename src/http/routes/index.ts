@@ -4,7 +4,8 @@ import { getLeadEnrollments, sendToWorkflow, updateAndSendToWorkflow } from './e
 import { getWebhookSecret } from './journey-webhooks';
 import { addLeadTag, removeLeadTag } from './lead-tags';
 import { createLead, getLead, updateLeadRoute } from './leads';
+import { unenrollLead } from './unenroll';
 import { getMe } from './workspace';
 
 /** Every documented route of the api, in the order the OpenAPI document lists them. */
-export const routes: Route<any, any>[] = [getMe, getLead, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, getWebhookSecret];
+export const routes: Route<any, any>[] = [getMe, getLead, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret];

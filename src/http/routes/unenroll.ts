@@ -1,0 +1,58 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { z } from 'zod';
+import { findLeadById } from '../../db/repos/leads';
+import { latestJourneyVersion } from '../../db/repos/journeys';
+import { notFound } from '../../errors';
+import { WORKFLOW_NOT_FOUND } from '../../journeys/enroll';
+import { enrollmentWorkflowId } from '../../temporal/ids';
+import { unenrollSignal } from '../../../workflows/journey-messages';
+import { defineRoute, workspaceOf } from '../route';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NOT_ACTIVE = 'Lead is not active in this workflow';
+
+const UnenrollBody = z.object({
+  workflow_id: z.string().min(1).max(100).describe('Journey UUID'),
+  lead_id: z.string().min(1).max(100).describe('Lead UUID'),
+  reason: z.string().min(1).max(200).optional().describe('Kept as the enrollment detail (default "unenrolled")'),
+});
+
+const Unenrolled = z.object({
+  status: z.literal('success'),
+  lead_id: z.guid(),
+  workflow_id: z.guid(),
+  message: z.literal('Lead removed from workflow'),
+});
+
+/** POST /v1/lead/unenroll: stops the lead's open run of a journey (the workflow's `unenroll` signal). */
+export const unenrollLead = defineRoute({
+  method: 'post',
+  path: '/v1/lead/unenroll',
+  tag: 'Journeys',
+  summary: 'Remove a lead from a journey',
+  description:
+    'Stops the lead\'s open run of the journey wherever it is (also in the middle of a wait); its enrollment ends with status ' +
+    'unenrolled and the reason as detail. The lead can be enrolled again later. A lead with no open run → 404.',
+  auth: 'apiKey',
+  idempotent: true,
+  body: UnenrollBody,
+  responses: {
+    200: { description: 'The run was told to stop', schema: Unenrolled },
+    404: { description: '"Workflow not found", "Lead not found", or "Lead is not active in this workflow"' },
+  },
+  async handler(input) {
+    const ws = workspaceOf(input);
+    const { db, temporal } = input.deps;
+    const { workflow_id, lead_id, reason } = input.body;
+    if (!UUID.test(workflow_id) || (await latestJourneyVersion(db, ws, workflow_id)) === undefined) throw notFound(WORKFLOW_NOT_FOUND);
+    if (!UUID.test(lead_id) || !(await findLeadById(db, ws, lead_id))) throw notFound('Lead not found');
+    try {
+      // Signalling the open run (no run id): a closed run answers not-found, whatever Postgres has recorded so far.
+      await temporal.client.workflow.getHandle(enrollmentWorkflowId(workflow_id, lead_id)).signal(unenrollSignal, reason ? { reason } : {});
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw notFound(NOT_ACTIVE);
+      throw err;
+    }
+    return { status: 'success' as const, lead_id, workflow_id, message: 'Lead removed from workflow' as const };
+  },
+});

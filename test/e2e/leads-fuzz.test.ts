@@ -59,6 +59,9 @@ describe('lead routes under generated input', () => {
     ['PATCH', '/v1/lead/update'],
     ['PATCH', '/v1/lead/tag'],
     ['PUT', '/v1/lead/custom-fields'],
+    ['POST', '/v1/lead/sendtoworkflow'],
+    ['PATCH', '/v1/lead/sendtoworkflow'],
+    ['POST', '/v1/lead/unenroll'],
   ])('%s %s: bodies', async (method, path) => {
     await fc.assert(fc.asyncProperty(rawBody, idempotencyKey, (b, key) => send(method, path, { body: b, key })), { numRuns: RUNS });
   });
@@ -67,6 +70,7 @@ describe('lead routes under generated input', () => {
     ['GET', '/v1/lead/get'],
     ['DELETE', '/v1/lead/tag'],
     ['GET', '/v1/lead/custom-fields'],
+    ['GET', '/v1/lead/enrollments'],
   ])('%s %s: query strings', async (method, path) => {
     await fc.assert(fc.asyncProperty(query, (q) => send(method, path, { query: q })), { numRuns: RUNS });
   });

@@ -10,9 +10,9 @@ import { taskQueue } from '../temporal/task-queues';
 import { enrollSignal, type JourneyInput } from '../../workflows/journey-messages';
 import type * as workflows from '../../workflows';
 import { JourneyDefinitionError, parseJourneySteps, type JourneyStep } from './schema';
+import { isUuid } from '../ids';
 
 export const WORKFLOW_NOT_FOUND = 'Workflow not found';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A journey version ready to run. */
 export interface JourneyTarget {
@@ -26,7 +26,7 @@ const parsed = new Map<string, JourneyStep[]>();
 
 /** The journey's newest version, or a 404 `Workflow not found` (also for another workspace's journey). */
 export async function latestJourney(db: Queryable, workspaceId: string, journeyId: string): Promise<JourneyTarget> {
-  const version = UUID.test(journeyId) ? await latestJourneyVersion(db, workspaceId, journeyId) : undefined;
+  const version = isUuid(journeyId) ? await latestJourneyVersion(db, workspaceId, journeyId) : undefined;
   if (version === undefined) throw notFound(WORKFLOW_NOT_FOUND);
   const key = `${journeyId}:${version}`;
   let steps = parsed.get(key);

@@ -8,11 +8,11 @@ import { normalizeRecordPhone, splitRecord } from '../../leads/record';
 import { workspaceRegion } from '../../leads/region';
 import { defineRoute, workspaceOf, type RouteInput } from '../route';
 import { Enrollments, SendBody, Sent } from './enrollment-schemas';
+import { isUuid } from '../../ids';
 
 const TAG = 'Journeys';
 const LEAD_FAILED = 'Could not find or create lead';
 const STANDARD_KEYS = new Set(['phone', 'first_name', 'last_name', 'email', 'company', 'timezone']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const sendResponses = {
   200: { description: 'Enrolled (or already running this journey: no second run starts)', schema: Sent },
@@ -24,7 +24,7 @@ const sendResponses = {
 type SendInput = RouteInput<unknown, z.infer<typeof SendBody>>;
 
 async function byId(db: Queryable, ws: string, id: string): Promise<LeadRow> {
-  const lead = UUID.test(id) ? await findLeadById(db, ws, id) : undefined;
+  const lead = isUuid(id) ? await findLeadById(db, ws, id) : undefined;
   if (!lead) throw notFound(LEAD_FAILED);
   return lead;
 }
@@ -128,7 +128,7 @@ export const getLeadEnrollments = defineRoute({
   async handler(input) {
     const ws = workspaceOf(input);
     const { db } = input.deps;
-    const lead = UUID.test(input.query.lead_id) ? await findLeadById(db, ws, input.query.lead_id) : undefined;
+    const lead = isUuid(input.query.lead_id) ? await findLeadById(db, ws, input.query.lead_id) : undefined;
     if (!lead) throw notFound('Lead not found');
     const rows = await listLeadEnrollments(db, ws, lead.id);
     return { status: 'success', lead_id: lead.id, enrollments: rows.map(presentEnrollment) };

@@ -7,8 +7,8 @@ import { WORKFLOW_NOT_FOUND } from '../../journeys/enroll';
 import { enrollmentWorkflowId } from '../../temporal/ids';
 import { unenrollSignal } from '../../../workflows/journey-messages';
 import { defineRoute, workspaceOf } from '../route';
+import { isUuid } from '../../ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_ACTIVE = 'Lead is not active in this workflow';
 
 const UnenrollBody = z.object({
@@ -44,8 +44,8 @@ export const unenrollLead = defineRoute({
     const ws = workspaceOf(input);
     const { db, temporal } = input.deps;
     const { workflow_id, lead_id, reason } = input.body;
-    if (!UUID.test(workflow_id) || (await latestJourneyVersion(db, ws, workflow_id)) === undefined) throw notFound(WORKFLOW_NOT_FOUND);
-    if (!UUID.test(lead_id) || !(await findLeadById(db, ws, lead_id))) throw notFound('Lead not found');
+    if (!isUuid(workflow_id) || (await latestJourneyVersion(db, ws, workflow_id)) === undefined) throw notFound(WORKFLOW_NOT_FOUND);
+    if (!isUuid(lead_id) || !(await findLeadById(db, ws, lead_id))) throw notFound('Lead not found');
     try {
       // Signalling the open run (no run id): a closed run answers not-found, whatever Postgres has recorded so far.
       await temporal.client.workflow.getHandle(enrollmentWorkflowId(workflow_id, lead_id)).signal(unenrollSignal, reason ? { reason } : {});

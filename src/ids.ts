@@ -1,0 +1,4 @@
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a UUID in its canonical text form: ids that are not cannot name a row, so lookups can stop early. */
+export const isUuid = (value: string): boolean => UUID.test(value);

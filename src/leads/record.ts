@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { STANDARD_FIELDS, type LeadFields } from '../db/repos/leads';
+import type { Queryable } from '../db/pool';
+import { customFieldKeys, STANDARD_FIELDS, type LeadFields } from '../db/repos/leads';
 import { badRequest } from '../errors';
 import { describeIssues } from '../http/validation';
 import { normalizePhone } from '../phone';
@@ -97,6 +98,14 @@ export function splitRecord(record: Record<string, unknown>, definedKeys: Set<st
   const standard: SplitRecord['standard'] = stripUndefined(parsed.data);
   if (typeof phoneText === 'string') standard.phone = phoneText;
   return { standard, custom, ignored };
+}
+
+const NOT_CUSTOM: ReadonlySet<string> = new Set(['phone', 'lead_id', ...STANDARD_FIELDS]);
+
+/** splitRecord with the workspace's custom-field definitions, read only when the record has a field beyond the standard ones. */
+export async function splitRecordFor(db: Queryable, workspaceId: string, record: Record<string, unknown>): Promise<SplitRecord> {
+  const extra = Object.keys(record).some((k) => !NOT_CUSTOM.has(k));
+  return splitRecord(record, extra ? await customFieldKeys(db, workspaceId) : new Set());
 }
 
 /** Normalises a record's phone (a string, or a number as some clients send) with the workspace's region; undefined when invalid. */

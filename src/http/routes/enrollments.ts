@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import type { Queryable } from '../../db/pool';
 import { listLeadEnrollments, presentEnrollment } from '../../db/repos/enrollments';
-import { customFieldKeys, findLeadById, findLeadByPhone, findOrCreateLead, updateLead, type LeadRow } from '../../db/repos/leads';
+import { findLeadById, findLeadByPhone, findOrCreateLead, updateLead, type LeadRow } from '../../db/repos/leads';
 import { badRequest, notFound } from '../../errors';
 import { latestJourney, startEnrollment } from '../../journeys/enroll';
-import { normalizeRecordPhone, splitRecord } from '../../leads/record';
+import { normalizeRecordPhone, splitRecordFor } from '../../leads/record';
 import { workspaceRegion } from '../../leads/region';
 import { defineRoute, workspaceOf, type RouteInput } from '../route';
 import { Enrollments, SendBody, Sent } from './enrollment-schemas';
+import { LEAD_NOT_FOUND } from './leads';
 import { isUuid } from '../../ids';
 
 const TAG = 'Journeys';
 const LEAD_FAILED = 'Could not find or create lead';
-const STANDARD_KEYS = new Set(['phone', 'first_name', 'last_name', 'email', 'company', 'timezone']);
 
 const sendResponses = {
   200: { description: 'Enrolled (or already running this journey: no second run starts)', schema: Sent },
@@ -30,8 +30,7 @@ async function byId(db: Queryable, ws: string, id: string): Promise<LeadRow> {
 }
 
 async function splitOf(db: Queryable, ws: string, record: Record<string, unknown>) {
-  const custom = Object.keys(record).some((k) => !STANDARD_KEYS.has(k));
-  const { standard, ...rest } = splitRecord(record, custom ? await customFieldKeys(db, ws) : new Set());
+  const { standard, ...rest } = await splitRecordFor(db, ws, record);
   const { phone: _phone, ...fields } = standard;
   return { fields, ...rest };
 }
@@ -129,7 +128,7 @@ export const getLeadEnrollments = defineRoute({
     const ws = workspaceOf(input);
     const { db } = input.deps;
     const lead = isUuid(input.query.lead_id) ? await findLeadById(db, ws, input.query.lead_id) : undefined;
-    if (!lead) throw notFound('Lead not found');
+    if (!lead) throw notFound(LEAD_NOT_FOUND);
     const rows = await listLeadEnrollments(db, ws, lead.id);
     return { status: 'success', lead_id: lead.id, enrollments: rows.map(presentEnrollment) };
   },

@@ -1,8 +1,8 @@
 import type { Queryable } from '../../db/pool';
 import { isUniqueViolation } from '../../db/pool';
-import { customFieldKeys, findLeadById, findLeadByPhone, findOrCreateLead, presentLead, updateLead, type LeadRow } from '../../db/repos/leads';
+import { findLeadById, findLeadByPhone, findOrCreateLead, presentLead, updateLead, type LeadRow } from '../../db/repos/leads';
 import { badRequest, conflict, notFound } from '../../errors';
-import { INVALID_PHONE, normalizeRecordPhone, splitRecord } from '../../leads/record';
+import { INVALID_PHONE, normalizeRecordPhone, splitRecordFor } from '../../leads/record';
 import { workspaceRegion } from '../../leads/region';
 import { phoneCandidate } from '../../phone';
 import { defineRoute, workspaceOf } from '../route';
@@ -38,12 +38,6 @@ async function leadByPhone(db: Queryable, workspaceId: string, phone: string): P
   const normalized = normalizeRecordPhone(phone, region);
   if (!normalized) throw badRequest(`phone: ${INVALID_PHONE}`);
   return normalized === candidate ? undefined : findLeadByPhone(db, workspaceId, normalized);
-}
-
-/** The record's fields split by what the workspace keeps; skips the definitions query when only standard fields came. */
-async function split(db: Queryable, workspaceId: string, record: Record<string, unknown>) {
-  const extra = Object.keys(record).some((k) => !Object.hasOwn(UpdateLeadBody.shape, k));
-  return splitRecord(record, extra ? await customFieldKeys(db, workspaceId) : new Set());
 }
 
 const saved = (message: string, lead: LeadRow, ignored: string[]) => ({
@@ -100,7 +94,7 @@ export const createLead = defineRoute({
     const ws = workspaceOf(input);
     const { db } = input.deps;
     const phone = await phoneOf(db, ws, input.body.phone);
-    const { standard, custom, ignored } = await split(db, ws, input.body);
+    const { standard, custom, ignored } = await splitRecordFor(db, ws, input.body);
     const { lead, created } = await findOrCreateLead(db, ws, phone, standard, custom, { insertFirst: true });
     if (!created) throw conflict(`Lead already exists: lead_id ${lead.id}`);
     return saved('Lead created', lead, ignored);
@@ -127,7 +121,7 @@ export const updateLeadRoute = defineRoute({
     const ws = workspaceOf(input);
     const { db } = input.deps;
     const { lead_id, ...record } = input.body;
-    const { standard, custom, ignored } = await split(db, ws, record);
+    const { standard, custom, ignored } = await splitRecordFor(db, ws, record);
     if (standard.phone !== undefined) standard.phone = await phoneOf(db, ws, standard.phone);
     let lead: LeadRow | undefined;
     try {

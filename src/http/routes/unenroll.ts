@@ -7,6 +7,7 @@ import { WORKFLOW_NOT_FOUND } from '../../journeys/enroll';
 import { enrollmentWorkflowId } from '../../temporal/ids';
 import { unenrollSignal } from '../../../workflows/journey-messages';
 import { defineRoute, workspaceOf } from '../route';
+import { LEAD_NOT_FOUND } from './leads';
 import { isUuid } from '../../ids';
 
 const NOT_ACTIVE = 'Lead is not active in this workflow';
@@ -45,7 +46,7 @@ export const unenrollLead = defineRoute({
     const { db, temporal } = input.deps;
     const { workflow_id, lead_id, reason } = input.body;
     if (!isUuid(workflow_id) || (await latestJourneyVersion(db, ws, workflow_id)) === undefined) throw notFound(WORKFLOW_NOT_FOUND);
-    if (!isUuid(lead_id) || !(await findLeadById(db, ws, lead_id))) throw notFound('Lead not found');
+    if (!isUuid(lead_id) || !(await findLeadById(db, ws, lead_id))) throw notFound(LEAD_NOT_FOUND);
     try {
       // Signalling the open run (no run id): a closed run answers not-found, whatever Postgres has recorded so far.
       await temporal.client.workflow.getHandle(enrollmentWorkflowId(workflow_id, lead_id)).signal(unenrollSignal, reason ? { reason } : {});

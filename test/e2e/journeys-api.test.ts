@@ -1,11 +1,10 @@
 import { defineCustomField } from '../../src/db/repos/leads';
-import { enrollmentRows, finished, importSteps, leadRow, newPhone, prepareTemporal, rowsWhen, runOf } from '../helpers/journeys';
+import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, runOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ workers: true });
-  await prepareTemporal(app);
 });
 afterAll(() => app.close());
 

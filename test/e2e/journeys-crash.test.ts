@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { testEnv, repoRoot } from '../helpers/env';
-import { enrollmentRows, finished, importSteps, leadRow, newPhone, prepareTemporal, rowsWhen, stateOf } from '../helpers/journeys';
+import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, stateOf } from '../helpers/journeys';
 import { freePort } from '../helpers/processes';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
@@ -13,7 +13,6 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   app = await startTestApp(); // no in-process workers: the worker runs as a child process we can kill
-  await prepareTemporal(app);
   hooks = await receiver.start();
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { SA } from '../../src/temporal/search-attributes';
 import { taskQueue } from '../../src/temporal/task-queues';
 import { journeyEnrollment } from '../../workflows/journey';
 import { enrollSignal, type JourneyState } from '../../workflows/journey-messages';
-import { enrollmentRows, finished, importSteps, leadRow, newPhone, prepareTemporal, rowsWhen, runOf, stateOf } from '../helpers/journeys';
+import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, runOf, stateOf } from '../helpers/journeys';
 import { repoRoot } from '../helpers/env';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
@@ -17,7 +17,6 @@ const receiver = new WebhookReceiver();
 let hooks: string;
 beforeAll(async () => {
   app = await startTestApp({ workers: true, config: { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } });
-  await prepareTemporal(app);
   hooks = await receiver.start();
 });
 afterAll(async () => {

@@ -3,15 +3,9 @@ import { importJourney } from '../../src/db/repos/journeys';
 import { findLeadById, type LeadRow } from '../../src/db/repos/leads';
 import { normalizePhone } from '../../src/phone';
 import { enrollmentWorkflowId } from '../../src/temporal/ids';
-import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { journeyStateQuery, type JourneyState } from '../../workflows/journey-messages';
 import type { TestApp } from './stack';
 import { eventually } from './webhook-receiver';
-
-/** Registers the custom search attributes the enrollment start sets (the api does this at start-up). */
-export async function prepareTemporal(app: TestApp): Promise<void> {
-  await ensureSearchAttributes(app.temporal.connection, app.config.TEMPORAL_NAMESPACE);
-}
 
 /** A valid US phone, different each call (national format, so the workspace region matters). */
 export function newPhone(): string {

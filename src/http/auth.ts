@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { findLiveKey } from '../db/repos/api-keys';
+import { findLiveKey, touchApiKey } from '../db/repos/api-keys';
 import type { Db } from '../db/pool';
 import { unauthorized } from '../errors';
 import type { AppState, KeyAuth } from './state';
@@ -31,6 +31,8 @@ export class ApiKeyResolver {
       return undefined;
     }
     const auth = { workspaceId: row.workspace_id, apiKeyId: row.id, superuser: row.superuser };
+    // last_used_at is kept at cache-miss granularity (at most once per TTL per process), off the request's path.
+    touchApiKey(this.db, row.id).catch((err) => this.log.warn({ err: (err as Error).message }, 'could not record api key use'));
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { auth, expires: Date.now() + this.ttlMs });
     return auth;

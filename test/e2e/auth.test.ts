@@ -41,6 +41,14 @@ describe('REST API-key auth', () => {
     expect(JSON.stringify(rows)).not.toContain(apiKey);
     expect(JSON.stringify(rows)).not.toContain(apiKey.slice(12));
     expect(rows[0]!.prefix).toBe(apiKey.slice(0, 12));
+    expect(rows[0]!.last_used_at).toBeNull();
+    expect((await app.request('GET', '/v1/me', { key: apiKey })).status).toBe(200);
+    const [used] = await app.db.query<{ last_used_at: Date | null }>('SELECT last_used_at FROM api_keys WHERE workspace_id = $1', [workspaceId]);
+    for (let i = 0; i < 50 && !used!.last_used_at; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      Object.assign(used!, (await app.db.query('SELECT last_used_at FROM api_keys WHERE workspace_id = $1', [workspaceId]))[0]);
+    }
+    expect(used!.last_used_at).toBeInstanceOf(Date);
   });
 
   it('rejects a key once it is revoked, even right after it was used (cached)', async () => {

@@ -64,3 +64,8 @@ export async function findLiveKey(
     [hashKey(key)],
   );
 }
+
+/** Records that a key was used just now. */
+export async function touchApiKey(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [id]);
+}

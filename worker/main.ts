@@ -1,6 +1,7 @@
+import { Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { loadConfigOrExit, type Config } from '../src/config';
-import { createDb, type Db } from '../src/db/pool';
+import { createDb } from '../src/db/pool';
 import { createLogger, type Logger } from '../src/log';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { sdkLogger } from './sdk-logger';
@@ -28,15 +29,13 @@ function installRuntime(config: Config, logger: Logger) {
 }
 
 /** Starts the worker process's workers against config's Temporal and Postgres. */
-export async function startWorker(config: Config, opts: { db?: Db; logger?: Logger; databaseUrl?: string } = {}): Promise<RunningWorker> {
+export async function startWorker(config: Config, opts: { logger?: Logger } = {}): Promise<RunningWorker> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'worker');
   installRuntime(config, logger);
-  const url = opts.databaseUrl ?? config.DATABASE_URL;
-  if (!opts.db && !url) throw new Error('DATABASE_URL: required by the worker');
-  const db = opts.db ?? createDb(url!, { max: config.DATABASE_POOL_MAX, logger });
+  if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the worker');
+  const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   try {
-    const { Connection } = await import('@temporalio/client');
     const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
     await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE).finally(() => admin.close());
   } catch (err) {
@@ -54,7 +53,7 @@ export async function startWorker(config: Config, opts: { db?: Db; logger?: Logg
   });
   const done = runWorkers(workers).finally(async () => {
     await connection.close().catch(() => undefined);
-    if (!opts.db) await db.close().catch(() => undefined);
+    await db.close().catch(() => undefined);
   });
   logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT }, 'worker polling');
   return {

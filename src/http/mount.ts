@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
-import { Reply, type Route } from './route';
+import type { Route } from './route';
 import type { AppState } from './state';
 import { parseOrThrow } from './validation';
 
@@ -20,14 +20,8 @@ export function mountRoutes(router: Router<AppState>, routes: Route<any, any>[],
       const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
       const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody ?? {}, 'body') : undefined;
       const result = await route.handler({ query, body, params: ctx.params ?? {}, ctx, deps, auth: ctx.state.auth });
-      if (result instanceof Reply) {
-        ctx.status = result.status;
-        ctx.set(result.headers);
-        ctx.body = result.body;
-      } else {
-        ctx.status = 200;
-        ctx.body = result;
-      }
+      ctx.status = 200;
+      ctx.body = result;
     });
     router.register(route.path, [route.method.toUpperCase()], chain as any);
   }

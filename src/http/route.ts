@@ -23,8 +23,6 @@ export function workspaceOf(input: { auth: KeyAuth | undefined }): string {
   return input.auth.workspaceId;
 }
 
-/** What a handler returns: a body (status 200), or withStatus(...) for another status or headers. */
-export type RouteResult = unknown;
 
 /** A route carries its schemas: they validate requests, type the handler and generate the OpenAPI document. */
 export interface Route<Q = unknown, B = unknown> {
@@ -39,21 +37,11 @@ export interface Route<Q = unknown, B = unknown> {
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Honours an `Idempotency-Key` header: a retry with the same key and request replays the first response. */
   idempotent?: boolean;
-  handler: (input: RouteInput<Q, B>) => Promise<RouteResult>;
+  /** Returns the 200 body; failures are thrown as ApiError. */
+  handler: (input: RouteInput<Q, B>) => Promise<unknown>;
 }
 
 /** Declares a route; the identity function exists for type inference from the schemas. */
 export function defineRoute<Q = undefined, B = undefined>(route: Route<Q, B>): Route<Q, B> {
   return route;
 }
-
-/** A handler result that carries its own status and headers. */
-export class Reply {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {}
-}
-export const withStatus = (status: number, body: unknown, headers?: Record<string, string>) =>
-  new Reply(status, body, headers);

@@ -15,6 +15,8 @@ const schema = z.object({
   PORT: port.default(3000),
   PUBLIC_BASE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** json: one JSON object a line; pretty: readable one-line logs; auto: pretty when stdout is a terminal. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')

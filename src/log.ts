@@ -1,7 +1,25 @@
 import pino, { type Logger } from 'pino';
 
+/** The LOG_FORMAT setting: auto picks pretty for a terminal and JSON for everything else. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/** Resolves auto against whether stdout is a terminal: people read terminals, machines read the rest. */
+export function resolveLogFormat(format: LogFormat, stdoutIsTTY = Boolean(process.stdout.isTTY)): 'json' | 'pretty' {
+  if (format !== 'auto') return format;
+  return stdoutIsTTY ? 'pretty' : 'json';
+}
+
+/** Options for pino's own pretty transport (pino-pretty, in a worker thread): one short line per entry. */
+export function prettyTransport(colorize: boolean): pino.TransportSingleOptions {
+  return {
+    target: 'pino-pretty',
+    options: { colorize, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: 1 },
+  };
+}
+
 /** The process logger. Personal data (phones, names, emails, keys) is never logged; redact guards mistakes. */
-export function createLogger(level: string, name: string): Logger {
+export function createLogger(level: string, name: string, format: LogFormat = 'json'): Logger {
+  const pretty = resolveLogFormat(format) === 'pretty';
   return pino({
     name,
     level,
@@ -13,6 +31,7 @@ export function createLogger(level: string, name: string): Logger {
       ],
       censor: '[redacted]',
     },
+    ...(pretty ? { transport: prettyTransport(Boolean(process.stdout.isTTY)) } : {}),
   });
 }
 export type { Logger };

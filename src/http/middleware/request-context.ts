@@ -5,8 +5,11 @@ import type { AppState, KeyAuth } from '../state';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** Which requests get an info line: every one (production), or only failures, the rest at debug (the dev stack). */
+export type RequestLog = 'all' | 'failures';
+
 /** Gives each request an id (the caller's X-Request-Id when sane) and a child logger; logs one line per request. */
-export function requestContext(logger: Logger): Middleware<AppState> {
+export function requestContext(logger: Logger, requestLog: RequestLog = 'all'): Middleware<AppState> {
   // The request line's fields are fixed and never personal data, so it skips the redaction pass (about 5 of its
   // 8 µs) that every other log call keeps.
   const requestLine = logger.child({}, { redact: [] });
@@ -21,7 +24,8 @@ export function requestContext(logger: Logger): Middleware<AppState> {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // The path, not the URL: query strings may carry phone numbers.
-      requestLine.info({ requestId, method: ctx.method, path: ctx._matchedRoute ?? ctx.path, status: ctx.status, ms }, 'request');
+      const level = requestLog === 'all' || ctx.status >= 400 ? 'info' : 'debug';
+      requestLine[level]({ requestId, method: ctx.method, path: ctx._matchedRoute ?? ctx.path, status: ctx.status, ms }, 'request');
     }
   };
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
-
+import { createHash } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -11,7 +11,12 @@ const exec = promisify(execFile);
 export interface RunningPostgres {
   url: string;
   started: boolean;
+  /** The cluster's data directory (under dataDir, or elsewhere when the postgres user cannot reach dataDir). */
+  clusterDir: string;
+  /** Fast shutdown (pg_ctl -m fast), immediate when that fails; only when this call started the cluster. */
   stop(): Promise<void>;
+  /** Immediate shutdown (pg_ctl -m immediate); for a forced exit. */
+  kill(): Promise<void>;
 }
 
 export interface PrivateClusterOptions {
@@ -40,26 +45,63 @@ export async function postgresBinDir(): Promise<string | undefined> {
   return undefined;
 }
 
+/** Where root keeps a cluster whose dataDir the postgres user cannot reach: one folder per dataDir. */
+export function sharedClusterBase(dataDir: string): string {
+  const hash = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
+  // /var/tmp, not /tmp: the cluster is the dev stack's data and must survive a reboot.
+  return path.join('/var/tmp', `switchboard-${hash}`);
+}
+
+interface ClusterPlace {
+  /** Holds the cluster (postgres/) and its socket and log folder (postgres-run/). */
+  base: string;
+  /** True when base is not dataDir (root, and dataDir is out of the postgres user's reach). */
+  moved: boolean;
+}
+
 /**
- * Starts (or reuses) a private PostgreSQL cluster under dataDir, listening on 127.0.0.1 only, owned by the
+ * As root the cluster runs as `postgres`, which must be able to enter its folders: a checkout under a private
+ * home (mode 700) is out of its reach, so the cluster then lives in a root-owned 0755 folder under /var/tmp.
+ */
+async function placeCluster(dataDir: string, asRoot: boolean): Promise<ClusterPlace> {
+  mkdirSync(dataDir, { recursive: true });
+  if (!asRoot) return { base: dataDir, moved: false };
+  chmodSync(dataDir, 0o755);
+  const reachable = await exec('runuser', ['-u', 'postgres', '--', 'test', '-x', dataDir]).then(
+    () => true,
+    () => false,
+  );
+  if (reachable) return { base: dataDir, moved: false };
+  const base = sharedClusterBase(dataDir);
+  mkdirSync(base, { recursive: true, mode: 0o755 });
+  // /var/tmp is world-writable: refuse a folder (or link) someone else put there first.
+  const st = lstatSync(base);
+  if (!st.isDirectory() || st.uid !== 0) throw new Error(`${base} is not a root-owned folder; remove it and start again`);
+  chmodSync(base, 0o755);
+  return { base, moved: true };
+}
+
+/**
+ * Starts (or reuses) a private PostgreSQL cluster for dataDir, listening on 127.0.0.1 only, owned by the
  * `postgres` user when we run as root; then makes sure the role and the database exist.
  */
 export async function startPrivatePostgres(o: PrivateClusterOptions): Promise<RunningPostgres> {
   const say = o.say ?? (() => undefined);
   const url = `postgres://${ROLE}:${ROLE_PASSWORD}@127.0.0.1:${o.port}/${o.database}`;
-  const clusterDir = path.join(o.dataDir, 'postgres');
-  const socketDir = path.join(o.dataDir, 'postgres-run');
-  const bin = await postgresBinDir();
   const asRoot = process.getuid?.() === 0;
+  const place = await placeCluster(o.dataDir, asRoot);
+  const clusterDir = path.join(place.base, 'postgres');
+  const socketDir = path.join(place.base, 'postgres-run');
+  const bin = await postgresBinDir();
   const run = (cmd: string, args: string[]) =>
     asRoot ? exec('runuser', ['-u', 'postgres', '--', path.join(bin!, cmd), ...args]) : exec(path.join(bin!, cmd), args);
+  if (place.moved) say(`PostgreSQL cluster in ${clusterDir} (the postgres user cannot enter ${o.dataDir})`);
 
   let started = false;
   if (!(await portOpen('127.0.0.1', o.port))) {
     if (!bin) {
       throw new Error('No PostgreSQL server found: install PostgreSQL (Debian: apt-get install postgresql) or set DATABASE_URL.');
     }
-    mkdirSync(o.dataDir, { recursive: true });
     for (const dir of [clusterDir, socketDir]) mkdirSync(dir, { recursive: true });
     if (asRoot) {
       const { stdout } = await exec('id', ['-u', 'postgres']).catch(() => {
@@ -67,8 +109,6 @@ export async function startPrivatePostgres(o: PrivateClusterOptions): Promise<Ru
       });
       const { stdout: gid } = await exec('id', ['-g', 'postgres']);
       for (const dir of [clusterDir, socketDir]) chownSync(dir, Number(stdout), Number(gid));
-      // The postgres user must be able to reach the data folder.
-      chmodSync(o.dataDir, 0o755);
     }
     chmodSync(clusterDir, 0o700);
     if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
@@ -77,7 +117,7 @@ export async function startPrivatePostgres(o: PrivateClusterOptions): Promise<Ru
     }
     await run('pg_ctl', [
       '-D', clusterDir,
-      '-l', path.join(o.dataDir, 'postgres-run', 'postgres.log'),
+      '-l', path.join(socketDir, 'postgres.log'),
       '-o', `-p ${o.port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=on`,
       '-w', '-t', '60', 'start',
     ]);
@@ -85,11 +125,16 @@ export async function startPrivatePostgres(o: PrivateClusterOptions): Promise<Ru
   }
   await waitFor('PostgreSQL', () => portOpen('127.0.0.1', o.port), 30_000);
   await ensureRoleAndDatabase(socketDir, o.port, o.database);
+  const pgStop = (mode: 'fast' | 'immediate') => run('pg_ctl', ['-D', clusterDir, '-m', mode, '-w', '-t', '10', 'stop']);
   return {
     url,
     started,
+    clusterDir,
     async stop() {
-      if (started) await run('pg_ctl', ['-D', clusterDir, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
+      if (started) await pgStop('fast').catch(() => pgStop('immediate')).catch(() => undefined);
+    },
+    async kill() {
+      if (started) await pgStop('immediate').catch(() => undefined);
     },
   };
 }

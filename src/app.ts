@@ -3,9 +3,10 @@ import Koa from 'koa';
 import { publicUrls } from './config';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, ApiKeyResolver } from './http/auth';
+import { createDraining } from './http/middleware/draining';
 import { errorHandler } from './http/middleware/errors';
 import { createHttpMetrics } from './http/middleware/metrics';
-import { requestContext } from './http/middleware/request-context';
+import { requestContext, type RequestLog } from './http/middleware/request-context';
 import { mountRoutes } from './http/mount';
 import { buildOpenApi } from './http/openapi';
 import { routes } from './http/routes';
@@ -15,17 +16,21 @@ import type { AppState } from './http/state';
 export interface App {
   koa: Koa<AppState>;
   keys: ApiKeyResolver;
+  /** Refuses new requests with 503 and answers in-flight ones (503 after graceMs); resolves when all are answered. */
+  drain(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Builds the api (no listen): system routes, the OpenAPI document and every /v1 route. */
-export function createApp(deps: AppDeps): App {
+export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {}): App {
   const koa = new Koa<AppState>({ proxy: deps.config.TRUST_PROXY });
   const metrics = createHttpMetrics();
   const keys = new ApiKeyResolver(deps.db, deps.logger);
+  const draining = createDraining();
 
-  koa.use(requestContext(deps.logger));
+  koa.use(requestContext(deps.logger, opts.requestLog));
   koa.use(metrics.middleware);
+  koa.use(draining.middleware);
   koa.use(errorHandler());
 
   const system = systemRouter(deps, metrics.registry);
@@ -43,6 +48,7 @@ export function createApp(deps: AppDeps): App {
   return {
     koa,
     keys,
+    drain: (graceMs) => draining.begin(graceMs),
     async close() {
       await keys.close();
     },

@@ -3,7 +3,9 @@ import { createApp } from './app';
 import { loadConfigOrExit, type Config } from './config';
 import { migrate } from './db/migrate';
 import { createDb } from './db/pool';
+import type { RequestLog } from './http/middleware/request-context';
 import { createLogger, type Logger } from './log';
+import { handleShutdownSignals } from './shutdown';
 import { connectTemporal } from './temporal/client';
 import { ensureSearchAttributes } from './temporal/search-attributes';
 
@@ -14,8 +16,8 @@ export interface RunningApi {
 }
 
 /** Starts the api process: migrations, search attributes, then the HTTP server. */
-export async function startApi(config: Config, opts: { logger?: Logger } = {}): Promise<RunningApi> {
-  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api');
+export async function startApi(config: Config, opts: { logger?: Logger; requestLog?: RequestLog } = {}): Promise<RunningApi> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api', config.LOG_FORMAT);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the api');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
   const applied = await migrate(db);
@@ -23,7 +25,7 @@ export async function startApi(config: Config, opts: { logger?: Logger } = {}): 
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length) logger.info({ added }, 'search attributes registered');
-  const app = createApp({ config, db, temporal, logger });
+  const app = createApp({ config, db, temporal, logger }, { requestLog: opts.requestLog });
   await app.keys.listen(config.DATABASE_URL);
   const server = app.koa.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -38,8 +40,13 @@ export async function startApi(config: Config, opts: { logger?: Logger } = {}): 
     server,
     url,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await app.drain(DRAIN_GRACE_MS);
+      // Drained answers carry Connection: close, so their sockets end once written; what is left is cut.
+      await Promise.race([closed, sleep(500)]);
       server.closeAllConnections();
+      await closed;
       await app.close();
       await temporal.connection.close();
       await db.close();
@@ -47,12 +54,15 @@ export async function startApi(config: Config, opts: { logger?: Logger } = {}): 
   };
 }
 
+/** How long in-flight requests get to finish once the api stops; then they are answered 503. */
+const DRAIN_GRACE_MS = 1000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 if (require.main === module) {
   startApi(loadConfigOrExit()).then(
     (api) => {
-      const stop = () => void api.close().then(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      handleShutdownSignals({ stop: () => api.close(), watchdogMs: 15_000, say: (line) => process.stderr.write(`[api] ${line}\n`) });
     },
     (err) => {
       console.error(err);

@@ -3,9 +3,10 @@ import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { loadConfigOrExit, type Config } from '../src/config';
 import { createDb } from '../src/db/pool';
 import { createLogger, type Logger } from '../src/log';
+import { handleShutdownSignals } from '../src/shutdown';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { sdkLogger } from './sdk-logger';
-import { createWorkers, runWorkers } from './workers';
+import { createWorkers, runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS } from './workers';
 
 export interface RunningWorker {
   workers: Worker[];
@@ -30,7 +31,7 @@ function installRuntime(config: Config, logger: Logger) {
 
 /** Starts the worker process's workers against config's Temporal and Postgres. */
 export async function startWorker(config: Config, opts: { logger?: Logger } = {}): Promise<RunningWorker> {
-  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'worker');
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'worker', config.LOG_FORMAT);
   installRuntime(config, logger);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the worker');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
@@ -66,12 +67,15 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
   };
 }
 
+/** The longest an orderly worker shutdown can take (the SDK forces it after that), plus a margin. */
+export const workerStopLimitMs = (config: Pick<Config, 'WORKER_SHUTDOWN_GRACE_MS'>) =>
+  config.WORKER_SHUTDOWN_GRACE_MS + SHUTDOWN_FORCE_AFTER_GRACE_MS + 2000;
+
 if (require.main === module) {
-  startWorker(loadConfigOrExit()).then(
+  const config = loadConfigOrExit();
+  startWorker(config).then(
     (w) => {
-      const stop = () => void w.shutdown();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      handleShutdownSignals({ stop: () => w.shutdown(), watchdogMs: workerStopLimitMs(config), say: (line) => process.stderr.write(`[worker] ${line}\n`) });
       w.done.then(
         () => process.exit(0),
         (err) => {

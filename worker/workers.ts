@@ -13,6 +13,9 @@ export interface WorkerSetOptions extends ActivityDeps {
   shutdownGraceMs?: number;
 }
 
+/** How long past the activities' grace a worker's shutdown may take before it is forced. */
+export const SHUTDOWN_FORCE_AFTER_GRACE_MS = 3000;
+
 export const workflowsPath = require.resolve(path.resolve(__dirname, '..', 'workflows'));
 
 /** One worker per task queue; together they run every workflow and activity. */
@@ -29,6 +32,8 @@ export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
         activities,
         workflowBundle,
         shutdownGraceTime: o.shutdownGraceMs ?? 10_000,
+        // Bounded: a worker whose server is gone must not retry its completions for ever on shutdown.
+        shutdownForceTime: (o.shutdownGraceMs ?? 10_000) + SHUTDOWN_FORCE_AFTER_GRACE_MS,
       }),
     ),
   );

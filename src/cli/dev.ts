@@ -1,73 +1,118 @@
-import { startApi } from '../main';
+import { startApi, type RunningApi } from '../main';
 import type { Config } from '../config';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';
 import { resolveTemporalCli } from '../devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../devstack/temporal-server';
 import { createLogger } from '../log';
-import { startWorker } from '../../worker/main';
+import { handleShutdownSignals } from '../shutdown';
+import { startWorker, workerStopLimitMs, type RunningWorker } from '../../worker/main';
 
 const say = (line: string) => process.stderr.write(`[switchboard] ${line}\n`);
 
-/** `npm start`: Postgres, the Temporal dev server, migrations, the api and a worker; Ctrl-C stops them all. */
-export async function runDevStack(config: Config): Promise<void> {
-  const logger = createLogger(config.LOG_LEVEL, 'switchboard');
-  const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((err) => say(`stop failed: ${(err as Error).message}`));
-  };
-  let stopping = false;
-  const onSignal = () => {
-    if (stopping) return;
-    stopping = true;
-    say('stopping…');
-    void stopAll().then(() => {
-      say('stopped');
-      process.exit(0);
-    });
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+/** Raised inside start-up when a stop began meanwhile: start nothing more. */
+class Stopping extends Error {}
 
-  try {
-    let pg: RunningPostgres | undefined;
+/** Runs fn, but gives up waiting after ms (saying so): one stuck part must not hold up the others. */
+async function within(what: string, ms: number, fn: (() => Promise<void>) | undefined): Promise<void> {
+  if (!fn) return;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      say(`${what} did not stop within ${ms} ms; going on`);
+      resolve();
+    }, ms);
+  });
+  await Promise.race([fn().catch((err: Error) => say(`${what}: stop failed: ${err.message}`)), limit]);
+  clearTimeout(timer);
+}
+
+/**
+ * `npm start`: Postgres, the Temporal dev server, migrations, the api and a worker. Ctrl-C (or SIGTERM) stops
+ * the api and the worker first, then Temporal and Postgres, which run in their own process groups so the
+ * terminal's signal reaches them only through us; a second Ctrl-C, or a stop that hangs, kills them at once.
+ */
+export async function runDevStack(config: Config): Promise<void> {
+  const logger = createLogger(config.LOG_LEVEL, 'switchboard', config.LOG_FORMAT);
+  const parts: { pg?: RunningPostgres; temporal?: RunningTemporal; api?: RunningApi; worker?: RunningWorker } = {};
+  let stopping = false;
+  let startup: Promise<void> = Promise.resolve();
+
+  const stop = async () => {
+    stopping = true;
+    await startup.catch(() => undefined);
+    const { pg, temporal, api, worker } = parts;
+    await Promise.all([
+      within('the api', 5_000, api && (() => api.close())),
+      within('the worker', workerStopLimitMs(config), worker && (() => worker.shutdown())),
+    ]);
+    await Promise.all([within('Temporal', 8_000, temporal && (() => temporal.stop())), within('PostgreSQL', 15_000, pg && (() => pg.stop()))]);
+  };
+  const force = async () => {
+    parts.temporal?.kill();
+    await parts.pg?.kill();
+  };
+  const begin = handleShutdownSignals({ stop, force, watchdogMs: workerStopLimitMs(config) + 15_000, say });
+
+  const checkpoint = () => {
+    if (stopping) throw new Stopping('stopped during start-up');
+  };
+  startup = (async () => {
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
-      pg = await startPrivatePostgres({ dataDir: config.SWITCHBOARD_DATA_DIR, port: config.DEV_POSTGRES_PORT, database: 'switchboard', say });
-      stops.push(() => pg!.stop());
-      databaseUrl = pg.url;
+      parts.pg = await startPrivatePostgres({ dataDir: config.SWITCHBOARD_DATA_DIR, port: config.DEV_POSTGRES_PORT, database: 'switchboard', say });
+      databaseUrl = parts.pg.url;
     }
-    say(`PostgreSQL ${pg ? (pg.started ? 'started' : 'reused') : 'from DATABASE_URL'}`);
+    say(`PostgreSQL ${parts.pg ? (parts.pg.started ? 'started' : 'reused') : 'from DATABASE_URL'}`);
+    checkpoint();
 
     const [host, port] = config.TEMPORAL_ADDRESS.split(':') as [string, string];
-    const temporal: RunningTemporal = await startTemporalDevServer({
-      cli: await resolveTemporalCli({ say }),
+    const cli = await resolveTemporalCli({ say });
+    checkpoint();
+    parts.temporal = await startTemporalDevServer({
+      cli,
       host,
       port: Number(port),
       uiPort: config.TEMPORAL_UI_PORT,
       namespace: config.TEMPORAL_NAMESPACE,
       dataDir: config.SWITCHBOARD_DATA_DIR,
+      ownProcessGroup: true,
     });
-    stops.push(() => temporal.stop());
-    say(`Temporal ${temporal.started ? 'dev server started' : 'reused'} at ${temporal.address}`);
+    say(`Temporal ${parts.temporal.started ? 'dev server started' : 'reused'} at ${parts.temporal.address}`);
+    checkpoint();
 
     const full = { ...config, DATABASE_URL: databaseUrl };
-    const api = await startApi(full, { logger: logger.child({ component: 'api' }) });
-    stops.push(() => api.close());
-    const worker = await startWorker(full, { logger: logger.child({ component: 'worker' }) });
-    stops.push(() => worker.shutdown());
+    // In a terminal, one line per successful request drowns everything else: those go to debug.
+    parts.api = await startApi(full, { logger: logger.child({ component: 'api' }), requestLog: 'failures' });
+    checkpoint();
+    parts.worker = await startWorker(full, { logger: logger.child({ component: 'worker' }) });
+    checkpoint();
+  })();
 
-    say('ready:');
-    say(`  api           ${api.url}  (REST under ${api.url}/v1)`);
-    say(`  openapi       ${api.url}/v1/openapi.json`);
-    say(`  health        ${api.url}/healthz  ${api.url}/readyz  metrics ${api.url}/metrics`);
-    say(`  temporal      ${temporal.address}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`);
-    say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
-    say(`  postgres      ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}`);
-    say('Create a demo workspace with `npx switchboard demo`. Ctrl-C stops everything.');
-    await worker.done;
+  try {
+    await startup;
   } catch (err) {
-    say(`failed: ${(err as Error).message}`);
-    await stopAll();
-    process.exit(1);
+    if (!(err instanceof Stopping)) {
+      say(`failed: ${(err as Error).message}`);
+      begin('start-up failed', 1);
+    }
+    return;
   }
+  const { pg } = parts;
+  const [api, worker, temporal] = [parts.api!, parts.worker!, parts.temporal!];
+  say('ready:');
+  say(`  api           ${api.url}  (REST under ${api.url}/v1)`);
+  say(`  openapi       ${api.url}/v1/openapi.json`);
+  say(`  health        ${api.url}/healthz  ${api.url}/readyz  metrics ${api.url}/metrics`);
+  say(`  temporal      ${temporal.address}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`);
+  say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
+  say(`  postgres      ${(config.DATABASE_URL ?? pg?.url ?? '').replace(/:[^:@/]+@/, ':***@')}${pg ? `  cluster ${pg.clusterDir}` : ''}`);
+  say('Create a demo workspace with `npx switchboard demo`. Ctrl-C stops everything.');
+  worker.done.then(
+    () => {
+      if (!stopping) begin('the worker stopped', 1);
+    },
+    (err: Error) => {
+      if (!stopping) begin(`the worker failed (${err.message})`, 1);
+    },
+  );
 }

@@ -13,6 +13,11 @@ export interface DevServerOptions {
   /** Folder for the SQLite file and the server log; omit for an in-memory database. */
   dataDir?: string;
   headless?: boolean;
+  /**
+   * Run the server in its own process group, so a terminal's Ctrl-C (sent to the whole foreground group) does
+   * not kill it before the api and worker that use it have stopped; stop() or kill() then ends it.
+   */
+  ownProcessGroup?: boolean;
 }
 
 export interface RunningTemporal {
@@ -21,6 +26,8 @@ export interface RunningTemporal {
   /** False when an already-running server was reused (stop() then leaves it alone). */
   started: boolean;
   stop(): Promise<void>;
+  /** Kills the server at once (SIGKILL); for a forced exit. */
+  kill(): void;
 }
 
 /** The dev server's arguments: a WAL-mode SQLite file (4× faster than the default journal) on loopback. */
@@ -40,7 +47,7 @@ export async function startTemporalDevServer(o: DevServerOptions): Promise<Runni
   const address = `${o.host}:${o.port}`;
   const uiUrl = o.headless ? undefined : `http://${o.host}:${o.uiPort}`;
   if (await portOpen(o.host, o.port)) {
-    return { address, uiUrl, started: false, stop: async () => undefined };
+    return { address, uiUrl, started: false, stop: async () => undefined, kill: () => undefined };
   }
   if (o.cli.kind === 'sdk-download') return startViaSdk(o, address, uiUrl);
 
@@ -49,7 +56,8 @@ export async function startTemporalDevServer(o: DevServerOptions): Promise<Runni
     mkdirSync(o.dataDir, { recursive: true });
     logFd = openSync(path.join(o.dataDir, 'temporal.log'), 'a');
   }
-  const child = spawn(o.cli.path, devServerArgs(o), { stdio: ['ignore', logFd, logFd], detached: false });
+  const group = Boolean(o.ownProcessGroup);
+  const child = spawn(o.cli.path, devServerArgs(o), { stdio: ['ignore', logFd, logFd], detached: group });
   // The server's lifetime is managed through stop(); it must not keep a finished caller (a test run) alive.
   child.unref();
   let exited: string | undefined;
@@ -64,22 +72,34 @@ export async function startTemporalDevServer(o: DevServerOptions): Promise<Runni
     },
     60_000,
   ).catch((err) => {
-    child.kill('SIGKILL');
+    signalChild(child, 'SIGKILL', group);
     throw err;
   });
-  return { address, uiUrl, started: true, stop: () => stopChild(child) };
+  return { address, uiUrl, started: true, stop: () => stopChild(child, { group }), kill: () => signalChild(child, 'SIGKILL', group) };
 }
 
-/** SIGTERM, then SIGKILL after a grace period. */
-export function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+/** Sends signal to the child, or to its whole process group when it leads one. */
+function signalChild(child: ChildProcess, signal: NodeJS.Signals, group: boolean): void {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  try {
+    if (group) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** SIGTERM, then SIGKILL after a grace period (to the child's process group when it leads one). */
+export function stopChild(child: ChildProcess, o: { graceMs?: number; group?: boolean } = {}): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const group = Boolean(o.group);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const timer = setTimeout(() => signalChild(child, 'SIGKILL', group), o.graceMs ?? 5_000);
     child.once('exit', () => {
       clearTimeout(timer);
       resolve();
     });
-    child.kill('SIGTERM');
+    signalChild(child, 'SIGTERM', group);
   });
 }
 
@@ -99,5 +119,5 @@ async function startViaSdk(o: DevServerOptions, address: string, uiUrl: string |
       extraArgs: o.dataDir ? ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'] : [],
     },
   });
-  return { address, uiUrl, started: true, stop: () => env.teardown() };
+  return { address, uiUrl, started: true, stop: () => env.teardown(), kill: () => void env.teardown().catch(() => undefined) };
 }

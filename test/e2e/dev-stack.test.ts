@@ -1,14 +1,22 @@
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { portOpen } from '../../src/devstack/net';
+import { sharedClusterBase } from '../../src/devstack/postgres';
 import { freePort, runCli, spawnCli } from '../helpers/processes';
+import { eventually } from '../helpers/webhook-receiver';
 
-// `npm start` end to end: a fresh data folder, its own Postgres cluster and Temporal dev server.
+const asRoot = process.getuid?.() === 0;
+
+// `npm start` end to end: a fresh data folder, its own Postgres cluster and Temporal dev server. The data folder
+// sits in a private (mode 700) folder, as a checkout in root's home directory does.
 describe('the dev stack (npm start)', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sb-stack-'));
+  const home = mkdtempSync(path.join(os.tmpdir(), 'sb-home-'));
+  const dataDir = path.join(home, 'checkout', '.data');
+  // As root the cluster runs as `postgres`, who cannot enter home: it must live elsewhere, and say where.
+  const clusterDir = path.join(asRoot ? sharedClusterBase(dataDir) : dataDir, 'postgres');
   let env: NodeJS.ProcessEnv;
   let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'metrics', number>;
 
@@ -32,14 +40,18 @@ describe('the dev stack (npm start)', () => {
   afterAll(async () => {
     // A failed assertion must not leave the stack running.
     if (running && running.child.exitCode === null) {
-      running.child.kill('SIGINT');
+      process.kill(-running.child.pid!, 'SIGINT');
       await running.exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    const postmaster = path.join(clusterDir, 'postmaster.pid');
+    if (existsSync(postmaster)) process.kill(Number(readFileSync(postmaster, 'utf8').split('\n')[0]), 'SIGQUIT');
+    rmSync(home, { recursive: true, force: true });
+    if (asRoot) rmSync(sharedClusterBase(dataDir), { recursive: true, force: true });
   });
 
   const start = async () => {
-    const stack = spawnCli(['dev'], env);
+    // Its own process group, like a command typed in a terminal: a group signal reaches it and what it spawned.
+    const stack = spawnCli(['dev'], env, { detached: true });
     await stack.waitFor(/Ctrl-C stops everything/, 180_000);
     running = stack;
     return stack;
@@ -53,11 +65,72 @@ describe('the dev stack (npm start)', () => {
     expect(await portOpen('127.0.0.1', ports.pg)).toBe(false);
   };
 
+  type Demo = { api_key: string; journey_id: string };
+
+  /** Enrollment requests, `loops` at a time, until stopped; every answer's status (or network error) is kept. */
+  const enrollInFlight = (demo: Demo, loops: number) => {
+    const answers: { status: number | string; body?: unknown }[] = [];
+    let stopped = false;
+    const loop = async () => {
+      while (!stopped) {
+        const phone = `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
+        try {
+          const res = await fetch(`http://127.0.0.1:${ports.api}/v1/lead/sendtoworkflow`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${demo.api_key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ workflow_id: demo.journey_id, record: { phone, first_name: 'Load' } }),
+          });
+          answers.push({ status: res.status, body: await res.json().catch(() => 'not JSON') });
+        } catch (err) {
+          // Refused or cut once the api has gone: the loop ends.
+          answers.push({ status: String((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message) });
+          return;
+        }
+      }
+    };
+    const all = Promise.all(Array.from({ length: loops }, loop));
+    return {
+      answers,
+      async finish() {
+        stopped = true;
+        await all;
+        return answers;
+      },
+    };
+  };
+
+  /** Signals the launcher's whole process group (a terminal's Ctrl-C) while enrollments are in flight. */
+  const stopGroupInFlight = async (stack: ReturnType<typeof spawnCli>, signal: 'SIGINT' | 'SIGTERM', demo: Demo) => {
+    const load = enrollInFlight(demo, 8);
+    await eventually(async () => load.answers.filter((a) => a.status === 200).length >= 16, 60_000, 'enrollments to be accepted');
+    const signalledAt = stack.output().length;
+    process.kill(-stack.child.pid!, signal);
+    const code = await Promise.race([stack.exited, sleep(30_000).then(() => 'still running 30 s after the signal')]);
+    const answers = await load.finish();
+    expect(code).toBe(0);
+    const after = stack.output().slice(signalledAt);
+    expect(after).toMatch(/\[switchboard\] stopped/);
+    process.stderr.write(`dev stack: ${signal} to the process group → ${/stopped \((\d+ ms)\)/.exec(after)?.[1]} to stop\n`);
+    // Nothing is left: not the api, the Temporal dev server, or the private PostgreSQL (shut down, not only unreachable).
+    for (const port of [ports.api, ports.temporal, ports.ui, ports.pg]) expect(await portOpen('127.0.0.1', port)).toBe(false);
+    expect(existsSync(path.join(clusterDir, 'postmaster.pid'))).toBe(false);
+    expect(() => process.kill(-stack.child.pid!, 0)).toThrow();
+    // Every request was answered by the api (success, or 503 in the error shape while it drains) or refused after.
+    const wrong = answers.filter((a) => typeof a.status === 'number' && a.status !== 200 && !(a.status === 503 && isFailure(a.body)));
+    expect(wrong).toEqual([]);
+    // A clean stop: no errors logged on the way (e.g. a worker retrying against a Temporal server already gone).
+    expect(after).not.toMatch(/"level":(50|60)/);
+  };
+
   it('starts everything, serves a demo workspace, stops cleanly and keeps its data across restarts', async () => {
     let stack = await start();
     const api = `http://127.0.0.1:${ports.api}`;
     expect(stack.output()).toContain(`api           ${api}`);
     expect(stack.output()).toContain(`UI http://127.0.0.1:${ports.ui}`);
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+    expect(stack.output()).toContain(`cluster ${clusterDir}`);
+    expect(existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);
+    if (asRoot) expect(stack.output()).toContain(`PostgreSQL cluster in ${clusterDir} (the postgres user cannot enter ${dataDir})`);
 
     const demo = await runCli(['demo', '--json'], env);
     expect(demo.code).toBe(0);
@@ -120,8 +193,14 @@ describe('the dev stack (npm start)', () => {
     } finally {
       await connection2.close();
     }
-    await stop(stack);
+    await stopGroupInFlight(stack, 'SIGTERM', out);
   }, 400_000);
+
+  it('stops everything on a Ctrl-C to the whole process group with enrollments in flight', async () => {
+    const stack = await start();
+    const demo = await runCli(['demo', '--json'], env);
+    await stopGroupInFlight(stack, 'SIGINT', JSON.parse(demo.stdout) as Demo);
+  }, 300_000);
 
   it('refuses a bad configuration, naming the variable', async () => {
     const res = await runCli(['dev'], { ...env, PORT: 'eighty' });
@@ -129,3 +208,9 @@ describe('the dev stack (npm start)', () => {
     expect(res.stderr).toMatch(/PORT: /);
   });
 });
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+const isFailure = (body: unknown) =>
+  typeof body === 'object' && body !== null && (body as { status?: unknown }).status === 'failed' && typeof (body as { message?: unknown }).message === 'string';
+

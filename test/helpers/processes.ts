@@ -23,12 +23,16 @@ export interface Spawned {
   exited: Promise<number | null>;
 }
 
-/** Runs `switchboard <args>` (bin/switchboard.js) as a child process with the given environment. */
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv): Spawned {
+/**
+ * Runs `switchboard <args>` (bin/switchboard.js) as a child process with the given environment; detached makes
+ * it lead its own process group, as a command started from a terminal does (signal it with process.kill(-pid)).
+ */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: { detached?: boolean } = {}): Spawned {
   const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'switchboard.js'), ...args], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.detached ?? false,
   });
   let out = '';
   const listeners = new Set<() => void>();

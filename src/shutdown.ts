@@ -8,7 +8,7 @@ export interface ShutdownPlan {
   watchdogMs: number;
   say(line: string): void;
   /** Injected by tests; defaults to the real process. */
-  proc?: Pick<NodeJS.Process, 'on'> & { exit(code: number): void };
+  proc?: { on(signal: NodeJS.Signals, listener: () => void): unknown; exit(code: number): void };
 }
 
 export const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

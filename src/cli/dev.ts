@@ -52,6 +52,8 @@ export async function runDevStack(config: Config): Promise<void> {
     await parts.pg?.kill();
   };
   const begin = handleShutdownSignals({ stop, force, watchdogMs: workerStopLimitMs(config) + 15_000, say });
+  // Temporal runs in its own process group, so no terminal signal reaches it: however we exit, it goes too.
+  process.once('exit', () => parts.temporal?.kill());
 
   const checkpoint = () => {
     if (stopping) throw new Stopping('stopped during start-up');

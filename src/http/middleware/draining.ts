@@ -14,9 +14,9 @@ export interface Draining {
 /** Creates the draining middleware for one app. */
 export function createDraining(): Draining {
   let draining = false;
-  // One entry per in-flight request: calling it answers that request with 503 now.
-  const cuts = new Set<() => void>();
-  const finished = new Set<Promise<unknown>>();
+  // One entry per in-flight request: calling it settles that request's wait now (it is then answered 503).
+  const inFlight = new Set<(outcome: 'cut') => void>();
+  const idle: (() => void)[] = [];
 
   const refuse = (ctx: Parameters<Middleware<AppState>>[0]) => {
     ctx.status = 503;
@@ -27,32 +27,31 @@ export function createDraining(): Draining {
 
   return {
     async middleware(ctx, next) {
-      if (draining) {
-        refuse(ctx);
-        return;
-      }
-      let cut: () => void = () => undefined;
-      const expired = new Promise<'expired'>((resolve) => (cut = () => resolve('expired')));
-      // After a cut the handler may still be waiting on a backend that is going away; its late result is dropped.
-      const handled = next().then(() => 'handled' as const);
-      const done = handled.catch(() => undefined);
-      cuts.add(cut);
-      finished.add(done);
+      if (draining) return refuse(ctx);
+      let settle: (outcome: 'cut' | void) => void = () => undefined;
+      let outcome: 'cut' | void;
       try {
-        if ((await Promise.race([handled, expired])) === 'expired') refuse(ctx);
-        else if (draining) ctx.set('Connection', 'close');
+        // After a cut the handler may still be waiting on a backend that is going away; its late result is dropped.
+        outcome = await new Promise<'cut' | void>((resolve, reject) => {
+          settle = resolve;
+          inFlight.add(resolve);
+          next().then(resolve, reject);
+        });
       } finally {
-        cuts.delete(cut);
-        finished.delete(done);
+        inFlight.delete(settle);
+        if (draining && inFlight.size === 0) for (const wake of idle.splice(0)) wake();
       }
+      if (outcome === 'cut') refuse(ctx);
+      else if (draining) ctx.set('Connection', 'close');
     },
     async begin(graceMs) {
       draining = true;
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-      await Promise.race([grace, Promise.all([...finished])]);
+      const allDone = new Promise<void>((resolve) => (inFlight.size === 0 ? resolve() : idle.push(resolve)));
+      await Promise.race([grace, allDone]);
       clearTimeout(timer);
-      for (const cut of cuts) cut();
+      for (const cut of inFlight) cut('cut');
     },
   };
 }

@@ -41,7 +41,9 @@ function wallClock(instant: number, timeZone: string): number {
 function instantOf(wall: number, timeZone: string): number {
   let guess = wall - (wallClock(wall, timeZone) - wall);
   guess = wall - (wallClock(guess, timeZone) - guess);
-  return guess;
+  // In a gap the guess lands on the clock before the jump (02:30 reads 01:30): move on by the gap, as clocks do.
+  const short = wall - wallClock(guess, timeZone);
+  return short > 0 ? guess + short : guess;
 }
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { testEnv, repoRoot } from '../helpers/env';
+import { defineCustomField } from '../../src/db/repos/leads';
 import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, stateOf } from '../helpers/journeys';
 import { freePort } from '../helpers/processes';
 import { startTestApp, type TestApp } from '../helpers/stack';
@@ -22,7 +23,7 @@ afterAll(async () => {
 });
 
 /** Starts worker/main.ts as its own process on the app's task queues; resolves once it polls. */
-async function startWorker(): Promise<ChildProcess> {
+async function startWorker(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join('worker', 'main.ts')], {
     cwd: repoRoot,
     env: {
@@ -34,6 +35,7 @@ async function startWorker(): Promise<ChildProcess> {
       WORKER_BUNDLE_PATH: testEnv('bundlePath'),
       ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
       LOG_LEVEL: 'info',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -103,6 +105,96 @@ describe('a worker killed with SIGKILL in the middle of journeys', () => {
     // Killed while asleep, no delivery was in flight: not even a duplicate for the receiver to drop.
     expect(deliveries).toHaveLength(leads.length * 2);
     await eventually(async () => (await stateOf(app, journey.id, leads[0]!)).status === 'completed');
+    worker.kill('SIGTERM');
+    await new Promise((r) => worker.once('exit', r));
+  });
+});
+
+describe('a worker killed with SIGKILL under load, with activities in flight', () => {
+  // Three groups of leads, each caught in the middle of a different side effect when the worker dies: a tag and an
+  // update_lead whose UPDATE waits on a row lock the test holds, and a webhook whose request the receiver got and
+  // processed but has not answered yet. After a restart, Temporal retries each (after its start-to-close timeout).
+  const perGroup = 20;
+
+  it('does every side effect exactly once, by the receiver ledger and the leads in Postgres', async () => {
+    const ws = await app.newWorkspace();
+    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: ws.apiKey })).body.webhook_secret;
+    await defineCustomField(app.db, ws.workspaceId, 'plan');
+    const then = { id: 'then', kind: 'tag', tag: 'then' };
+    const stop = { id: 'stop', kind: 'end' };
+    const journeys = {
+      tag: await importSteps(app, ws.workspaceId, [{ id: 'mark', kind: 'tag', tag: 'marked' }, then, stop]),
+      update: await importSteps(app, ws.workspaceId, [{ id: 'set', kind: 'update_lead', fields: { company: 'Acme', plan: 'gold' } }, then, stop]),
+      webhook: await importSteps(app, ws.workspaceId, [{ id: 'notify', kind: 'webhook', url: `${hooks}/load/notify` }, then, stop]),
+    };
+    const leads: Record<keyof typeof journeys, string[]> = { tag: [], update: [], webhook: [] };
+    for (const group of Object.keys(leads) as (keyof typeof journeys)[]) {
+      for (let i = 0; i < perGroup; i++) {
+        const res = await app.request('POST', '/v1/lead/create', { key: ws.apiKey, body: { phone: newPhone() } });
+        expect(res.status).toBe(200);
+        leads[group].push(res.body.lead_id);
+      }
+    }
+
+    // NO KEY UPDATE: blocks the steps' UPDATEs, not the enrollment row's foreign-key check.
+    const locker = await app.db.pool.connect();
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM leads WHERE id = ANY($1) FOR NO KEY UPDATE', [[...leads.tag, ...leads.update]]);
+    receiver.hold('/load/notify');
+
+    let worker = await startWorker({ DATABASE_POOL_MAX: '60' });
+    const enrollments = (Object.keys(leads) as (keyof typeof journeys)[]).flatMap((group) =>
+      leads[group].map((lead) => app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journeys[group].id, lead_id: lead } })),
+    );
+    for (const res of await Promise.all(enrollments)) expect(res.status).toBe(200);
+
+    const waiting = async (pattern: string) =>
+      Number(
+        (await app.db.one<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`, [pattern]))!.n,
+      );
+    await eventually(
+      async () => (await waiting('%array_append%')) === perGroup && (await waiting('UPDATE leads SET company%')) === perGroup && receiver.heldCount('/load/notify') === perGroup,
+      90_000,
+      'every activity of the three groups in flight',
+    );
+
+    worker.kill('SIGKILL');
+    await new Promise((r) => worker.once('exit', r));
+    expect(worker.signalCode).toBe('SIGKILL');
+    // The dead worker's statements still run once the locks go (the database does not know their sender is gone):
+    // the retries then find the work done, and must leave it as it is.
+    await locker.query('COMMIT');
+    locker.release();
+    receiver.release('/load/notify');
+
+    worker = await startWorker();
+    for (const group of Object.keys(leads) as (keyof typeof journeys)[]) {
+      for (const lead of leads[group]) {
+        const end = await finished(app, journeys[group].id, lead);
+        expect(end.status).toBe('completed');
+        expect(end.history.map((h) => `${h.seq}:${h.step_id}`)).toEqual([`1:${{ tag: 'mark', update: 'set', webhook: 'notify' }[group]}`, '2:then', '3:stop']);
+        expect(await enrollmentRows(app, lead)).toMatchObject([{ status: 'completed', current_step: 'stop' }]);
+      }
+    }
+
+    for (const lead of leads.tag) expect((await leadRow(app, ws.workspaceId, lead)).tags).toEqual(['marked', 'then']);
+    for (const lead of leads.update) {
+      const row = await leadRow(app, ws.workspaceId, lead);
+      expect([row.company, row.custom_fields, row.tags]).toEqual(['Acme', { plan: 'gold' }, ['then']]);
+    }
+    for (const lead of leads.webhook) expect((await leadRow(app, ws.workspaceId, lead)).tags).toEqual(['then']);
+
+    const deliveries = receiver.on('/load/notify');
+    expect(deliveries.every((d) => d.verified && d.eventId)).toBe(true);
+    const ledger = receiver.ledger('/load/notify');
+    expect(ledger.size).toBe(perGroup); // one event per lead
+    // Each event was delivered twice: once to the killed worker (processed, never answered), once on the retry,
+    // which the receiver recognised by its event id and did not process again.
+    expect([...ledger.values()]).toEqual(Array(perGroup).fill(2));
+    const processed = receiver.processed.filter((id) => ledger.has(id));
+    expect(processed).toHaveLength(perGroup);
+    expect(new Set(processed).size).toBe(perGroup);
+
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r));
   });

@@ -24,6 +24,7 @@ export class WebhookReceiver {
   /** Event ids processed once each, in order. */
   readonly processed: string[] = [];
   private readonly scripts = new Map<string, number[]>();
+  private readonly holding = new Map<string, (() => void)[]>();
   private server?: http.Server;
   secret = '';
 
@@ -41,7 +42,11 @@ export class WebhookReceiver {
         const verified = this.verify(signature, body);
         this.deliveries.push({ path, eventId, signature, body, verified, status });
         if (status < 300 && verified && eventId && !this.processed.includes(eventId)) this.processed.push(eventId);
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope');
+        const answer = () => res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope');
+        // A held request is processed now and answered on release(): a sender killed meanwhile never hears back.
+        const held = this.holding.get(path);
+        if (held) held.push(answer);
+        else answer();
       });
     });
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
@@ -51,6 +56,30 @@ export class WebhookReceiver {
   /** Answers these statuses in turn on a path; the last one repeats. */
   script(path: string, statuses: number[]): void {
     this.scripts.set(path, [...statuses]);
+  }
+
+  /** Holds the answers to requests on a path (they are still recorded and processed) until release(path). */
+  hold(path: string): void {
+    this.holding.set(path, []);
+  }
+
+  /** How many requests on a held path are waiting for their answer. */
+  heldCount(path: string): number {
+    return this.holding.get(path)?.length ?? 0;
+  }
+
+  /** Answers the held requests whose senders still listen, and stops holding the path. */
+  release(path: string): void {
+    const held = this.holding.get(path) ?? [];
+    this.holding.delete(path);
+    for (const answer of held) answer();
+  }
+
+  /** Deliveries per event id: the receiver's ledger. */
+  ledger(path?: string): Map<string | undefined, number> {
+    const counts = new Map<string | undefined, number>();
+    for (const d of path ? this.on(path) : this.deliveries) counts.set(d.eventId, (counts.get(d.eventId) ?? 0) + 1);
+    return counts;
   }
 
   on(path: string): Delivery[] {

@@ -1,33 +1,48 @@
 import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, testEnv } from '../helpers/env';
 
-// Recorded from a real run (journeys-run.test.ts with RECORD_JOURNEY_FIXTURE=1): every step kind, a wait, a webhook, branches.
-const fixture = JSON.parse(readFileSync(path.join(repoRoot, 'test', 'fixtures', 'journey-history.json'), 'utf8')) as {
+interface Fixture {
   workflowId: string;
   history: Record<string, unknown>;
-};
-const history = () => temporal.api.history.v1.History.fromObject(fixture.history);
-const replay = (h: temporal.api.history.v1.IHistory) =>
-  Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') } }, h, fixture.workflowId);
+}
+
+// Histories of real runs, one per path (scripts/record-journey-fixtures.ts; journey-history.json predates the Outcome
+// patch). Every one must keep replaying with the current workflow code: a change that breaks one needs patched().
+const fixtures = path.join(repoRoot, 'test', 'fixtures');
+const files = readdirSync(fixtures).filter((f) => /^journey-history.*\.json$/.test(f)).sort();
+const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;
+const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
+const replay = (f: Fixture, h: temporal.api.history.v1.IHistory) =>
+  Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') } }, h, f.workflowId);
 
 beforeAll(() => {
   if (!Runtime._instance) Runtime.install({ logger: new DefaultLogger('ERROR') });
 });
 
 describe('journeyEnrollment replay', () => {
-  it('replays the recorded history deterministically with the current workflow code', async () => {
-    const h = history();
-    expect(h.events!.length).toBeGreaterThan(30);
-    await expect(replay(h)).resolves.toBeUndefined();
+  it('has a fixture for every recorded path', () => {
+    expect(files).toEqual(
+      expect.arrayContaining(
+        ['', '-post-patch', '-enroll-signal', '-unenroll-mid-wait', '-start-over', '-continue-as-new', '-resumed', '-window-wait'].map((s) => `journey-history${s}.json`),
+      ),
+    );
+  });
+
+  it.each(files)('replays %s deterministically with the current workflow code', async (file) => {
+    const f = load(file);
+    const h = history(f);
+    expect(h.events!.length).toBeGreaterThan(10);
+    await expect(replay(f, h)).resolves.toBeUndefined();
   });
 
   it('detects a history the code would not produce (the check is live)', async () => {
-    const h = history();
+    const f = load('journey-history.json');
+    const h = history(f);
     const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'journeyTag')!;
     scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'journeyWebhook';
-    await expect(replay(h)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replay(f, h)).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { demoJourneySteps } from '../../src/cli/demo';
 import { branchTarget } from '../../src/journeys/conditions';
 import { parseIsoDuration } from '../../src/journeys/duration';
-import { JourneyDefinitionError, parseJourneySteps, type StepOf } from '../../src/journeys/schema';
+import { JourneyDefinitionError, parseJourneySteps, type StepOf, type TimeWindow } from '../../src/journeys/schema';
 import { renderTemplate, signWebhook, webhookEventId } from '../../src/journeys/webhook';
 import { msUntilWindow } from '../../src/journeys/window';
 
@@ -136,6 +136,17 @@ describe('wait windows', () => {
   ])('%s', (_name, now, tz, opens) => {
     const at = Date.parse(now);
     expect(new Date(at + msUntilWindow(at, w, tz)).toISOString()).toBe(opens);
+  });
+});
+
+describe('wait windows that start in a DST gap or fold', () => {
+  it.each([
+    ['02:30 skipped in New York (Sun 9 Mar 2031) → 03:30 EDT', '2031-03-08T17:00:00Z', { days: ['sun'], start: '02:30', end: '04:00' }, 'America/New_York', '2031-03-09T07:30:00.000Z'],
+    ['02:15 skipped by the half-hour change on Lord Howe (Sun 6 Oct 2030) → 02:45', '2030-10-05T00:00:00Z', { days: ['sun'], start: '02:15', end: '04:00' }, 'Australia/Lord_Howe', '2030-10-05T15:45:00.000Z'],
+    ['01:30 twice in New York (Sun 2 Nov 2031) → the first one', '2031-11-01T16:00:00Z', { days: ['sun'], start: '01:30', end: '01:45' }, 'America/New_York', '2031-11-02T05:30:00.000Z'],
+  ])('%s', (_name, now, w, tz, opens) => {
+    const at = Date.parse(now);
+    expect(new Date(at + msUntilWindow(at, w as TimeWindow, tz)).toISOString()).toBe(opens);
   });
 });
 

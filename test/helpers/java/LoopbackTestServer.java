@@ -1,0 +1,33 @@
+// Temporal's time-skipping test server (io.temporal:temporal-test-server), bound to 127.0.0.1 only: the stock
+// io.temporal.testserver.TestServer main listens on every interface. Usage: <port> [--enable-time-skipping]
+// [--initial-time=<ISO-8601 instant>] (the server's clock starts there instead of at the machine's time).
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.temporal.internal.testservice.GRPCServerHelper;
+import io.temporal.internal.testservice.TestServicesStarter;
+import java.net.InetSocketAddress;
+import java.time.Instant;
+
+public final class LoopbackTestServer {
+  public static void main(String[] args) throws Exception {
+    int port = Integer.parseInt(args[0]);
+    boolean skipping = false;
+    long initialTimeMillis = 0; // 0: the machine's clock
+    for (int i = 1; i < args.length; i++) {
+      if (args[i].equalsIgnoreCase("--enable-time-skipping")) skipping = true;
+      else if (args[i].startsWith("--initial-time=")) initialTimeMillis = Instant.parse(args[i].substring(15)).toEpochMilli();
+      else throw new IllegalArgumentException("unknown flag " + args[i]);
+    }
+    // Locked until a client unlocks it, as the SDKs' test environments expect (they pass the port only).
+    TestServicesStarter services = new TestServicesStarter(!skipping, initialTimeMillis);
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port), InsecureServerCredentials.create());
+    GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
+    Server server = builder.build().start();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.shutdownNow();
+      services.close();
+    }));
+    server.awaitTermination();
+  }
+}

@@ -8,6 +8,7 @@ import { ApiError } from '../src/errors';
 import { branchTarget } from '../src/journeys/conditions';
 import { parseJourneySteps, type JourneyStep, type StepOf, type TimeWindow } from '../src/journeys/schema';
 import { deliverWebhook, renderTemplate, webhookEventId } from '../src/journeys/webhook';
+import { ssrfAllowlist } from '../src/net/ssrf';
 import { isTimeZone, msUntilWindow } from '../src/journeys/window';
 import { splitRecord } from '../src/leads/record';
 import type { Logger } from '../src/log';
@@ -35,9 +36,9 @@ const leadGone = () =>
   ApplicationFailure.create({ type: JOURNEY_FAILURES.leadGone, message: 'the lead no longer exists', nonRetryable: true });
 
 /** Journey activities. Each is safe to run twice: upserts, set operations, and webhooks carrying a stable event id. */
-export function createJourneyActivities(deps: { db: Db; logger: Logger; allowPrivateWebhookTargets: boolean }) {
+export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllowlist: string[] }) {
   const { db } = deps;
-  const ssrf = { allowPrivate: deps.allowPrivateWebhookTargets };
+  const ssrf = { allow: ssrfAllowlist(deps.ssrfAllowlist) };
   const lead = async (c: StepContext) => (await leadForJourney(db, c.workspaceId, c.leadId)) ?? Promise.reject(leadGone());
 
   return {

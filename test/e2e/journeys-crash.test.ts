@@ -32,7 +32,7 @@ async function startWorker(): Promise<ChildProcess> {
       TEMPORAL_TASK_QUEUE_PREFIX: app.config.TEMPORAL_TASK_QUEUE_PREFIX,
       WORKER_METRICS_PORT: String(await freePort()),
       WORKER_BUNDLE_PATH: testEnv('bundlePath'),
-      ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+      SSRF_ALLOWLIST: '127.0.0.1/8',
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,7 +16,7 @@ let app: TestApp;
 const receiver = new WebhookReceiver();
 let hooks: string;
 beforeAll(async () => {
-  app = await startTestApp({ workers: true, config: { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } });
+  app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8' } });
   hooks = await receiver.start();
 });
 afterAll(async () => {

@@ -5,6 +5,7 @@ import type { AppDeps } from './deps';
 import { apiKeyAuth, ApiKeyResolver } from './http/auth';
 import { errorHandler } from './http/middleware/errors';
 import { createHttpMetrics } from './http/middleware/metrics';
+import { createRateLimits } from './http/middleware/rate-limit';
 import { requestContext } from './http/middleware/request-context';
 import { mountRoutes } from './http/mount';
 import { buildOpenApi } from './http/openapi';
@@ -23,10 +24,12 @@ export function createApp(deps: AppDeps): App {
   const koa = new Koa<AppState>({ proxy: deps.config.TRUST_PROXY });
   const metrics = createHttpMetrics();
   const keys = new ApiKeyResolver(deps.db, deps.logger);
+  const limits = createRateLimits(deps, deps.config);
 
   koa.use(requestContext(deps.logger));
   koa.use(metrics.middleware);
   koa.use(errorHandler());
+  koa.use(limits.perAddress);
 
   const system = systemRouter(deps, metrics.registry);
   koa.use(system.routes());
@@ -36,7 +39,7 @@ export function createApp(deps: AppDeps): App {
   api.get('/v1/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
-  mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys)], none: [] }, deps);
+  mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys), limits.perKey], none: [] }, deps);
   koa.use(api.routes());
   koa.use(api.allowedMethods({ throw: false }));
 
@@ -45,6 +48,7 @@ export function createApp(deps: AppDeps): App {
     keys,
     async close() {
       await keys.close();
+      await limits.close();
     },
   };
 }

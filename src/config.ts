@@ -48,6 +48,12 @@ const schema = z.object({
       if (bad.length) ctx.addIssue({ code: 'custom', message: `not a CIDR (e.g. 127.0.0.1/8, fd00::/8): ${bad.join(', ')}` });
       return cidrs;
     }),
+  /** Requests per window per API key and per client address (0: no limit), counted across every api process. */
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(1200),
+  RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(2400),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** How often each api process reports its counts to the shared counters (and learns the others'). */
+  RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(10_000).default(100),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -30,7 +30,7 @@ export async function addWindowHits(db: Queryable, batch: WindowHits[]): Promise
                    WHEN r.window_start < EXCLUDED.window_start THEN EXCLUDED.hits
                    ELSE r.hits END,
        window_start = GREATEST(r.window_start, EXCLUDED.window_start),
-       expires_at = GREATEST(r.expires_at, EXCLUDED.expires_at)
+       expires_at = CASE WHEN r.window_start <= EXCLUDED.window_start THEN EXCLUDED.expires_at ELSE r.expires_at END
      RETURNING bucket, window_start, hits`,
     [batch.map((b) => b.bucket), batch.map((b) => b.windowStart), batch.map((b) => b.windowMs), batch.map((b) => b.hits)],
   );

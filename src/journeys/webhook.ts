@@ -16,8 +16,9 @@ export function webhookEventId(enrollmentId: string, stepId: string, seq: number
   return `evt_${createHash('sha256').update(`${enrollmentId}\n${stepId}\n${seq}`).digest('hex').slice(0, 32)}`;
 }
 
+// Own properties only: `{{lead.constructor}}` or `{{lead.__proto__}}` must not reach Object and its functions.
 const lookup = (vars: Record<string, unknown>, path: string): unknown =>
-  path.split('.').reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), vars);
+  path.split('.').reduce<unknown>((v, key) => (v && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : undefined), vars);
 
 /** Fills `{{path}}` placeholders in a JSON template; a string that is just one placeholder takes the value's own type. */
 export function renderTemplate(template: unknown, vars: Record<string, unknown>): unknown {

@@ -1,8 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/pool';
 import { finishEnrollment, recordEnrollmentStart, setEnrollmentStep } from '../src/db/repos/enrollments';
-import { leadForJourney, workspaceWebhookSecret } from '../src/db/repos/journey-runtime';
+import { leadForJourney } from '../src/db/repos/journey-runtime';
 import { journeyVersionSteps } from '../src/db/repos/journeys';
+import { webhookSecrets } from '../src/db/repos/webhook-secrets';
 import { addTag, customFieldKeys, presentLead, removeTag, STANDARD_FIELDS, updateLead } from '../src/db/repos/leads';
 import { ApiError } from '../src/errors';
 import { branchTarget } from '../src/journeys/conditions';
@@ -96,12 +97,12 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
     },
 
     async journeyWebhook(c: StepContext & { url: string; payload?: unknown }): Promise<{ status: number; eventId: string }> {
-      const [l, secret] = await Promise.all([lead(c), workspaceWebhookSecret(db, c.workspaceId), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
+      const [l, secrets] = await Promise.all([lead(c), webhookSecrets(db, c.workspaceId), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
       const eventId = webhookEventId(c.enrollmentId, c.stepId, c.seq);
       const ids = { event_id: eventId, journey_id: c.journeyId, enrollment_id: c.enrollmentId, step_id: c.stepId, lead_id: c.leadId };
       const vars = { ...ids, lead: presentLead(l) };
       const body = c.payload === undefined ? { id: eventId, type: 'journey.webhook', ...vars } : renderTemplate(c.payload, vars);
-      const result = await deliverWebhook({ url: c.url, body: JSON.stringify(body), secret: secret!, eventId }, ssrf);
+      const result = await deliverWebhook({ url: c.url, body: JSON.stringify(body), secrets: [secrets!.current, ...(secrets!.previous ? [secrets!.previous] : [])], eventId }, ssrf);
       if (result.ok) return { status: result.status, eventId };
       deps.logger.info({ enrollmentId: c.enrollmentId, stepId: c.stepId, reason: result.reason }, 'webhook not delivered');
       if (result.retryable) {

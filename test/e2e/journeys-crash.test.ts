@@ -54,8 +54,8 @@ async function startWorker(): Promise<ChildProcess> {
 
 describe('a worker killed with SIGKILL in the middle of journeys', () => {
   it('resumes after a restart and does every step exactly once', async () => {
-    const ws = await app.newWorkspace();
-    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: ws.apiKey })).body.webhook_secret;
+    const ws = await app.newWorkspace({ superuser: true });
+    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: ws.superuserKey })).body.webhook_secret;
     const journey = await importSteps(app, ws.workspaceId, [
       { id: 'first_tag', kind: 'tag', tag: 'one' },
       { id: 'first_hook', kind: 'webhook', url: `${hooks}/crash/first` },

@@ -38,6 +38,13 @@ describe('rate limits', () => {
       expectRateLimited(await app.request('GET', '/v1/me', { key: flooder.apiKey }), 3600);
       expect((await app.request('GET', '/healthz')).status).toBe(200);
     });
+
+    it('are documented: every route lists its 429 and Retry-After', async () => {
+      const { paths } = (await app.request('GET', '/v1/openapi.json')).body;
+      const operations = Object.values(paths).flatMap((p) => Object.values(p as Record<string, { responses: Record<string, { headers?: object }> }>));
+      expect(operations.length).toBeGreaterThan(10);
+      for (const op of operations) expect(op.responses['429']?.headers).toHaveProperty('Retry-After');
+    });
   });
 
   describe('per client address', () => {

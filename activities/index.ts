@@ -7,14 +7,14 @@ import { createJourneyActivities } from './journeys';
 export interface ActivityDeps {
   db: Db;
   logger: Logger;
-  /** Settings activities read (e.g. ALLOW_PRIVATE_WEBHOOK_TARGETS); unset means the secure defaults. */
+  /** Settings activities read (e.g. SSRF_ALLOWLIST); unset means the secure defaults. */
   config?: Config;
 }
 
 /** Activities: thin wrappers that call src/ (db, telephony, integrations). */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createJourneyActivities({ db: deps.db, logger: deps.logger, allowPrivateWebhookTargets: deps.config?.ALLOW_PRIVATE_WEBHOOK_TARGETS ?? false }),
+    ...createJourneyActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist: deps.config?.SSRF_ALLOWLIST ?? [] }),
   };
 }
 

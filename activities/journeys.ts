@@ -1,13 +1,15 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/pool';
 import { finishEnrollment, recordEnrollmentStart, setEnrollmentStep } from '../src/db/repos/enrollments';
-import { leadForJourney, workspaceWebhookSecret } from '../src/db/repos/journey-runtime';
+import { leadForJourney } from '../src/db/repos/journey-runtime';
 import { journeyVersionSteps } from '../src/db/repos/journeys';
+import { webhookSecrets } from '../src/db/repos/webhook-secrets';
 import { addTag, customFieldKeys, presentLead, removeTag, STANDARD_FIELDS, updateLead } from '../src/db/repos/leads';
 import { ApiError } from '../src/errors';
 import { branchTarget } from '../src/journeys/conditions';
 import { parseJourneySteps, type JourneyStep, type StepOf, type TimeWindow } from '../src/journeys/schema';
 import { deliverWebhook, renderTemplate, webhookEventId } from '../src/journeys/webhook';
+import { ssrfAllowlist } from '../src/net/ssrf';
 import { isTimeZone, msUntilWindow } from '../src/journeys/window';
 import { splitRecord } from '../src/leads/record';
 import type { Logger } from '../src/log';
@@ -35,9 +37,9 @@ const leadGone = () =>
   ApplicationFailure.create({ type: JOURNEY_FAILURES.leadGone, message: 'the lead no longer exists', nonRetryable: true });
 
 /** Journey activities. Each is safe to run twice: upserts, set operations, and webhooks carrying a stable event id. */
-export function createJourneyActivities(deps: { db: Db; logger: Logger; allowPrivateWebhookTargets: boolean }) {
+export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllowlist: string[] }) {
   const { db } = deps;
-  const ssrf = { allowPrivate: deps.allowPrivateWebhookTargets };
+  const ssrf = { allow: ssrfAllowlist(deps.ssrfAllowlist) };
   const lead = async (c: StepContext) => (await leadForJourney(db, c.workspaceId, c.leadId)) ?? Promise.reject(leadGone());
 
   return {
@@ -95,12 +97,12 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; allowPri
     },
 
     async journeyWebhook(c: StepContext & { url: string; payload?: unknown }): Promise<{ status: number; eventId: string }> {
-      const [l, secret] = await Promise.all([lead(c), workspaceWebhookSecret(db, c.workspaceId), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
+      const [l, secrets] = await Promise.all([lead(c), webhookSecrets(db, c.workspaceId), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
       const eventId = webhookEventId(c.enrollmentId, c.stepId, c.seq);
       const ids = { event_id: eventId, journey_id: c.journeyId, enrollment_id: c.enrollmentId, step_id: c.stepId, lead_id: c.leadId };
       const vars = { ...ids, lead: presentLead(l) };
       const body = c.payload === undefined ? { id: eventId, type: 'journey.webhook', ...vars } : renderTemplate(c.payload, vars);
-      const result = await deliverWebhook({ url: c.url, body: JSON.stringify(body), secret: secret!, eventId }, ssrf);
+      const result = await deliverWebhook({ url: c.url, body: JSON.stringify(body), secrets: [secrets!.current, ...(secrets!.previous ? [secrets!.previous] : [])], eventId }, ssrf);
       if (result.ok) return { status: result.status, eventId };
       deps.logger.info({ enrollmentId: c.enrollmentId, stepId: c.stepId, reason: result.reason }, 'webhook not delivered');
       if (result.retryable) {

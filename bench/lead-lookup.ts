@@ -16,6 +16,9 @@ import { forkServer } from './server-process';
 /** Shown by `npm run bench -- --list`. */
 export const description = 'P1: GET /v1/lead/get?phone= with API-key auth vs a bare Koa + pg handler, same query, loopback, 10 connections';
 
+/** quality-figures.md: at least 0.90 of the baseline's throughput. */
+export const goal = 0.9;
+
 export const options = {
   leads: 'leads to seed (default 1000)',
   requests: 'requests per side per round (default 4000)',
@@ -27,7 +30,7 @@ export const options = {
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export async function run(ctx: BenchContext): Promise<void> {
+export async function run(ctx: BenchContext): Promise<number> {
   const leads = ctx.flags.int('leads', 1000);
   const requests = ctx.flags.int('requests', 4000);
   const rounds = ctx.flags.int('rounds', 6);
@@ -104,7 +107,7 @@ export async function run(ctx: BenchContext): Promise<void> {
   }
   const ours = summarize(result.rounds.map((r) => r.candidate));
   const bare = summarize(result.rounds.map((r) => r.baseline));
-  report(
+  return report(
     'lead-lookup',
     [
       ['leads seeded', leads],

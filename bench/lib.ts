@@ -14,21 +14,24 @@ export interface BenchContext {
   defer(cleanup: () => Promise<void> | void): void;
 }
 
-/** A benchmark module: bench/<name>.ts. */
+/** A benchmark module: bench/<name>.ts (a module there without run and description is a helper). */
 export interface Benchmark {
   description: string;
   /** The flags it reads, name → help; the runner rejects any other flag before running. */
   options?: Record<string, string>;
-  run(ctx: BenchContext): Promise<void>;
+  /** The least ratio that meets its goal (quality-figures.md); none for a baseline. */
+  goal?: number;
+  /** Runs, prints its figures and returns its ratio (the number of the last line). */
+  run(ctx: BenchContext): Promise<number>;
 }
 
-/** Command-line flags (`--name value`, `--name=value`, `--name`). */
+/** Command-line flags, as node:util parseArgs read them. */
 export class Flags {
-  constructor(private readonly values: Map<string, string>) {}
+  constructor(private readonly values: Record<string, string | undefined>) {}
 
   /** A positive integer flag. */
   int(name: string, fallback: number): number {
-    const raw = this.get(name);
+    const raw = this.values[name];
     if (raw === undefined) return fallback;
     const n = Number(raw);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer (got ${raw})`);
@@ -37,30 +40,31 @@ export class Flags {
 
   /** A string flag. */
   str(name: string, fallback: string): string {
-    return this.get(name) ?? fallback;
-  }
-
-  private get(name: string): string | undefined {
-    return this.values.get(name);
+    return this.values[name] ?? fallback;
   }
 }
 
-/** Parses `--name value`, `--name=value` and bare `--name` (= "true"); returns the flags and the positionals. */
-export function parseArgs(argv: string[]): { positionals: string[]; flags: Map<string, string> } {
-  const positionals: string[] = [];
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    if (eq > 0) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
-    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) flags.set(arg.slice(2), argv[++i]!);
-    else flags.set(arg.slice(2), 'true');
-  }
-  return { positionals, flags };
+/** One benchmark's outcome for the `all` table: its ratio, or why it could not run. */
+export interface Outcome {
+  name: string;
+  goal?: number;
+  ratio?: number;
+  error?: string;
+}
+
+/** The table `npm run bench -- all` ends with: name, ratio, goal, met. */
+export function outcomeTable(outcomes: Outcome[]): string {
+  const rows = [
+    ['name', 'ratio', 'goal', 'met'],
+    ...outcomes.map((o) => [
+      o.name,
+      o.ratio === undefined ? `failed: ${o.error ?? 'no ratio'}` : o.ratio.toFixed(3),
+      o.goal === undefined ? '-' : `>= ${o.goal.toFixed(2)}`,
+      o.goal === undefined ? '-' : o.ratio !== undefined && o.ratio >= o.goal ? 'yes' : 'no',
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
 }
 
 /** Throughput and latency (ms) of a batch of operations. */
@@ -175,14 +179,15 @@ export function measurementFigures(label: string, m: Measurement): Figure[] {
 
 const fmt = (v: number | string) => (typeof v === 'string' ? v : Number.isFinite(v) ? v.toFixed(v >= 100 ? 1 : 2) : String(v));
 
-/** Prints the figures as a table on stdout, then, last, the line `ratio <name>: <number> (<what over what>)`. */
-export function report(name: string, figures: Figure[], ratio: { value: number; what: string }): void {
+/** Prints the figures as a table on stdout, then, last, the line `ratio <name>: <number> (<what over what>)`; returns the ratio. */
+export function report(name: string, figures: Figure[], ratio: { value: number; what: string }): number {
   const width = Math.max(6, ...figures.map(([what]) => what.length));
   const valueWidth = Math.max(5, ...figures.map(([, v]) => fmt(v).length));
   const lines = [`${'figure'.padEnd(width)}  ${'value'.padStart(valueWidth)}  unit`];
   for (const [what, value, unit] of figures) lines.push(`${what.padEnd(width)}  ${fmt(value).padStart(valueWidth)}  ${unit ?? ''}`.trimEnd());
   lines.push(`ratio ${name}: ${ratio.value.toFixed(3)} (${ratio.what})`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  return ratio.value;
 }
 
 /** Several rounds' measurements as one: counts added up, rates and percentiles as the median of the rounds. */

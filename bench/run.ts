@@ -1,35 +1,41 @@
-// The benchmark runner: `npm run bench -- <name> [--flags]` runs bench/<name>.ts; `npm run bench -- --list` lists them.
+// The benchmark runner: `npm run bench -- <name> [--flags]` runs bench/<name>.ts, `npm run bench -- all` runs each in
+// turn and ends with one table, `npm run bench -- --list` lists them.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, defaultDataDir } from '../src/config';
+import { parseArgs } from 'node:util';
+import { defaultDataDir, loadConfig } from '../src/config';
 import { portOpen } from '../src/devstack/net';
-import { defaultPostgresPort, startPrivatePostgres } from '../src/devstack/postgres';
+import { startPrivatePostgres } from '../src/devstack/postgres';
 import { resolveTemporalCli } from '../src/devstack/temporal-cli';
 import { startTemporalDevServer } from '../src/devstack/temporal-server';
-import { Flags, parseArgs, type BenchContext, type Benchmark } from './lib';
+import { Flags, outcomeTable, type BenchContext, type Benchmark, type Outcome } from './lib';
 
-const NOT_BENCHMARKS = new Set(['run', 'lib']);
+const USAGE = 'usage: npm run bench -- <name> [--flags] | all | --list';
 const t0 = Date.now();
 const say = (line: string) => process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${line}\n`);
 
-/** Loads bench/<name>.ts, checking it exports description and run. */
-function load(name: string): Benchmark {
-  const mod = require(path.join(__dirname, name)) as Partial<Benchmark>;
-  if (typeof mod.run !== 'function' || typeof mod.description !== 'string') {
-    throw new Error(`bench/${name}.ts must export run(ctx) and description`);
+/** A mistake on the command line: said in one line, exit code 2, no stack trace. */
+class UsageError extends Error {}
+
+/** The benchmarks by name: bench/*.ts exporting run and description (other modules there are helpers). */
+function benchmarks(): Map<string, Benchmark> {
+  const found = new Map<string, Benchmark>();
+  const files = readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'run.ts');
+  for (const file of files.sort()) {
+    const mod = require(path.join(__dirname, file)) as Partial<Benchmark>;
+    if (typeof mod.run === 'function' && typeof mod.description === 'string') found.set(file.slice(0, -3), mod as Benchmark);
   }
-  return mod as Benchmark;
+  return found;
 }
 
-/** Names of the benchmarks: bench/*.ts other than the runner and the helpers. */
-function benchmarkNames(): string[] {
-  return readdirSync(__dirname)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .map((f) => f.slice(0, -3))
-    .filter((n) => !NOT_BENCHMARKS.has(n))
-    .sort();
+function printList(all: Map<string, Benchmark>): void {
+  for (const [name, bench] of all) {
+    process.stdout.write(`${name.padEnd(24)} ${bench.description}\n`);
+    for (const [flag, help] of Object.entries(bench.options ?? {})) process.stdout.write(`${''.padEnd(26)}--${flag.padEnd(14)} ${help}\n`);
+  }
+  process.stdout.write(`${'all'.padEnd(24)} each of the above in turn at its defaults, then one table: name, ratio, goal, met\n`);
 }
 
 /** A TCP port nothing listens on right now. */
@@ -69,86 +75,115 @@ async function provideTemporal(defer: BenchContext['defer']): Promise<BenchConte
   return { address: server.address, namespace: config.TEMPORAL_NAMESPACE, ownServer: true };
 }
 
-/** DATABASE_URL, else the private cluster in .data on port 5433 with database switchboard_bench; started once, on demand. */
+/** DATABASE_URL, else the private cluster in .data on DEV_POSTGRES_PORT with database switchboard_bench; started once, on demand. */
 function lazyDatabaseUrl(defer: BenchContext['defer']): () => Promise<string> {
   let url: Promise<string> | undefined;
   return () =>
     (url ??= (async () => {
-      const fromEnv = loadConfig().DATABASE_URL;
-      if (fromEnv) return fromEnv;
-      const pg = await startPrivatePostgres({ dataDir: defaultDataDir, port: defaultPostgresPort, database: 'switchboard_bench', say });
+      const config = loadConfig();
+      if (config.DATABASE_URL) return config.DATABASE_URL;
+      const pg = await startPrivatePostgres({ dataDir: defaultDataDir, port: config.DEV_POSTGRES_PORT, database: 'switchboard_bench', say });
       defer(() => pg.stop());
       return pg.url;
     })());
 }
 
-async function main(argv: string[]): Promise<number> {
-  const { positionals, flags } = parseArgs(argv);
-  if (flags.has('list') || positionals.length === 0) {
-    if (!flags.has('list')) say('usage: npm run bench -- <name> [--flags] | --list');
-    for (const name of benchmarkNames()) {
-      const bench = load(name);
-      process.stdout.write(`${name.padEnd(24)} ${bench.description}\n`);
-      for (const [flag, help] of Object.entries(bench.options ?? {})) process.stdout.write(`${''.padEnd(26)}--${flag.padEnd(14)} ${help}\n`);
-    }
-    return positionals.length === 0 && !flags.has('list') ? 2 : 0;
-  }
-  const name = positionals[0]!;
-  if (!benchmarkNames().includes(name)) {
-    say(`No benchmark named ${JSON.stringify(name)}; try --list.`);
-    return 2;
-  }
-  const bench = load(name);
-  const unknown = [...flags.keys()].filter((f) => !Object.hasOwn(bench.options ?? {}, f));
-  if (unknown.length) {
-    say(`${name} takes no ${unknown.map((f) => `--${f}`).join(', ')}; see --list.`);
-    return 2;
-  }
-  const cleanups: (() => Promise<void> | void)[] = [];
-  const defer: BenchContext['defer'] = (fn) => void cleanups.push(fn);
+/** Cleanups registered by one run, awaited last-first once (also on Ctrl-C). */
+function cleanups() {
+  const fns: (() => Promise<void> | void)[] = [];
   let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
-      for (const fn of cleanups.reverse()) {
-        await Promise.resolve()
-          .then(fn)
-          .catch((err: Error) => say(`cleanup failed: ${err.message}`));
-      }
-    })());
-  // Ctrl-C or kill: stop what we started (worker, server, cluster) before going.
-  let interrupted: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = signal;
-    say(`${signal}: cleaning up…`);
-    void cleanup().then(() => process.exit(130));
+  return {
+    defer: (fn: () => Promise<void> | void) => void fns.push(fn),
+    get cleaning() {
+      return cleaning !== undefined;
+    },
+    run: () =>
+      (cleaning ??= (async () => {
+        for (const fn of fns.reverse()) {
+          await Promise.resolve()
+            .then(fn)
+            .catch((err: Error) => say(`cleanup failed: ${err.message}`));
+        }
+      })()),
   };
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  let code = 0;
-  try {
-    const ctx: BenchContext = {
-      temporal: await provideTemporal(defer),
-      databaseUrl: lazyDatabaseUrl(defer),
-      flags: new Flags(flags),
-      say: (line) => void (cleaning || say(line)),
-      defer,
-    };
-    await bench.run(ctx);
-  } catch (err) {
-    if (!interrupted) say(`bench ${name} could not run: ${(err as Error).stack ?? String(err)}`);
-    code = 1;
-  } finally {
-    await cleanup();
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-  }
-  return code;
 }
 
-void main(process.argv.slice(2)).then((code) => {
-  // A failed benchmark may leave promises running against closed connections: don't wait for them.
-  if (code !== 0) process.exit(code);
-  // Everything is closed by now; if some handle still holds the loop open, say so rather than hang.
-  setTimeout(() => {
-    say('bench: handles still open 10 s after cleanup; exiting.');
-    process.exit(0);
-  }, 10_000).unref();
-});
+/** Runs one benchmark with its own stack and cleanups; its ratio, or the error that stopped it. */
+async function runOne(name: string, bench: Benchmark, flags: Flags): Promise<Outcome> {
+  const c = cleanups();
+  // Ctrl-C or kill: stop what we started (worker, server, cluster) before going.
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = true;
+    say(`${signal}: cleaning up…`);
+    void c.run().then(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  try {
+    const ctx: BenchContext = {
+      temporal: await provideTemporal(c.defer),
+      databaseUrl: lazyDatabaseUrl(c.defer),
+      flags,
+      say: (line) => void (c.cleaning || say(line)),
+      defer: c.defer,
+    };
+    return { name, goal: bench.goal, ratio: await bench.run(ctx) };
+  } catch (err) {
+    if (!interrupted) say(`bench ${name} could not run: ${(err as Error).stack ?? String(err)}`);
+    return { name, goal: bench.goal, error: (err as Error).message.split('\n')[0] };
+  } finally {
+    await c.run();
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+  }
+}
+
+/** Reads the flags a benchmark declares (values required); any other flag is a UsageError. */
+function flagsFor(name: string, bench: Benchmark, args: string[]): Flags {
+  const options = Object.fromEntries(Object.keys(bench.options ?? {}).map((flag) => [flag, { type: 'string' as const }]));
+  try {
+    return new Flags(parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, string | undefined>);
+  } catch (err) {
+    throw new UsageError(`${name}: ${(err as Error).message}; see --list.`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--list' || first === '--help' || first === '-h') {
+    if (rest.length) throw new UsageError(`${first} takes nothing after it`);
+    printList(benchmarks());
+    return 0;
+  }
+  if (first === undefined || first.startsWith('-')) throw new UsageError(first === undefined ? 'name a benchmark (see --list)' : `unknown option ${first}`);
+  const all = benchmarks();
+  if (first === 'all') {
+    if (rest.length) throw new UsageError('all runs each benchmark at its defaults and takes no flags');
+    const outcomes: Outcome[] = [];
+    for (const [name, bench] of all) {
+      say(`— ${name} —`);
+      outcomes.push(await runOne(name, bench, new Flags({})));
+    }
+    process.stdout.write(`\n${outcomeTable(outcomes)}`);
+    return outcomes.some((o) => o.ratio === undefined) ? 1 : 0;
+  }
+  const bench = all.get(first);
+  if (!bench) throw new UsageError(`no benchmark named ${JSON.stringify(first)}; try --list`);
+  const outcome = await runOne(first, bench, flagsFor(first, bench, rest));
+  return outcome.ratio === undefined ? 1 : 0;
+}
+
+void main(process.argv.slice(2))
+  .catch((err) => {
+    if (!(err instanceof UsageError)) throw err;
+    say(`${err.message}\n${USAGE}`);
+    return 2;
+  })
+  .then((code) => {
+    // A failed benchmark may leave promises running against closed connections: don't wait for them.
+    if (code !== 0) process.exit(code);
+    // Everything is closed by now; if some handle still holds the loop open, say so rather than hang.
+    setTimeout(() => {
+      say('bench: handles still open 10 s after cleanup; exiting.');
+      process.exit(0);
+    }, 10_000).unref();
+  });

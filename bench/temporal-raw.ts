@@ -104,7 +104,7 @@ export function measureCompletions(rt: RawTemporal, type: RawWorkflow, n: number
 }
 
 /** Runs the baseline; the ratio is three-activity over one-activity completions/s (a self-consistency check). */
-export async function run(ctx: BenchContext): Promise<void> {
+export async function run(ctx: BenchContext): Promise<number> {
   const starts = ctx.flags.int('starts', 2000);
   const completions = ctx.flags.int('completions', 480);
   const rounds = ctx.flags.int('rounds', 3);
@@ -166,7 +166,7 @@ export async function run(ctx: BenchContext): Promise<void> {
   const firstError = all.find((m) => m.firstError)?.firstError;
   figures.push([`errors${firstError ? ` (first: ${firstError})` : ''}`, String(errors), `of ${all.reduce((sum, m) => sum + m.ops, 0)} operations`]);
   if (!Number.isFinite(ratio)) throw new Error(`no workflow completed (${firstError ?? 'no error reported'})`);
-  report('temporal-raw', figures, {
+  return report('temporal-raw', figures, {
     value: ratio,
     what: `three-activity over one-activity workflow completions/s at ${concurrency} in flight, median of ${rounds} alternated rounds`,
   });

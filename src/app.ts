@@ -6,6 +6,7 @@ import { apiKeyAuth, ApiKeyResolver } from './http/auth';
 import { createDraining } from './http/middleware/draining';
 import { errorHandler } from './http/middleware/errors';
 import { createHttpMetrics } from './http/middleware/metrics';
+import { createRateLimits } from './http/middleware/rate-limit';
 import { requestContext, type RequestLog } from './http/middleware/request-context';
 import { mountRoutes } from './http/mount';
 import { buildOpenApi } from './http/openapi';
@@ -27,11 +28,13 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   const metrics = createHttpMetrics();
   const keys = new ApiKeyResolver(deps.db, deps.logger);
   const draining = createDraining();
+  const limits = createRateLimits(deps, deps.config);
 
   koa.use(requestContext(deps.logger, opts.requestLog));
   koa.use(metrics.middleware);
   koa.use(draining.middleware);
   koa.use(errorHandler());
+  koa.use(limits.perAddress);
 
   const system = systemRouter(deps, metrics.registry);
   koa.use(system.routes());
@@ -41,7 +44,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   api.get('/v1/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
-  mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys)], none: [] }, deps);
+  mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys), limits.perKey], none: [] }, deps);
   koa.use(api.routes());
   koa.use(api.allowedMethods({ throw: false }));
 
@@ -51,6 +54,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
     drain: (graceMs) => draining.begin(graceMs),
     async close() {
       await keys.close();
+      await limits.close();
     },
   };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCidr } from './net/ssrf';
 
 /** Where the embedded dev stack keeps its files (Temporal SQLite file, private Postgres cluster). */
 export const defaultDataDir = path.resolve(__dirname, '..', '.data');
@@ -39,8 +40,22 @@ const schema = z.object({
   WORKER_BUNDLE_PATH: z.string().min(1).optional(),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   TRUST_PROXY: bool.default(false),
-  /** Lets journey webhooks reach loopback and private addresses (tests, local setups); never in production. */
-  ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.default(false),
+  /** Comma-separated CIDRs: the only loopback/private addresses outbound requests (webhooks…) may reach. */
+  SSRF_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const cidrs = text.split(',').map((c) => c.trim()).filter(Boolean);
+      const bad = cidrs.filter((c) => !parseCidr(c));
+      if (bad.length) ctx.addIssue({ code: 'custom', message: `not a CIDR (e.g. 127.0.0.1/8, fd00::/8): ${bad.join(', ')}` });
+      return cidrs;
+    }),
+  /** Requests per window per API key and per client address (0: no limit), counted across every api process. */
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(1200),
+  RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(2400),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** How often each api process reports its counts to the shared counters (and learns the others'). */
+  RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(10_000).default(100),
 });
 
 export type Config = z.infer<typeof schema>;

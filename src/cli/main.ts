@@ -15,6 +15,7 @@ import { normalizePhone } from '../phone';
 import { CustomFieldDef } from '../http/routes/lead-schemas';
 import { describeIssues } from '../http/validation';
 import { createDemo } from './demo';
+import { passwordFromStdin, promptPassword } from './password';
 
 const USAGE = `Usage: switchboard <command> [options]
 
@@ -24,7 +25,7 @@ const USAGE = `Usage: switchboard <command> [options]
   api-key create --workspace W [--name N] [--superuser]    prints the key once
   api-key list --workspace W
   api-key revoke --workspace W <key id or prefix>
-  user create --workspace W --email E --password P
+  user create --workspace W --email E [--password-stdin]  prompts for the password (no echo), or reads it from stdin
   agent create --workspace W --name N [--picture URL] [--transfer-number PHONE]
                [--phone-group NAME] [--numbers PHONE,PHONE]
   journey import --workspace W FILE.json                   {id?, name, steps}
@@ -59,6 +60,7 @@ const OPTIONS = {
   superuser: { type: 'boolean' },
   email: { type: 'string' },
   password: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
   picture: { type: 'string' },
   'transfer-number': { type: 'string' },
   'phone-group': { type: 'string' },
@@ -147,7 +149,8 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       return print({ status: 'success', message: `revoked ${target}` });
     }
     case 'user create': {
-      const u = await createUser(db, await workspace(), { email: need('email'), password: need('password') });
+      const ws = await workspace();
+      const u = await createUser(db, ws, { email: need('email'), password: await password(opt) });
       return print({ user_id: u.id, email: u.email });
     }
     case 'agent create': {
@@ -193,6 +196,17 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       return print({ status: 'success', workspace_id: ws, ...field });
     }
   }
+}
+
+/** The new user's password: prompted for, or from stdin; `--password P` still works, with a warning. */
+async function password(opt: Opts): Promise<string> {
+  if (opt.password !== undefined && opt['password-stdin']) throw new UsageError('use --password-stdin or --password, not both');
+  if (opt.password !== undefined) {
+    if (!opt.password) throw new UsageError('--password is empty');
+    console.error('warning: --password leaves the password in shell history and the process list; use the prompt or --password-stdin');
+    return opt.password;
+  }
+  return opt['password-stdin'] ? passwordFromStdin() : promptPassword();
 }
 
 /** The journey's steps, validated by the journey schema; one readable line per problem otherwise. */

@@ -49,6 +49,11 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
     if (route.auth === 'apiKey' && !responses['401']) {
       responses['401'] = { description: 'Missing, invalid or revoked API key', content: { 'application/json': { schema: jsonSchema(failure, 'output') } } };
     }
+    responses['429'] ??= {
+      description: 'Too many requests from this API key or client address; retry after Retry-After seconds',
+      headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } },
+      content: { 'application/json': { schema: jsonSchema(failure, 'output') } },
+    };
     (paths[path] ??= {})[route.method] = {
       operationId: `${route.method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
       summary: route.summary,

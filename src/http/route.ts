@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { unauthorized } from '../errors';
+import { forbidden, unauthorized } from '../errors';
 import type { AppState, KeyAuth } from './state';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -21,6 +21,13 @@ export interface RouteInput<Q, B> {
 export function workspaceOf(input: { auth: KeyAuth | undefined }): string {
   if (!input.auth) throw unauthorized();
   return input.auth.workspaceId;
+}
+
+/** The authenticated workspace of a route only a superuser key may call (403 for an ordinary key). */
+export function superuserWorkspaceOf(input: { auth: KeyAuth | undefined }): string {
+  const workspaceId = workspaceOf(input);
+  if (!input.auth!.superuser) throw forbidden('Forbidden: this operation needs a superuser API key');
+  return workspaceId;
 }
 
 

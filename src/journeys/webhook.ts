@@ -1,14 +1,17 @@
 import { createHash, createHmac } from 'node:crypto';
 import { guardedRequest, type SsrfOptions } from '../net/ssrf';
 
-/** Header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (Stripe's scheme). */
+/**
+ * Header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (Stripe's scheme); during a secret
+ * rotation's grace period one v1 per valid secret (`t=…,v1=<new>,v1=<previous>`): a receiver accepts any match.
+ */
 export const SIGNATURE_HEADER = 'switchboard-signature';
 /** Header carrying the event id: the same on every retry of one step, so receivers can drop repeats. */
 export const EVENT_ID_HEADER = 'switchboard-event-id';
 
-/** The signature header value for a body sent at unix time t. */
-export function signWebhook(secret: string, t: number, body: string): string {
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+/** The signature header value for a body sent at unix time t: one v1 per secret, in the order given. */
+export function signWebhook(secrets: string[], t: number, body: string): string {
+  return [`t=${t}`, ...secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`)].join(',');
 }
 
 /** The event id of one step run of one enrollment (stable across retries and worker restarts). */
@@ -16,8 +19,9 @@ export function webhookEventId(enrollmentId: string, stepId: string, seq: number
   return `evt_${createHash('sha256').update(`${enrollmentId}\n${stepId}\n${seq}`).digest('hex').slice(0, 32)}`;
 }
 
+// Own properties only: `{{lead.constructor}}` or `{{lead.__proto__}}` must not reach Object and its functions.
 const lookup = (vars: Record<string, unknown>, path: string): unknown =>
-  path.split('.').reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), vars);
+  path.split('.').reduce<unknown>((v, key) => (v && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : undefined), vars);
 
 /** Fills `{{path}}` placeholders in a JSON template; a string that is just one placeholder takes the value's own type. */
 export function renderTemplate(template: unknown, vars: Record<string, unknown>): unknown {
@@ -43,7 +47,7 @@ export type DeliveryResult =
 
 /** Posts a signed JSON body to a user-supplied URL through the SSRF guard. 2xx delivered; 408/429/5xx/network retryable; other 4xx not. */
 export async function deliverWebhook(
-  w: { url: string; body: string; secret: string; eventId: string; now?: number },
+  w: { url: string; body: string; secrets: string[]; eventId: string; now?: number },
   ssrf: SsrfOptions,
 ): Promise<DeliveryResult> {
   const t = Math.floor((w.now ?? Date.now()) / 1000);
@@ -57,7 +61,7 @@ export async function deliverWebhook(
           'content-type': 'application/json',
           'user-agent': 'Switchboard-Webhooks/1.0',
           [EVENT_ID_HEADER]: w.eventId,
-          [SIGNATURE_HEADER]: signWebhook(w.secret, t, w.body),
+          [SIGNATURE_HEADER]: signWebhook(w.secrets, t, w.body),
         },
         body: w.body,
         timeoutMs: 10_000,

@@ -3,9 +3,34 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 
-/** allowPrivate: loopback and private ranges (RFC 1918, CGNAT, ULA) become reachable: for tests and local setups only. */
+/**
+ * allow (from SSRF_ALLOWLIST): the loopback and private addresses (RFC 1918, CGNAT, ULA…) that become reachable.
+ * Link-local (cloud metadata), multicast and reserved addresses stay closed even when listed.
+ */
 export interface SsrfOptions {
-  allowPrivate: boolean;
+  allow?: net.BlockList;
+}
+
+/** Parses one CIDR (`127.0.0.1/8`, `fd00::/8`) or bare address (one host); undefined when it is neither. */
+export function parseCidr(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+  const [address = '', bits, extra] = text.trim().split('/');
+  const family = net.isIP(address);
+  if (family === 0 || extra !== undefined) return undefined;
+  const max = family === 4 ? 32 : 128;
+  const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
+  if (!(prefix >= 0 && prefix <= max)) return undefined;
+  return { address, prefix, family: family === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/** The SSRF_ALLOWLIST ranges as a list the guard checks addresses against. */
+export function ssrfAllowlist(cidrs: string[]): net.BlockList {
+  const list = new net.BlockList();
+  for (const cidr of cidrs) {
+    const parsed = parseCidr(cidr);
+    if (!parsed) throw new Error(`not a CIDR: ${cidr}`);
+    list.addSubnet(parsed.address, parsed.prefix, parsed.family);
+  }
+  return list;
 }
 
 /** A URL or address the guard refuses; nothing was sent. */
@@ -29,7 +54,7 @@ const ALWAYS = blockList(
   ['0.0.0.0/8', '169.254.0.0/16', '192.0.2.0/24', '192.88.99.0/24', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4'],
   ['::/128', 'fe80::/10', 'fec0::/10', 'ff00::/8', '100::/64', '2001::/32', '2001:db8::/32'],
 );
-// Reachable only with allowPrivate: loopback, private networks, carrier-grade NAT, benchmarking, IETF protocol assignments.
+// Reachable only when listed in SSRF_ALLOWLIST: loopback, private networks, carrier-grade NAT, benchmarking, IETF protocol assignments.
 const PRIVATE = blockList(
   ['10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '172.16.0.0/12', '192.0.0.0/24', '192.168.0.0/16', '198.18.0.0/15'],
   ['::1/128', 'fc00::/7'],
@@ -75,7 +100,7 @@ export function addressProblem(ip: string, opts: SsrfOptions): string | undefine
     }
   }
   if (ALWAYS.check(ip, type)) return `${ip} is a reserved, link-local or multicast address`;
-  if (!opts.allowPrivate && PRIVATE.check(ip, type)) return `${ip} is a private or loopback address`;
+  if (PRIVATE.check(ip, type) && !opts.allow?.check(ip, type)) return `${ip} is a private or loopback address (not in SSRF_ALLOWLIST)`;
   return undefined;
 }
 

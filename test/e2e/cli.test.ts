@@ -1,15 +1,36 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { createDb } from '../../src/db/pool';
-import { testEnv } from '../helpers/env';
+import { verifyPassword } from '../../src/db/repos/users';
+import { repoRoot, testEnv } from '../helpers/env';
 import { runCli } from '../helpers/processes';
 
 const env = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testEnv('databaseUrl'), LOG_LEVEL: 'warn' });
-const cli = async (...args: string[]) => {
-  const res = await runCli(args, env());
+const withInput = async (input: string, ...args: string[]) => {
+  const res = await runCli(args, env(), input);
   return { ...res, json: res.code === 0 && res.stdout.trim() ? JSON.parse(res.stdout) : undefined };
 };
+const cli = (...args: string[]) => withInput('', ...args);
+
+/** Runs the CLI on a pseudo-terminal (util-linux `script`), typing each answer once its prompt shows. */
+function onTerminal(args: string[], answers: [prompt: string, typed: string][]): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, path.join(repoRoot, 'bin', 'switchboard.js'), ...args].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: env() });
+  let output = '';
+  let from = 0;
+  const pending = [...answers];
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+    for (let at; pending[0] && (at = output.indexOf(pending[0][0], from)) >= 0; ) {
+      from = at + pending[0][0].length;
+      child.stdin.write(pending.shift()![1]);
+    }
+  });
+  const timer = setTimeout(() => child.kill(), 30_000);
+  return new Promise((resolve) => child.on('exit', (code) => (clearTimeout(timer), resolve({ code, output }))));
+}
 
 describe('the admin CLI', () => {
   const db = createDb(testEnv('databaseUrl'), { max: 1 });
@@ -40,11 +61,12 @@ describe('the admin CLI', () => {
   it('creates users with a scrypt hash, agents with a phone group, journeys and flows', async () => {
     const workspace = (await cli('workspace', 'create', '--name', 'Beta')).json.workspace_id as string;
     const tag = workspace.slice(0, 8);
-    const user = await cli('user', 'create', '--workspace', workspace, '--email', `Ops-${tag}@Example.com`, '--password', 's3cret-pass');
+    const user = await withInput('s3cret-pass\n', 'user', 'create', '--workspace', workspace, '--email', `Ops-${tag}@Example.com`, '--password-stdin');
     expect(user.json).toMatchObject({ email: `ops-${tag}@example.com` });
     const [row] = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [user.json.user_id]);
     expect(row!.password_hash).toMatch(/^scrypt\$/);
     expect(row!.password_hash).not.toContain('s3cret-pass');
+    expect(await verifyPassword('s3cret-pass', row!.password_hash)).toBe(true);
 
     const agent = await cli('agent', 'create', '--workspace', workspace, '--name', 'Max', '--picture', 'https://x.test/max.png',
       '--transfer-number', '+1 (714) 555-1234', '--phone-group', 'West', '--numbers', '714-555-0001,+17145550002');
@@ -61,6 +83,63 @@ describe('the admin CLI', () => {
     writeFileSync(flowFile, JSON.stringify({ name: 'Support', public_chat: true, owner: { name: 'Ava' }, graph: { start: 'a', nodes: [] } }));
     const flow = await cli('flow', 'import', '--workspace', workspace, flowFile);
     expect(flow.json).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+  });
+
+  describe('user create: the password never on the command line', () => {
+    let workspace: string;
+    beforeAll(async () => {
+      workspace = (await cli('workspace', 'create', '--name', 'Gamma')).json.workspace_id as string;
+    });
+    const email = () => `u-${Math.random().toString(36).slice(2)}@example.com`;
+    const hashOf = async (address: string) =>
+      (await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [address]))[0]?.password_hash;
+
+    it('prompts twice on a terminal without echoing what is typed', async () => {
+      const address = email();
+      const res = await onTerminal(['user', 'create', '--workspace', workspace, '--email', address], [['Password: ', 'typed-Secret-1\r'], ['Repeat password: ', 'typed-Secret-1\r']]);
+      expect(res.code).toBe(0);
+      expect(res.output).toContain(address);
+      expect(res.output).not.toContain('typed-Secret-1');
+      expect(await verifyPassword('typed-Secret-1', (await hashOf(address))!)).toBe(true);
+    });
+
+    it('takes both answers pasted at once', async () => {
+      const address = email();
+      const res = await onTerminal(['user', 'create', '--workspace', workspace, '--email', address], [['Password: ', 'pasted-Secret\rpasted-Secret\r']]);
+      expect(res.code).toBe(0);
+      expect(res.output).not.toContain('pasted-Secret');
+      expect(await verifyPassword('pasted-Secret', (await hashOf(address))!)).toBe(true);
+    });
+
+    it('creates nobody when the two typed passwords differ', async () => {
+      const address = email();
+      const res = await onTerminal(['user', 'create', '--workspace', workspace, '--email', address], [['Password: ', 'one-Secret\r'], ['Repeat password: ', 'other-Secret\r']]);
+      expect(res.code).toBe(1);
+      expect(res.output).toMatch(/the passwords did not match/);
+      expect(await hashOf(address)).toBeUndefined();
+    });
+
+    it('without a terminal, asks for --password-stdin and creates nobody', async () => {
+      const address = email();
+      const res = await cli('user', 'create', '--workspace', workspace, '--email', address);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/--password-stdin/);
+      expect(await hashOf(address)).toBeUndefined();
+      const empty = await withInput('', 'user', 'create', '--workspace', workspace, '--email', address, '--password-stdin');
+      expect(empty.code).toBe(1);
+      expect(empty.stderr).toMatch(/stdin was empty/);
+      expect(await hashOf(address)).toBeUndefined();
+    });
+
+    it('still takes --password, with a warning', async () => {
+      const address = email();
+      const res = await cli('user', 'create', '--workspace', workspace, '--email', address, '--password', 'flag-Secret');
+      expect(res.code).toBe(0);
+      expect(res.stderr).toMatch(/warning: --password leaves the password in shell history/);
+      expect(await verifyPassword('flag-Secret', (await hashOf(address))!)).toBe(true);
+      const both = await withInput('x\n', 'user', 'create', '--workspace', workspace, '--email', email(), '--password', 'p', '--password-stdin');
+      expect(both.code).toBe(64);
+    });
   });
 
   it('answers unknown commands and missing options with usage and a non-zero exit', async () => {

@@ -33,7 +33,7 @@ async function startWorker(extraEnv: Record<string, string> = {}): Promise<Child
       TEMPORAL_TASK_QUEUE_PREFIX: app.config.TEMPORAL_TASK_QUEUE_PREFIX,
       WORKER_METRICS_PORT: String(await freePort()),
       WORKER_BUNDLE_PATH: testEnv('bundlePath'),
-      ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+      SSRF_ALLOWLIST: '127.0.0.1/8',
       LOG_LEVEL: 'info',
       ...extraEnv,
     },
@@ -56,8 +56,8 @@ async function startWorker(extraEnv: Record<string, string> = {}): Promise<Child
 
 describe('a worker killed with SIGKILL in the middle of journeys', () => {
   it('resumes after a restart and does every step exactly once', async () => {
-    const ws = await app.newWorkspace();
-    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: ws.apiKey })).body.webhook_secret;
+    const ws = await app.newWorkspace({ superuser: true });
+    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: ws.superuserKey })).body.webhook_secret;
     const journey = await importSteps(app, ws.workspaceId, [
       { id: 'first_tag', kind: 'tag', tag: 'one' },
       { id: 'first_hook', kind: 'webhook', url: `${hooks}/crash/first` },

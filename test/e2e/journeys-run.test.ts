@@ -6,13 +6,13 @@ import { journeyEnrollment } from '../../workflows/journey';
 import { enrollSignal, type JourneyState } from '../../workflows/journey-messages';
 import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, runOf, stateOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
-import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
+import { eventually, verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';
 
 let app: TestApp;
 const receiver = new WebhookReceiver();
 let hooks: string;
 beforeAll(async () => {
-  app = await startTestApp({ workers: true, config: { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } });
+  app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8' } });
   hooks = await receiver.start();
 });
 afterAll(async () => {
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 async function tenant(steps: unknown[], opts: { timezone?: string } = {}) {
-  const ws = await app.newWorkspace();
+  const ws = await app.newWorkspace({ superuser: true });
   if (opts.timezone) await app.db.query('UPDATE workspaces SET timezone = $2 WHERE id = $1', [ws.workspaceId, opts.timezone]);
   const journey = await importSteps(app, ws.workspaceId, steps);
   const enroll = async (record: Record<string, unknown> = {}) => {
@@ -186,7 +186,7 @@ describe('webhooks', () => {
       { id: 'plain', kind: 'webhook', url: `${hooks}/plain` },
       { id: 'stop', kind: 'end' },
     ]);
-    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: t.apiKey })).body.webhook_secret;
+    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: t.superuserKey })).body.webhook_secret;
     expect(receiver.secret).toMatch(/^whsec_/);
     receiver.script('/flaky', [500, 200]);
     const lead = await t.enroll({ first_name: 'Ada' });
@@ -202,6 +202,28 @@ describe('webhooks', () => {
     expect(JSON.parse(plain[0]!.body)).toMatchObject({ id: plain[0]!.eventId, type: 'journey.webhook', journey_id: t.journeyId, lead_id: lead, step_id: 'plain', lead: { first_name: 'Ada' } });
     expect(receiver.processed.filter((id) => id === flaky[0]!.eventId || id === plain[0]!.eventId)).toHaveLength(2);
     expect(plain[0]!.eventId).not.toBe(flaky[0]!.eventId);
+  });
+
+  it('after a secret rotation, signs with the new and the previous secret during the grace period only', async () => {
+    const t = await tenant([{ id: 'hook', kind: 'webhook', url: `${hooks}/rotated` }, { id: 'stop', kind: 'end' }]);
+    const rotate = async (grace: number) =>
+      (await app.request('POST', '/v1/journeys/webhook-secret/rotate', { key: t.superuserKey, body: { grace_period_seconds: grace } })).body;
+    const original = (await app.request('GET', '/v1/journeys/webhook-secret', { key: t.superuserKey })).body.webhook_secret as string;
+    const first = await rotate(3600);
+    expect(first.previous_webhook_secret).toBe(original);
+    await finished(app, t.journeyId, await t.enroll());
+    const during = receiver.on('/rotated').at(-1)!;
+    expect(during.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(verifySignature(original, during.signature, during.body)).toBe(true);
+    expect(verifySignature(first.webhook_secret, during.signature, during.body)).toBe(true);
+
+    const second = await rotate(0);
+    expect(second.previous_webhook_secret).toBeNull();
+    await finished(app, t.journeyId, await t.enroll());
+    const after = receiver.on('/rotated').at(-1)!;
+    expect(after.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(verifySignature(second.webhook_secret, after.signature, after.body)).toBe(true);
+    for (const old of [original, first.webhook_secret]) expect(verifySignature(old, after.signature, after.body)).toBe(false);
   });
 
   it('treats a 4xx as final (one attempt, outcome failed) and can branch on it; blocks link-local targets', async () => {

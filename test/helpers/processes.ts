@@ -76,10 +76,11 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: { detache
   };
 }
 
-/** Runs `switchboard <args>` to completion and returns its exit code, stdout and stderr separately. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `switchboard <args>` to completion (stdin: input, then closed) and returns its exit code, stdout and stderr separately. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'switchboard.js'), ...args], { cwd: repoRoot, env });
+    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -23,8 +23,8 @@ export interface TestApp {
   db: Db;
   temporal: Awaited<ReturnType<typeof connectTemporal>>;
   workers: Worker[];
-  /** A new workspace with an API key: every test gets its own tenant. */
-  newWorkspace(opts?: { defaultRegion?: string }): Promise<{ workspaceId: string; apiKey: string }>;
+  /** A new workspace with an API key (and a superuser key when asked; else superuserKey is ''): every test gets its own tenant. */
+  newWorkspace(opts?: { defaultRegion?: string; superuser?: boolean }): Promise<{ workspaceId: string; apiKey: string; superuserKey: string }>;
   request(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
   close(): Promise<void>;
 }
@@ -38,6 +38,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     TEMPORAL_TASK_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
+    // Tests flood on purpose (fuzzing, 1,000 concurrent enrollments): the limiter counts but does not refuse;
+    // test/e2e/rate-limits.test.ts sets real limits.
+    RATE_LIMIT_PER_KEY: '1000000',
+    RATE_LIMIT_PER_ADDRESS: '1000000',
     ...overrides,
   });
 }
@@ -81,7 +85,8 @@ export async function startTestApp(opts: { workers?: boolean; config?: Record<st
     async newWorkspace(o = {}) {
       const ws = await createWorkspace(db, { name: `test ${randomBytes(3).toString('hex')}`, defaultRegion: o.defaultRegion });
       const { key } = await createApiKey(db, ws.id, { name: 'test' });
-      return { workspaceId: ws.id, apiKey: key };
+      const superuserKey = o.superuser ? (await createApiKey(db, ws.id, { name: 'test admin', superuser: true })).key : '';
+      return { workspaceId: ws.id, apiKey: key, superuserKey };
     },
     async request(method, path, o = {}) {
       const headers: Record<string, string> = { ...o.headers };

@@ -2,6 +2,15 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** As a receiver should: `t=<unix>,v1=<hex>[,v1=<hex>…]` (several v1 during a secret rotation), t within 5 minutes, any v1 matching. */
+export function verifySignature(secret: string, header: string | undefined, body: string): boolean {
+  const m = /^t=(\d+)((?:,v1=[0-9a-f]{64})+)$/.exec(header ?? '');
+  if (!m || !secret) return false;
+  if (Math.abs(Date.now() / 1000 - Number(m[1])) > 300) return false;
+  const expected = createHmac('sha256', secret).update(`${m[1]}.${body}`).digest();
+  return m[2]!.split(',v1=').slice(1).some((v1) => timingSafeEqual(expected, Buffer.from(v1, 'hex')));
+}
+
 /** One request the receiver got. */
 export interface Delivery {
   path: string;
@@ -87,11 +96,7 @@ export class WebhookReceiver {
   }
 
   private verify(header: string | undefined, body: string): boolean {
-    const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? '');
-    if (!m || !this.secret) return false;
-    if (Math.abs(Date.now() / 1000 - Number(m[1])) > 300) return false;
-    const expected = createHmac('sha256', this.secret).update(`${m[1]}.${body}`).digest();
-    return timingSafeEqual(expected, Buffer.from(m[2]!, 'hex'));
+    return verifySignature(this.secret, header, body);
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,18 @@ describe('configuration from the environment', () => {
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
+  it('reads SSRF_ALLOWLIST as a list of CIDRs, empty by default', () => {
+    expect(loadConfig({}).SSRF_ALLOWLIST).toEqual([]);
+    expect(loadConfig({ SSRF_ALLOWLIST: '127.0.0.1/8, fd00::/8,,10.0.0.1' }).SSRF_ALLOWLIST).toEqual(['127.0.0.1/8', 'fd00::/8', '10.0.0.1']);
+  });
+
+  it('limits requests per key and per address by default, and 0 turns a limit off', () => {
+    const config = loadConfig({});
+    expect(config.RATE_LIMIT_PER_KEY).toBeGreaterThan(0);
+    expect(config.RATE_LIMIT_PER_ADDRESS).toBeGreaterThan(0);
+    expect(loadConfig({ RATE_LIMIT_PER_KEY: '0' }).RATE_LIMIT_PER_KEY).toBe(0);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
   });
@@ -22,6 +34,12 @@ describe('configuration from the environment', () => {
     ['PUBLIC_BASE_URL', 'not a url'],
     ['TRUST_PROXY', 'maybe'],
     ['TEMPORAL_TASK_QUEUE_PREFIX', 'Has Spaces'],
+    ['SSRF_ALLOWLIST', '127.0.0.1/8,localhost'],
+    ['SSRF_ALLOWLIST', '10.0.0.0/33'],
+    ['RATE_LIMIT_PER_KEY', '-1'],
+    ['RATE_LIMIT_PER_ADDRESS', 'lots'],
+    ['RATE_LIMIT_WINDOW_SECONDS', '0'],
+    ['RATE_LIMIT_SYNC_MS', '5'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     let error: unknown;
     try {

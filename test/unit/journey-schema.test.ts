@@ -180,7 +180,12 @@ describe('branch conditions', () => {
 describe('webhook helpers', () => {
   it("signs like Stripe: t=<unix>,v1=HMAC-SHA256(secret, '<t>.<body>')", () => {
     const expected = createHmac('sha256', 'whsec_x').update('1700000000.{"a":1}').digest('hex');
-    expect(signWebhook('whsec_x', 1_700_000_000, '{"a":1}')).toBe(`t=1700000000,v1=${expected}`);
+    expect(signWebhook(['whsec_x'], 1_700_000_000, '{"a":1}')).toBe(`t=1700000000,v1=${expected}`);
+  });
+
+  it('signs with every valid secret during a rotation: the new one first, then the previous one', () => {
+    const v1 = (secret: string) => createHmac('sha256', secret).update('1700000000.{"a":1}').digest('hex');
+    expect(signWebhook(['whsec_new', 'whsec_old'], 1_700_000_000, '{"a":1}')).toBe(`t=1700000000,v1=${v1('whsec_new')},v1=${v1('whsec_old')}`);
   });
 
   it('gives one event id per enrollment, step and step run', () => {

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addressProblem, BlockedAddressError, checkUrl, guardedRequest } from '../../src/net/ssrf';
+import { addressProblem, BlockedAddressError, checkUrl, guardedRequest, parseCidr, ssrfAllowlist } from '../../src/net/ssrf';
 
-const strict = { allowPrivate: false };
-const loose = { allowPrivate: true };
+const strict = {};
+// Everything a careless SSRF_ALLOWLIST could list, metadata and multicast included.
+const loose = { allow: ssrfAllowlist(['0.0.0.0/0', '::/0']) };
 
 // An independent oracle: the IPv4 ranges no webhook may reach by default ([first octets, prefix length]).
 const BLOCKED_V4: [number[], number][] = [
@@ -53,7 +54,26 @@ describe('SSRF guard: addresses', () => {
     expect(addressProblem(ip, strict)).toBeUndefined();
   });
 
-  it('with private targets allowed, opens loopback and private ranges only', () => {
+  it('opens exactly the listed ranges of SSRF_ALLOWLIST', () => {
+    const opts = { allow: ssrfAllowlist(['127.0.0.1/32', '10.1.0.0/16', 'fd00::/8']) };
+    for (const ip of ['127.0.0.1', '::ffff:127.0.0.1', '10.1.255.3', 'fd12::1']) expect(addressProblem(ip, opts)).toBeUndefined();
+    for (const ip of ['127.0.0.2', '10.2.0.1', '192.168.1.1', '::1', 'fc00::1']) expect(addressProblem(ip, opts)).toMatch(/not in SSRF_ALLOWLIST/);
+  });
+
+  it.each([
+    ['127.0.0.1/8', { address: '127.0.0.1', prefix: 8, family: 'ipv4' }],
+    ['10.0.0.7', { address: '10.0.0.7', prefix: 32, family: 'ipv4' }],
+    [' fd00::/8 ', { address: 'fd00::', prefix: 8, family: 'ipv6' }],
+  ])('parses the CIDR %j', (text, parsed) => {
+    expect(parseCidr(text)).toEqual(parsed);
+  });
+
+  it.each(['127.0.0.1/33', '::1/129', '10.0.0.0/-1', '10.0.0.0/8/8', '10.0.0/8', 'localhost', '', '1.2.3.4/ 8', '1.2.3.4/0x8'])('refuses the CIDR %j', (text) => {
+    expect(parseCidr(text)).toBeUndefined();
+    expect(() => ssrfAllowlist([text])).toThrow(/not a CIDR/);
+  });
+
+  it('with everything listed, opens loopback and private ranges only', () => {
     for (const ip of ['127.0.0.1', '10.0.0.5', '192.168.1.1', '::1', 'fd00::1', '::ffff:127.0.0.1']) expect(addressProblem(ip, loose)).toBeUndefined();
     for (const ip of ['169.254.169.254', '0.0.0.0', '224.0.0.1', 'fe80::1', '::', '::ffff:169.254.169.254']) expect(addressProblem(ip, loose)).toBeDefined();
   });

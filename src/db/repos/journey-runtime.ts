@@ -1,18 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../pool';
 import type { LeadRow } from './leads';
-
-/**
- * The secret a workspace's journey webhooks are signed with (`whsec_…`), created on first use. One per workspace,
- * so a receiver verifies every journey's webhooks with one value.
- */
-export async function workspaceWebhookSecret(db: Queryable, workspaceId: string): Promise<string | undefined> {
-  const row = await db.one<{ webhook_secret: string }>(
-    `UPDATE workspaces SET webhook_secret = COALESCE(webhook_secret, $2) WHERE id = $1 RETURNING webhook_secret`,
-    [workspaceId, `whsec_${randomBytes(24).toString('base64url')}`],
-  );
-  return row?.webhook_secret;
-}
 
 /** A lead with the time zone its windows use: its own, else its workspace's. */
 export async function leadForJourney(

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Config } from '../../config';
+import type { Db } from '../../db/pool';
+import { tooManyRequests } from '../../errors';
+import type { Logger } from '../../log';
+import { RateLimitCounter } from '../rate-limit-counter';
+import type { AppState } from '../state';
+
+/** Probes and scrapers call these often from one address; they are cheap and must never be refused. */
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The api's two limits: per client address (every route but the probes, before auth) and per API key (after auth). */
+export interface RateLimits {
+  perAddress: Middleware<AppState>;
+  perKey: Middleware<AppState>;
+  close(): Promise<void>;
+}
+
+/** Builds both limits on one shared counter; a limit of 0 turns that limit off. */
+export function createRateLimits(
+  deps: { db: Db; logger: Logger },
+  config: Pick<Config, 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_SYNC_MS'>,
+): RateLimits {
+  const seconds = config.RATE_LIMIT_WINDOW_SECONDS;
+  const counter = new RateLimitCounter(deps.db, deps.logger, seconds * 1000, config.RATE_LIMIT_SYNC_MS);
+  const refuse = (limit: number, per: string, retryAfter: number) =>
+    tooManyRequests(`Too many requests: at most ${limit} per ${seconds} s per ${per}; retry in ${retryAfter} s`, retryAfter);
+
+  const perAddress: Middleware<AppState> = (ctx, next) => {
+    const limit = config.RATE_LIMIT_PER_ADDRESS;
+    if (limit === 0 || UNLIMITED_PATHS.has(ctx.path)) return next();
+    // Hashed: the counters table holds no client addresses.
+    const wait = counter.hit(`addr:${createHash('sha256').update(ctx.ip).digest('base64url').slice(0, 22)}`, limit);
+    if (wait !== undefined) throw refuse(limit, 'client address', wait);
+    return next();
+  };
+
+  const perKey: Middleware<AppState> = (ctx, next) => {
+    const limit = config.RATE_LIMIT_PER_KEY;
+    const key = ctx.state.auth?.apiKeyId;
+    if (limit === 0 || !key) return next();
+    const wait = counter.hit(`key:${key}`, limit);
+    if (wait !== undefined) throw refuse(limit, 'API key', wait);
+    return next();
+  };
+
+  return { perAddress, perKey, close: () => counter.close() };
+}

@@ -1,8 +1,11 @@
 import Router from '@koa/router';
+import type { Server } from 'node:http';
 import Koa from 'koa';
 import { publicUrls } from './config';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, ApiKeyResolver } from './http/auth';
+import { answerClientErrorsInShape } from './http/client-error';
+import { allowedMethods } from './http/middleware/allowed-methods';
 import { errorHandler } from './http/middleware/errors';
 import { createHttpMetrics } from './http/middleware/metrics';
 import { requestContext } from './http/middleware/request-context';
@@ -15,6 +18,8 @@ import type { AppState } from './http/state';
 export interface App {
   koa: Koa<AppState>;
   keys: ApiKeyResolver;
+  /** Listens like koa.listen, with malformed requests (rejected before Koa) answered in the error shape. */
+  listen(port: number, host: string): Server;
   close(): Promise<void>;
 }
 
@@ -27,6 +32,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(requestContext(deps.logger));
   koa.use(metrics.middleware);
   koa.use(errorHandler());
+  koa.use(allowedMethods());
 
   const system = systemRouter(deps, metrics.registry);
   koa.use(system.routes());
@@ -38,11 +44,15 @@ export function createApp(deps: AppDeps): App {
   });
   mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys)], none: [] }, deps);
   koa.use(api.routes());
-  koa.use(api.allowedMethods({ throw: false }));
 
   return {
     koa,
     keys,
+    listen(port, host) {
+      const server = koa.listen(port, host);
+      answerClientErrorsInShape(server);
+      return server;
+    },
     async close() {
       await keys.close();
     },

@@ -17,6 +17,20 @@ describe('documented request forms are accepted', () => {
     );
   });
 
+  // The fuzzer's negative phase appends '*' to a valid phone; libphonenumber used to drop such trailing junk.
+  it('a documented phone with junk or an extension around it is rejected, not silently cut', () => {
+    expect(['17145551234abc', '19832000000*', '+1 714 555 1234 ext. 5', '#17145551234', '1714555123\u00004'].map((p) => normalizePhone(p, 'US'))).toEqual([
+      undefined, undefined, undefined, undefined, undefined,
+    ]);
+    const junk = fc.string({ minLength: 1, maxLength: 3 }).filter((j) => /[^\d\s()./+-]/.test(j));
+    fc.assert(
+      fc.property(fc.stringMatching(new RegExp(PHONE_PATTERN)), junk, (phone, extra) => {
+        expect([phone + extra, normalizePhone(phone + extra, 'US')]).toEqual([phone + extra, undefined]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('every documented time zone is accepted by the lead schema', () => {
     for (const timezone of TIME_ZONES) expect([timezone, CreateLeadBody.safeParse({ phone: '17145551234', timezone }).success]).toEqual([timezone, true]);
   });

@@ -39,7 +39,7 @@ function queryParameters(route: Route<any, any>): unknown[] {
   const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, { description?: string }>; required?: string[]; oneOf?: unknown };
   const example = route.example?.query;
   if (schema.oneOf) {
-    return [{ name: 'query', in: 'query', style: 'form', explode: true, required: true, description: (schema as { description?: string }).description, schema: { ...schema, additionalProperties: false }, example }];
+    return [{ name: 'query', in: 'query', style: 'form', explode: true, required: true, description: (schema as { description?: string }).description, schema, example }];
   }
   return Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
     name,

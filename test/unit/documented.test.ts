@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { z } from 'zod';
-import { applyDocumented, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/http/documented';
+import { documentedInput, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/http/documented';
 import { CreateLeadBody } from '../../src/http/routes/lead-schemas';
 import { normalizePhone } from '../../src/phone';
 
@@ -45,10 +44,8 @@ describe('documented request forms are accepted', () => {
     expect([' a', 'a ', '', 'ä', 'x'.repeat(256)].filter((k) => pattern.test(k))).toEqual([]);
   });
 
-  it('the documented phone pattern is what the document says (not loosened)', () => {
-    const json = z.toJSONSchema(CreateLeadBody, { io: 'input', unrepresentable: 'any', override: applyDocumented }) as {
-      properties: { phone: { pattern: string } };
-    };
+  it('the lead bodies document the phone with that pattern', () => {
+    const json = documentedInput(CreateLeadBody) as { properties: { phone: { pattern: string } } };
     expect(json.properties.phone.pattern).toBe(PHONE_PATTERN);
   });
 });

@@ -1,9 +1,12 @@
 import Router from '@koa/router';
+import type { Server } from 'node:http';
 import Koa from 'koa';
 import { publicUrls } from './config';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, ApiKeyResolver } from './http/auth';
 import { createDraining } from './http/middleware/draining';
+import { answerClientErrorsInShape } from './http/client-error';
+import { allowedMethods } from './http/middleware/allowed-methods';
 import { errorHandler } from './http/middleware/errors';
 import { createHttpMetrics } from './http/middleware/metrics';
 import { createRateLimits } from './http/middleware/rate-limit';
@@ -19,6 +22,8 @@ export interface App {
   keys: ApiKeyResolver;
   /** Refuses new requests with 503 and answers in-flight ones (503 after graceMs); resolves when all are answered. */
   drain(graceMs: number): Promise<void>;
+  /** Listens like koa.listen, with malformed requests (rejected before Koa) answered in the error shape. */
+  listen(port: number, host: string): Server;
   close(): Promise<void>;
 }
 
@@ -35,6 +40,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   koa.use(draining.middleware);
   koa.use(errorHandler());
   koa.use(limits.perAddress);
+  koa.use(allowedMethods());
 
   const system = systemRouter(deps, metrics.registry);
   koa.use(system.routes());
@@ -46,12 +52,16 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   });
   mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys), limits.perKey], none: [] }, deps);
   koa.use(api.routes());
-  koa.use(api.allowedMethods({ throw: false }));
 
   return {
     koa,
     keys,
     drain: (graceMs) => draining.begin(graceMs),
+    listen(port, host) {
+      const server = koa.listen(port, host);
+      answerClientErrorsInShape(server);
+      return server;
+    },
     async close() {
       await keys.close();
       await limits.close();

@@ -27,7 +27,7 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   if (added.length) logger.info({ added }, 'search attributes registered');
   const app = createApp({ config, db, temporal, logger }, { requestLog: opts.requestLog });
   await app.keys.listen(config.DATABASE_URL);
-  const server = app.koa.listen(config.PORT, config.HOST);
+  const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -1,5 +1,8 @@
 import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 
+/** Digits, an optional leading '+', spaces and the separators of written forms: ( ) - . / */
+const PHONE_CHARACTERS = /^\+?[\d\s()./-]+$/;
+
 /**
  * Normalises a phone to the spec's canonical form: E.164 digits without '+' (`17145551234`).
  * A number written without a country code is read in the workspace's default region; a digits-only number
@@ -8,7 +11,8 @@ import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, 
  */
 export function normalizePhone(input: string, defaultRegion = 'US'): string | undefined {
   const trimmed = input.trim();
-  if (!trimmed || trimmed.length > 40) return undefined;
+  // Written forms only: libphonenumber would otherwise drop trailing junk ('17145551234abc', '…*') and extensions.
+  if (!trimmed || trimmed.length > 40 || !PHONE_CHARACTERS.test(trimmed)) return undefined;
   const readings = [() => parsePhoneNumberFromString(trimmed, defaultRegion as CountryCode)];
   if (/^\d{8,15}$/.test(trimmed)) readings.push(() => parsePhoneNumberFromString(`+${trimmed}`));
   // Hot path (lead lookups): in a +1 region, '1' + 10 digits reads the same either way (NANP national numbers are

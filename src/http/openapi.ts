@@ -1,68 +1,101 @@
 import { z } from 'zod';
+import { applyDocumented, IDEMPOTENCY_KEY_PATTERN } from './documented';
 import type { Route } from './route';
 
 const failure = z.object({ status: z.literal('failed'), message: z.string() });
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: applyDocumented }) as Record<string, unknown>;
+  return json;
+};
+
+const FAILURE_REF = { $ref: '#/components/schemas/Failure' };
+const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: { type: 'integer', minimum: 0 } } });
+
+type Documented = { description: string; schema?: z.ZodType; headers?: Record<string, unknown> };
+
+/** The statuses every route of a kind can answer, besides the ones it lists itself. */
+function standardFailures(route: Route<any, any>): Record<string, Documented> {
+  const out: Record<string, Documented> = {};
+  if (route.query || route.body || route.idempotent) out[400] = { description: 'Invalid request: the message names the fields at fault' };
+  if (route.auth === 'apiKey') out[401] = { description: 'Missing, invalid or revoked API key' };
+  if (route.idempotent) out[409] = { description: 'Idempotency-Key already used with a different request, or its first request is still running' };
+  if (route.body) {
+    out[413] = { description: 'Request body over 1 MiB' };
+    out[415] = { description: 'A request body that is not application/json' };
+  }
+  out[429] = { description: 'Too many requests: retry after the number of seconds in Retry-After', headers: retryAfter('Seconds to wait before retrying') };
+  out[503] = { description: 'A backend (database, workflow engine) is briefly unavailable: retry', headers: retryAfter('Seconds to wait before retrying') };
+  return out;
+}
+
+const operationId = (route: Route<any, any>) =>
+  `${route.method}${openApiPath(route).replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`;
+const openApiPath = (route: Route<any, any>) => route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+/** Query parameters; a query whose parameters depend on each other (oneOf) is one exploded object, so the rule is stated. */
+function queryParameters(route: Route<any, any>): unknown[] {
+  if (!route.query) return [];
+  const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, { description?: string }>; required?: string[]; oneOf?: unknown };
+  const example = route.example?.query;
+  if (schema.oneOf) {
+    return [{ name: 'query', in: 'query', style: 'form', explode: true, required: true, description: (schema as { description?: string }).description, schema, example }];
+  }
+  return Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    schema: prop,
+    description: prop.description,
+    ...(example?.[name] !== undefined ? { example: example[name] } : {}),
+  }));
+}
 
 /** The OpenAPI 3.1 document, generated from the routes' own zod schemas. */
 export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' | 'integrations_url' | 'hooks_url' | 'wss_url', string>) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const parameters: unknown[] = [];
     for (const m of route.path.matchAll(/:([A-Za-z_]+)/g)) {
       parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
     }
-    if (route.query) {
-      const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
-      for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-        parameters.push({
-          name,
-          in: 'query',
-          required: schema.required?.includes(name) ?? false,
-          schema: prop,
-          description: (prop as { description?: string }).description,
-        });
-      }
-    }
+    parameters.push(...queryParameters(route));
     if (route.idempotent) {
       parameters.push({
         name: 'Idempotency-Key',
         in: 'header',
         required: false,
-        schema: { type: 'string', minLength: 1, maxLength: 255 },
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
+        example: 'order-4711-attempt',
         description:
-          'A retry with the same key and request (within 24 h) replays the first response with header Idempotent-Replayed: true; ' +
-          'the same key with another request, or while the first is still running, is a 409.',
+          '1–255 printable ASCII characters. A retry with the same key and request (within 24 h) replays the first response with header ' +
+          'Idempotent-Replayed: true; the same key with another request, or while the first is still running, is a 409.',
       });
     }
     const responses: Record<string, unknown> = {};
-    for (const [status, r] of Object.entries(route.responses)) {
-      const schema = r.schema ?? (Number(status) >= 400 ? failure : undefined);
+    const standard = standardFailures(route);
+    for (const [status, given] of Object.entries({ ...standard, ...(route.responses as Record<string, Documented>) })) {
+      const r = { ...standard[status], ...given };
+      const failed = Number(status) >= 400;
       responses[status] = {
         description: r.description,
-        ...(schema ? { content: { 'application/json': { schema: jsonSchema(schema, 'output') } } } : {}),
+        ...(r.headers ? { headers: r.headers } : {}),
+        ...(r.schema || failed ? { content: { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : FAILURE_REF } } } : {}),
+        ...(status === '200' && route.links ? { links: route.links } : {}),
       };
     }
-    if (route.auth === 'apiKey' && !responses['401']) {
-      responses['401'] = { description: 'Missing, invalid or revoked API key', content: { 'application/json': { schema: jsonSchema(failure, 'output') } } };
-    }
-    responses['429'] ??= {
-      description: 'Too many requests from this API key or client address; retry after Retry-After seconds',
-      headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } },
-      content: { 'application/json': { schema: jsonSchema(failure, 'output') } },
-    };
-    (paths[path] ??= {})[route.method] = {
-      operationId: `${route.method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    (paths[openApiPath(route)] ??= {})[route.method] = {
+      operationId: operationId(route),
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
       security: route.auth === 'apiKey' ? [{ apiKey: [] }] : [],
       parameters: parameters.length ? parameters : undefined,
       requestBody: route.body
-        ? { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } }
+        ? {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(route.body, 'input'), ...(route.example?.body !== undefined ? { example: route.example.body } : {}) } },
+          }
         : undefined,
       responses,
     };
@@ -74,7 +107,8 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       version: '1.7.0',
       description:
         'Leads, journeys, outbound AI calls, automations and web chat. REST paths live under {base_url} (which ends in /v1); ' +
-        'the automation endpoint under {integrations_url}, chat session initialisation under {hooks_url} and the chat WebSocket under {wss_url}.',
+        'the automation endpoint under {integrations_url}, chat session initialisation under {hooks_url} and the chat WebSocket under {wss_url}. ' +
+        'Every error answers {"status":"failed","message":…}.',
     },
     // One origin serves all four hosts of the spec here; x-hosts names each host's address.
     servers: [{ url: urls.integrations_url }],
@@ -90,3 +124,6 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
     paths,
   };
 }
+
+/** The operationId the document gives a route (for links). */
+export { operationId as operationIdOf };

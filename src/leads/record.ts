@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Queryable } from '../db/pool';
 import { customFieldKeys, STANDARD_FIELDS, type LeadFields } from '../db/repos/leads';
 import { badRequest } from '../errors';
+import { documentAs, EMAIL_JSON, NO_NUL_PATTERN, TIME_ZONES } from '../http/documented';
 import { describeIssues } from '../http/validation';
 import { normalizePhone } from '../phone';
 
@@ -32,16 +33,18 @@ const UNSTORABLE_RULE = 'must not contain NUL characters or unpaired surrogates'
 const MAX_DEPTH = 16;
 
 const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((s) => !UNSTORABLE.test(s), UNSTORABLE_RULE)
+  documentAs(
+    z
+      .string()
+      .max(max)
+      .refine((s) => !UNSTORABLE.test(s), UNSTORABLE_RULE),
+    { type: 'string', maxLength: max, pattern: NO_NUL_PATTERN },
+  )
     .transform((s) => s.trim() || null)
     .nullable();
 
-const timezone = z
-  .string()
-  .max(64)
+const timezoneText = documentAs(z.string().max(64), { type: 'string', enum: ['', ...TIME_ZONES], examples: ['America/New_York'] });
+const timezone = timezoneText
   .transform((tz, ctx) => {
     if (!tz.trim()) return null;
     try {
@@ -57,11 +60,10 @@ const timezone = z
 export const standardFieldShapes = {
   first_name: text(255).optional().describe('First name'),
   last_name: text(255).optional().describe('Last name'),
-  email: z
-    .string()
-    .trim()
-    .max(320)
-    .pipe(z.union([z.literal(''), z.email()]))
+  email: documentAs(z.string().trim().max(320).pipe(z.union([z.literal(''), z.email()])), {
+    anyOf: [{ const: '' }, { ...EMAIL_JSON, maxLength: 320 }],
+    examples: ['ann@example.com'],
+  })
     .transform((s) => s || null)
     .nullable()
     .optional()

@@ -413,7 +413,9 @@ describe('OpenAPI', () => {
   it('documents the lead routes from their schemas', async () => {
     const doc = (await app.request('GET', '/v1/openapi.json')).body;
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/lead/get', '/v1/lead/create', '/v1/lead/update', '/v1/lead/tag', '/v1/lead/custom-fields']));
-    expect(doc.paths['/v1/lead/get'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['phone', 'lead_id']);
+    // phone and lead_id depend on each other (exactly one), so they are one exploded query object that can say so.
+    const [query] = doc.paths['/v1/lead/get'].get.parameters;
+    expect([query.in, query.explode, Object.keys(query.schema.properties), query.schema.oneOf]).toEqual(['query', true, ['phone', 'lead_id'], [{ required: ['phone'] }, { required: ['lead_id'] }]]);
     expect(doc.paths['/v1/lead/tag'].patch.requestBody.content['application/json'].schema.properties.tag.description).toMatch(/underscores/);
     expect(doc.paths['/v1/lead/create'].post.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header' })]);
     expect(doc.paths['/v1/lead/tag'].delete.parameters.map((p: { name: string }) => p.name)).toEqual(['lead_id', 'tag']);

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../errors';
+import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from '../../errors';
 import type { AppState } from '../state';
 
 declare module 'koa' {
@@ -15,10 +15,15 @@ export function jsonBody(limitBytes = 1_048_576): Middleware<AppState> {
     if (length > limitBytes) throw payloadTooLarge(`Request body exceeds ${limitBytes} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of ctx.req) {
-      size += (chunk as Buffer).length;
-      if (size > limitBytes) throw payloadTooLarge(`Request body exceeds ${limitBytes} bytes`);
-      chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of ctx.req) {
+        size += (chunk as Buffer).length;
+        if (size > limitBytes) throw payloadTooLarge(`Request body exceeds ${limitBytes} bytes`);
+        chunks.push(chunk as Buffer);
+      }
+    } catch (err) {
+      // A broken stream (bad chunked encoding, a client gone mid-body) is the client's doing, not a 500.
+      throw err instanceof ApiError ? err : badRequest('Request body could not be read');
     }
     if (size === 0) {
       ctx.request.jsonBody = undefined;

@@ -15,6 +15,7 @@ export const defineCustomFields = defineRoute({
     'Lead fields beyond the standard ones are stored only when defined here.',
   auth: 'apiKey',
   body: DefineCustomFieldsBody,
+  example: { body: { fields: [{ key: 'plan', label: 'Plan' }] } },
   responses: {
     200: { description: 'Every custom field the workspace defines', schema: CustomFieldList },
     400: { description: 'Invalid or reserved key' },

@@ -1,16 +1,34 @@
 import { z } from 'zod';
+import { documentAs, documentedInput } from '../documented';
+import { CreateLeadBody } from './lead-schemas';
 
-/** Body of POST and PATCH /v1/lead/sendtoworkflow. */
-export const SendBody = z
-  .object({
-    workflow_id: z.string().min(1).max(100).describe('Journey UUID (the journey id, not a flow id)'),
-    record: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe('Lead data: phone (required), first_name, last_name, email, company, timezone, and custom fields the workspace defines'),
-    lead_id: z.string().max(100).optional().describe('UUID of a lead on file'),
-  })
-  .describe('Exactly one of record and lead_id');
+const RECORD_DESCRIPTION = 'Lead data: phone (required), first_name, last_name, email, company, timezone, and custom fields the workspace defines';
+const Uuid = { type: 'string', format: 'uuid' };
+
+/**
+ * Body of POST and PATCH /v1/lead/sendtoworkflow. The handler applies the either-or rule and validates the record (only
+ * when it is used: POST enrolls a lead on file as it is); the document says both up front.
+ */
+export const SendBody = documentAs(
+  z.object({
+    workflow_id: z.string().min(1).max(100),
+    record: z.record(z.string(), z.unknown()).optional(),
+    lead_id: z.string().max(100).optional(),
+  }).describe('Exactly one of record and lead_id'),
+  {
+    type: 'object',
+    properties: {
+      workflow_id: { ...Uuid, description: 'Journey UUID (the journey id, not a flow id)' },
+      record: { ...documentedInput(CreateLeadBody), description: RECORD_DESCRIPTION },
+      lead_id: { ...Uuid, description: 'UUID of a lead on file' },
+    },
+    required: ['workflow_id'],
+    oneOf: [
+      { required: ['record'], not: { required: ['lead_id'] } },
+      { required: ['lead_id'], not: { required: ['record'] } },
+    ],
+  },
+);
 
 /** The spec's success body. */
 export const Sent = z.object({

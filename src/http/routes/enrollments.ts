@@ -90,6 +90,7 @@ export const sendToWorkflow = defineRoute({
   auth: 'apiKey',
   idempotent: true,
   body: SendBody,
+  example: { body: { workflow_id: '8d7c6b5a-4e3f-4a1b-9c8d-7e6f5a4b3c2d', record: { phone: '17145551234', first_name: 'Ann' } } },
   responses: sendResponses,
   handler: (input) => send(input, false),
 });
@@ -107,6 +108,7 @@ export const updateAndSendToWorkflow = defineRoute({
   auth: 'apiKey',
   idempotent: true,
   body: SendBody,
+  example: { body: { workflow_id: '8d7c6b5a-4e3f-4a1b-9c8d-7e6f5a4b3c2d', lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' } },
   responses: sendResponses,
   handler: (input) => send(input, true),
 });
@@ -119,7 +121,8 @@ export const getLeadEnrollments = defineRoute({
   summary: "List a lead's journey enrollments",
   description: 'Newest first. A run appears as soon as a worker has picked it up (normally within milliseconds of the enrollment).',
   auth: 'apiKey',
-  query: z.object({ lead_id: z.string().min(1).max(100).describe('Lead UUID') }),
+  example: { query: { lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' } },
+  query: z.object({ lead_id: z.string().min(1).max(100).meta({ format: 'uuid' }).describe('Lead UUID') }),
   responses: {
     200: { description: 'The enrollments', schema: Enrollments },
     404: { description: 'Lead not found' },

@@ -1,29 +1,33 @@
 import { z } from 'zod';
+import { documentAs, NO_NUL_PATTERN, PHONE_PATTERN } from '../documented';
 import { CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE, RESERVED_FIELD_KEYS, standardFieldShapes } from '../../leads/record';
 
 /** A custom message for a bad value; a missing one still reads `required`. */
 const orRequired = (message: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : message) });
 
 export const LeadId = z.guid(orRequired('must be a UUID')).describe('Lead UUID');
-const Phone = z
-  .string()
-  .max(64)
-  .describe(
-    "Phone number in any common format (+1 (714) 555-1234, 17145551234, 714-555-1234); a number without country code is read in the workspace's default region. Stored as E.164 digits without '+'",
-  );
+const PHONE_DESCRIPTION =
+  "Phone number. Documented form: a US number as E.164 digits, with '+' or, in workspaces of a +1 region (the default, US), " +
+  "without (17145551234). The api also reads other " +
+  "countries and common written forms (+1 (714) 555-1234, 714-555-1234); a number without country code is read in the workspace's " +
+  "default region. Stored as E.164 digits without '+'";
+const PHONE_JSON = { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'] };
+const Phone = documentAs(z.string().max(64).describe(PHONE_DESCRIPTION), PHONE_JSON);
 /** In a body some clients send the phone as a JSON number; it is read as its digits. */
-const BodyPhone = z
-  .union([Phone, z.int().positive().transform(String)], orRequired('must be a string'))
-  .describe(Phone.description!);
+const BodyPhone = documentAs(
+  z.union([Phone, z.int().positive().transform(String)], orRequired('must be a string')).describe(PHONE_DESCRIPTION),
+  PHONE_JSON,
+);
 export const TAG_RULE = 'letters, digits and underscores only, 1–64 characters';
 export const Tag = z
   .string()
   .regex(/^[A-Za-z0-9_]{1,64}$/, TAG_RULE)
   .describe('Tag name: letters, digits and underscores (multi-word tags use underscores, e.g. High_Priority)');
 const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
-const CustomValues = z
-  .unknown()
-  .describe('Any further field: kept as a custom field when the workspace defines its key, otherwise listed in ignored_fields');
+const CustomValues = documentAs(
+  z.unknown().describe('Any further field: kept as a custom field when the workspace defines its key, otherwise listed in ignored_fields'),
+  { not: { type: 'string', pattern: '\\u0000' } },
+);
 
 /** The Lead object (custom fields under custom_fields, only when the lead has any). */
 export const Lead = z.object({
@@ -49,16 +53,21 @@ export const GetLeadQuery = z
     if (q.phone !== undefined && q.lead_id !== undefined) ctx.addIssue({ code: 'custom', message: 'provide phone or lead_id, not both' });
     if (q.phone === undefined && q.lead_id === undefined) ctx.addIssue({ code: 'custom', message: 'provide phone or lead_id' });
   })
+  .meta({ oneOf: [{ required: ['phone'] }, { required: ['lead_id'] }] })
   .describe('Exactly one of phone and lead_id');
+
+const FIELD_NAMES = { propertyNames: { pattern: NO_NUL_PATTERN } };
 
 export const CreateLeadBody = z
   .object({ phone: BodyPhone, ...standardFieldShapes })
   .catchall(CustomValues)
+  .meta(FIELD_NAMES)
   .describe('A new lead; further fields are custom fields');
 
 export const UpdateLeadBody = z
   .object({ lead_id: LeadId, phone: BodyPhone.optional(), ...standardFieldShapes })
   .catchall(CustomValues)
+  .meta(FIELD_NAMES)
   .describe("Fields to change ('' or null clears a standard field, null removes a custom field); custom fields flat at the top level");
 
 export const TagBody = z.object({ lead_id: LeadId, tag: Tag });
@@ -80,16 +89,26 @@ export const TagResult = z.object({
   message: z.string(),
 });
 
-const CustomFieldKey = z
-  .string()
-  .regex(CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE)
-  .refine((k) => !RESERVED_FIELD_KEYS.has(k), 'is a standard lead field or a reserved name')
-  .describe(`Field key: ${CUSTOM_FIELD_KEY_RULE}`);
+const CustomFieldKey = documentAs(
+  z
+    .string()
+    .regex(CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE)
+    .refine((k) => !RESERVED_FIELD_KEYS.has(k), 'is a standard lead field or a reserved name')
+    .describe(`Field key: ${CUSTOM_FIELD_KEY_RULE}`),
+  { type: 'string', pattern: CUSTOM_FIELD_KEY.source, not: { enum: [...RESERVED_FIELD_KEYS] }, examples: ['plan'] },
+);
 
 /** A custom field definition (also used by the CLI). */
 export const CustomFieldDef = z.object({
   key: CustomFieldKey,
-  label: z.string().max(200).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters').nullable().optional().describe('Display label'),
+  label: documentAs(
+    z
+      .string()
+      .max(200)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+    { type: 'string', maxLength: 200, pattern: NO_NUL_PATTERN, examples: ['Plan'] },
+  )
+    .nullable().optional().describe('Display label'),
 });
 
 export const DefineCustomFieldsBody = z.object({

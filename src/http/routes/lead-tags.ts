@@ -16,6 +16,7 @@ export const addLeadTag = defineRoute({
   auth: 'apiKey',
   idempotent: true,
   body: TagBody,
+  example: { body: { lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', tag: 'High_Priority' } },
   responses: {
     200: { description: 'The lead has the tag', schema: TagResult },
     400: { description: 'Missing lead_id or tag, or a tag with characters other than letters, digits and underscores' },
@@ -39,6 +40,7 @@ export const removeLeadTag = defineRoute({
   description: 'Removing a tag the lead does not have succeeds. Removing dnc leaves the do-not-call list unchanged.',
   auth: 'apiKey',
   query: TagBody,
+  example: { query: { lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', tag: 'High_Priority' } },
   responses: {
     200: { description: 'The lead does not have the tag', schema: TagResult },
     400: { description: 'Missing or invalid lead_id or tag' },

@@ -57,6 +57,7 @@ export const getLead = defineRoute({
   description: 'Provide exactly one of phone and lead_id. Lookup by phone normalises the number first, so any common format finds the lead.',
   auth: 'apiKey',
   query: GetLeadQuery,
+  example: { query: { phone: '17145551234' } },
   responses: {
     200: { description: 'The lead', schema: Lead },
     400: { description: 'Both or neither parameter, an invalid phone or a malformed lead_id' },
@@ -85,6 +86,13 @@ export const createLead = defineRoute({
   auth: 'apiKey',
   idempotent: true,
   body: CreateLeadBody,
+  example: { body: { phone: '17145551234', first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com', company: 'Acme', timezone: 'America/Los_Angeles' } },
+  links: {
+    GetEnrollments: { operationId: 'getV1LeadEnrollments', parameters: { lead_id: '$response.body#/lead_id' }, description: 'The new lead\'s enrollments' },
+    AddTag: { operationId: 'patchV1LeadTag', requestBody: { lead_id: '$response.body#/lead_id', tag: 'High_Priority' }, description: 'Tag the new lead' },
+    RemoveTag: { operationId: 'deleteV1LeadTag', parameters: { lead_id: '$response.body#/lead_id', tag: 'High_Priority' }, description: 'Untag the new lead' },
+    Update: { operationId: 'patchV1LeadUpdate', requestBody: { lead_id: '$response.body#/lead_id', company: 'Initech' }, description: 'Update the new lead' },
+  },
   responses: {
     200: { description: 'Lead created', schema: LeadSaved },
     400: { description: 'Missing or invalid field' },
@@ -111,6 +119,7 @@ export const updateLeadRoute = defineRoute({
   auth: 'apiKey',
   idempotent: true,
   body: UpdateLeadBody,
+  example: { body: { lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', company: 'Initech', plan: 'gold' } },
   responses: {
     200: { description: 'Lead updated', schema: LeadSaved },
     400: { description: 'Missing or invalid field' },

@@ -6,6 +6,7 @@ import { notFound } from '../../errors';
 import { WORKFLOW_NOT_FOUND } from '../../journeys/enroll';
 import { enrollmentWorkflowId } from '../../temporal/ids';
 import { unenrollSignal } from '../../../workflows/journey-messages';
+import { documentAs, NO_NUL_PATTERN } from '../documented';
 import { defineRoute, workspaceOf } from '../route';
 import { LEAD_NOT_FOUND } from './leads';
 import { isUuid } from '../../ids';
@@ -13,9 +14,19 @@ import { isUuid } from '../../ids';
 const NOT_ACTIVE = 'Lead is not active in this workflow';
 
 const UnenrollBody = z.object({
-  workflow_id: z.string().min(1).max(100).describe('Journey UUID'),
-  lead_id: z.string().min(1).max(100).describe('Lead UUID'),
-  reason: z.string().min(1).max(200).optional().describe('Kept as the enrollment detail (default "unenrolled")'),
+  workflow_id: z.string().min(1).max(100).meta({ format: 'uuid' }).describe('Journey UUID'),
+  lead_id: z.string().min(1).max(100).meta({ format: 'uuid' }).describe('Lead UUID'),
+  // The reason is stored as the enrollment's detail: Postgres text cannot hold NUL.
+  reason: documentAs(
+    z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+    { type: 'string', minLength: 1, maxLength: 200, pattern: NO_NUL_PATTERN },
+  )
+    .optional()
+    .describe('Kept as the enrollment detail (default "unenrolled")'),
 });
 
 const Unenrolled = z.object({
@@ -37,6 +48,7 @@ export const unenrollLead = defineRoute({
   auth: 'apiKey',
   idempotent: true,
   body: UnenrollBody,
+  example: { body: { workflow_id: '8d7c6b5a-4e3f-4a1b-9c8d-7e6f5a4b3c2d', lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', reason: 'Booked a call' } },
   responses: {
     200: { description: 'The run was told to stop', schema: Unenrolled },
     404: { description: '"Workflow not found", "Lead not found", or "Lead is not active in this workflow"' },

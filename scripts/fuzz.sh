@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# npm run fuzz: fuzzes the api from its own OpenAPI document with schemathesis (all checks, all phases).
+# Installs schemathesis into a private virtual environment (~/.cache/switchboard), starts a throwaway stack
+# (`switchboard dev` on free ports with a temporary data directory), creates two workspaces (each with a key, a
+# journey and a lead; the second one's key is the peer of the object-level authorization check), then runs
+# schemathesis bounded in time. Writes nothing into the checkout; the reports stay in a temporary directory.
+# Exits non-zero on any failure. FUZZ_MAX_TIME (seconds, default 200) bounds the schemathesis run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+
+VERSION=4.32.5
+VENV="${SCHEMATHESIS_VENV:-$HOME/.cache/switchboard/schemathesis-$VERSION}"
+MAX_TIME="${FUZZ_MAX_TIME:-200}"
+say() { echo "[fuzz] $*" >&2; }
+
+if [ ! -f "$VENV/.installed" ]; then
+  say "installing schemathesis $VERSION into $VENV"
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
+  touch "$VENV/.installed"
+fi
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/switchboard-fuzz.XXXXXX")"
+# As root the private PostgreSQL runs as the postgres user, which must be able to enter the data directory.
+chmod 755 "$WORK"
+mkdir -p "$WORK/data" "$WORK/report"
+chmod 755 "$WORK/data"
+STACK_PID=""
+cleanup() {
+  local code=$?
+  if [ -n "$STACK_PID" ] && kill -0 "$STACK_PID" 2>/dev/null; then
+    kill -TERM "$STACK_PID" 2>/dev/null || true
+    for _ in $(seq 1 60); do kill -0 "$STACK_PID" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$STACK_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK/data"
+  say "reports and logs: $WORK"
+  exit "$code"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Five free ports: api, PostgreSQL, Temporal, Temporal UI, worker metrics.
+read -r API_PORT PG_PORT TEMPORAL_PORT UI_PORT METRICS_PORT < <(node -e '
+  const net = require("net");
+  const servers = Array.from({ length: 5 }, () => net.createServer().listen(0, "127.0.0.1"));
+  Promise.all(servers.map((s) => new Promise((r) => s.once("listening", r)))).then(() => {
+    console.log(servers.map((s) => s.address().port).join(" "));
+    servers.forEach((s) => s.close());
+  });')
+
+export SWITCHBOARD_DATA_DIR="$WORK/data" PORT="$API_PORT" HOST=127.0.0.1 DEV_POSTGRES_PORT="$PG_PORT" \
+  TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT" TEMPORAL_UI_PORT="$UI_PORT" WORKER_METRICS_PORT="$METRICS_PORT" \
+  TEMPORAL_TASK_QUEUE_PREFIX=fuzz LOG_LEVEL=warn NODE_ENV=development
+unset DATABASE_URL PUBLIC_BASE_URL
+
+say "starting the stack (log: $WORK/stack.log)"
+node "$ROOT/bin/switchboard.js" dev >"$WORK/stack.log" 2>&1 &
+STACK_PID=$!
+for _ in $(seq 1 600); do
+  grep -q 'ready:' "$WORK/stack.log" && break
+  kill -0 "$STACK_PID" 2>/dev/null || { cat "$WORK/stack.log" >&2; say "the stack did not start"; exit 1; }
+  sleep 0.5
+done
+grep -q 'ready:' "$WORK/stack.log" || { cat "$WORK/stack.log" >&2; say "the stack did not start in time"; exit 1; }
+API="http://127.0.0.1:$API_PORT"
+
+# Two workspaces, each with an API key, a journey and a lead (the stateful phase also creates its own leads).
+workspace() {
+  local demo key phone lead
+  demo="$(node "$ROOT/bin/switchboard.js" demo --json)"
+  key="$(node -e 'console.log(JSON.parse(process.argv[1]).api_key)' "$demo")"
+  phone="1415555$(printf '%04d' $((RANDOM % 10000)))"
+  lead="$(node -e '
+    const [api, key, phone] = process.argv.slice(1);
+    fetch(`${api}/v1/lead/create`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ phone, first_name: "Fuzz" }) })
+      .then((r) => r.json()).then((b) => { if (!b.lead_id) throw new Error(JSON.stringify(b)); console.log(b.lead_id); });' "$API" "$key" "$phone")"
+  node -e 'const d = JSON.parse(process.argv[1]); console.log(d.api_key, d.journey_id, process.argv[2])' "$demo" "$lead"
+}
+read -r KEY_A JOURNEY_A LEAD_A < <(workspace)
+read -r KEY_B _ _ < <(workspace)
+say "workspaces ready (journey $JOURNEY_A, lead $LEAD_A)"
+
+cat >"$WORK/auth.json" <<JSON
+{ "auth": [
+  { "name": "owner", "fixedHeaders": [{ "name": "Authorization", "value": "Bearer $KEY_A" }] },
+  { "name": "peer", "fixedHeaders": [{ "name": "Authorization", "value": "Bearer $KEY_B" }] }
+] }
+JSON
+cat >"$WORK/schemathesis.toml" <<TOML
+[auth.wfc]
+path = "$WORK/auth.json"
+user = "owner"
+peers = ["owner", "peer"]
+
+# Real objects of the owner's workspace, drawn now and then so generated requests reach the handlers past lookups.
+[dictionaries.journeys]
+values = ["$JOURNEY_A"]
+[dictionaries.leads]
+values = ["$LEAD_A"]
+[parameters]
+"body.workflow_id" = { dictionary = "journeys", probability = 0.3 }
+"body.lead_id" = { dictionary = "leads", probability = 0.3 }
+"query.lead_id" = { dictionary = "leads", probability = 0.3 }
+TOML
+
+say "running schemathesis (at most ${MAX_TIME}s)"
+cd "$WORK"
+"$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$API/v1/openapi.json" \
+  --checks all --phases examples,coverage,fuzzing,stateful --mode all \
+  --max-time "$MAX_TIME" --max-examples "${FUZZ_MAX_EXAMPLES:-60}" --request-timeout 10 \
+  --generation-database none --workers 2 --no-color \
+  --report junit,ndjson --report-dir "$WORK/report"

@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { documentedInput, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/http/documented';
+import { CreateLeadBody } from '../../src/http/routes/lead-schemas';
+import { normalizePhone } from '../../src/phone';
+
+// The document's patterns promise that every matching value is accepted; these hold the api to that promise.
+describe('documented request forms are accepted', () => {
+  it('every phone matching the documented pattern is that valid number: with + in any region, without + in +1 regions', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(new RegExp(PHONE_PATTERN)), fc.constantFrom('US', 'CA', 'GB', 'DE', 'IN'), (phone, region) => {
+        const digits = phone.replace(/^\+/, '');
+        expect([phone, region, normalizePhone(`+${digits}`, region)]).toEqual([phone, region, digits]);
+        if (region === 'US' || region === 'CA') expect([phone, region, normalizePhone(digits, region)]).toEqual([phone, region, digits]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  // The fuzzer's negative phase appends '*' to a valid phone; libphonenumber used to drop such trailing junk.
+  it('a documented phone with junk or an extension around it is rejected, not silently cut', () => {
+    expect(['17145551234abc', '19832000000*', '+1 714 555 1234 ext. 5', '#17145551234', '1714555123\u00004'].map((p) => normalizePhone(p, 'US'))).toEqual([
+      undefined, undefined, undefined, undefined, undefined,
+    ]);
+    const junk = fc.string({ minLength: 1, maxLength: 3 }).filter((j) => /[^\d\s()./+-]/.test(j));
+    fc.assert(
+      fc.property(fc.stringMatching(new RegExp(PHONE_PATTERN)), junk, (phone, extra) => {
+        expect([phone + extra, normalizePhone(phone + extra, 'US')]).toEqual([phone + extra, undefined]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('every documented time zone is accepted by the lead schema', () => {
+    for (const timezone of TIME_ZONES) expect([timezone, CreateLeadBody.safeParse({ phone: '17145551234', timezone }).success]).toEqual([timezone, true]);
+  });
+
+  it('every documented Idempotency-Key survives HTTP (no edge spaces) and is 1–255 printable ASCII', () => {
+    const pattern = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+    fc.assert(
+      fc.property(fc.stringMatching(pattern), (key) => {
+        expect([key, key.trim() === key && /^[\x20-\x7e]{1,255}$/.test(key)]).toEqual([key, true]);
+      }),
+    );
+    expect([' a', 'a ', '', 'ä', 'x'.repeat(256)].filter((k) => pattern.test(k))).toEqual([]);
+  });
+
+  it('the lead bodies document the phone with that pattern', () => {
+    const json = documentedInput(CreateLeadBody) as { properties: { phone: { pattern: string } } };
+    expect(json.properties.phone.pattern).toBe(PHONE_PATTERN);
+  });
+});

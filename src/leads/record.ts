@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Queryable } from '../db/pool';
 import { customFieldKeys, STANDARD_FIELDS, type LeadFields } from '../db/repos/leads';
 import { badRequest } from '../errors';
-import { describeIssues } from '../http/validation';
+import { describeIssues } from '../validation';
 import { normalizePhone } from '../phone';
 
 /** A lead record (create body, update body, sendtoworkflow `record`) split by what happens to each field. */
@@ -14,16 +14,6 @@ export interface SplitRecord {
   /** Field names that are neither standard nor defined custom fields: not stored, reported back. */
   ignored: string[];
 }
-
-/** Custom field keys: lowercase letters, digits and underscores, starting with a letter. */
-export const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]{0,63}$/;
-export const CUSTOM_FIELD_KEY_RULE = 'lowercase letters, digits and underscores, starting with a letter, 1–64 characters';
-
-/** Names a custom field may not take: the standard fields and the names the lead bodies use themselves. */
-export const RESERVED_FIELD_KEYS: ReadonlySet<string> = new Set([
-  'phone', ...STANDARD_FIELDS, 'lead_id', 'id', 'workspace_id', 'tags', 'tag', 'custom_fields',
-  'created_at', 'updated_at', 'status', 'message', 'ignored_fields', 'record', 'workflow_id',
-]);
 
 // Postgres text and jsonb cannot hold NUL; jsonb rejects unpaired UTF-16 surrogates.
 // eslint-disable-next-line no-control-regex

@@ -52,4 +52,24 @@ describe('switchboard journey import', () => {
     expect(badId.stderr).toMatch(/journey "id" must be a UUID/);
     expect(await db.query('SELECT 1 FROM journeys WHERE workspace_id = $1', [ws.id])).toHaveLength(0);
   });
+
+  it('rejects what the REST API rejects: a tag over 64 characters and a field name no lead field can have', async () => {
+    const ws = await createWorkspace(db, { name: 'cli journeys rules' });
+    const bad = file('rules.json', {
+      name: 'Rules',
+      steps: [
+        { id: 'a', kind: 'tag', tag: 't'.repeat(65) },
+        { id: 'b', kind: 'update_lead', fields: { Company: 'Acme' } },
+        { id: 'c', kind: 'end' },
+      ],
+    });
+    const res = await runCli(['journey', 'import', '--workspace', ws.id, bad], env());
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(
+      `error: ${bad} is not a valid journey:\n` +
+        '  steps[0] (a).tag: letters, digits and underscores only, 1–64 characters\n' +
+        '  steps[1] (b).fields.Company: lowercase letters, digits and underscores, starting with a letter, 1–64 characters\n',
+    );
+    expect(await db.query('SELECT 1 FROM journeys WHERE workspace_id = $1', [ws.id])).toHaveLength(0);
+  });
 });

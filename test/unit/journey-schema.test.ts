@@ -55,7 +55,7 @@ describe('journey schema', () => {
       'steps[1] (b): a wait needs exactly one of duration and until',
       'steps[2] (c).duration: an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)',
       'steps[3].id: required',
-      'steps[3].tag: letters, digits and underscores only',
+      'steps[3].tag: letters, digits and underscores only, 1–64 characters',
       'steps[4] (w).url: an http(s) URL',
       'steps[5] (x): Unrecognized key: "colour"',
     ]);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE, RESERVED_FIELD_KEYS, standardFieldShapes } from '../../leads/record';
+import { standardFieldShapes } from '../../leads/record';
+import { CustomFieldDef, Tag } from '../../leads/rules';
 
 /** A custom message for a bad value; a missing one still reads `required`. */
 const orRequired = (message: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : message) });
@@ -15,11 +16,6 @@ const Phone = z
 const BodyPhone = z
   .union([Phone, z.int().positive().transform(String)], orRequired('must be a string'))
   .describe(Phone.description!);
-export const TAG_RULE = 'letters, digits and underscores only, 1–64 characters';
-export const Tag = z
-  .string()
-  .regex(/^[A-Za-z0-9_]{1,64}$/, TAG_RULE)
-  .describe('Tag name: letters, digits and underscores (multi-word tags use underscores, e.g. High_Priority)');
 const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
 const CustomValues = z
   .unknown()
@@ -78,18 +74,6 @@ export const TagResult = z.object({
   lead_id: z.guid(),
   tag: z.string(),
   message: z.string(),
-});
-
-const CustomFieldKey = z
-  .string()
-  .regex(CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE)
-  .refine((k) => !RESERVED_FIELD_KEYS.has(k), 'is a standard lead field or a reserved name')
-  .describe(`Field key: ${CUSTOM_FIELD_KEY_RULE}`);
-
-/** A custom field definition (also used by the CLI). */
-export const CustomFieldDef = z.object({
-  key: CustomFieldKey,
-  label: z.string().max(200).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters').nullable().optional().describe('Display label'),
 });
 
 export const DefineCustomFieldsBody = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DomainError } from '../errors';
 import { FieldKey as FieldName, Tag } from '../leads/rules';
 import { parseIsoDuration } from './duration';
 import { graphProblems } from './graph';
@@ -83,10 +84,9 @@ export type BranchCondition = z.output<typeof Condition>;
 export type TimeWindow = z.output<typeof Window>;
 
 /** A journey definition that does not validate; `issues` holds one readable line per problem. */
-export class JourneyDefinitionError extends Error {
+export class JourneyDefinitionError extends DomainError {
   constructor(readonly issues: string[]) {
-    super(`invalid journey: ${issues.join('; ')}`);
-    this.name = 'JourneyDefinitionError';
+    super('invalid_journey', `invalid journey: ${issues.join('; ')}`);
   }
 }
 

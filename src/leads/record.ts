@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Queryable } from '../db/pool';
 import { customFieldKeys, STANDARD_FIELDS, type LeadFields } from '../db/repos/leads';
-import { badRequest } from '../errors';
+import { DomainError } from '../errors';
 import { describeIssues } from '../validation';
 import { normalizePhone } from '../phone';
 
@@ -14,6 +14,8 @@ export interface SplitRecord {
   /** Field names that are neither standard nor defined custom fields: not stored, reported back. */
   ignored: string[];
 }
+
+const invalid = (message: string) => new DomainError('invalid_fields', message);
 
 // Postgres text and jsonb cannot hold NUL; jsonb rejects unpaired UTF-16 surrogates.
 // eslint-disable-next-line no-control-regex
@@ -62,7 +64,7 @@ export const standardFieldShapes = {
 const StandardFields = z.object(standardFieldShapes);
 
 /**
- * Splits a record into standard fields (validated; a bad value is a 400 naming the field), custom fields the
+ * Splits a record into standard fields (validated; a bad value is an invalid_fields DomainError naming the field), custom fields the
  * workspace defines (definedKeys), and ignored field names. A nested `custom_fields` object (as GET returns it)
  * counts like flat fields.
  */
@@ -75,16 +77,16 @@ export function splitRecord(record: Record<string, unknown>, definedKeys: Set<st
   if (isPlainObject(nested)) entries.push(...Object.entries(nested));
   for (const [key, value] of entries) {
     if (value === undefined) continue;
-    if (UNSTORABLE.test(key)) throw badRequest(`record: field names ${UNSTORABLE_RULE}`);
+    if (UNSTORABLE.test(key)) throw invalid(`record: field names ${UNSTORABLE_RULE}`);
     if (key === 'phone' || (STANDARD_FIELDS as readonly string[]).includes(key)) standardInput[key] = value;
     else if (definedKeys.has(key)) custom[key] = checkStorable(key, value);
     else ignored.push(key);
   }
   const { phone, ...rest } = standardInput;
   const phoneText = typeof phone === 'number' && Number.isSafeInteger(phone) && phone > 0 ? String(phone) : phone;
-  if (phoneText !== undefined && typeof phoneText !== 'string') throw badRequest('phone: must be a string');
+  if (phoneText !== undefined && typeof phoneText !== 'string') throw invalid('phone: must be a string');
   const parsed = StandardFields.safeParse(rest);
-  if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues, 'record'));
+  if (!parsed.success) throw invalid(describeIssues(parsed.error.issues, 'record'));
   const standard: SplitRecord['standard'] = stripUndefined(parsed.data);
   if (typeof phoneText === 'string') standard.phone = phoneText;
   return { standard, custom, ignored };
@@ -109,14 +111,14 @@ export function normalizeRecordPhone(phone: unknown, region: string): string | u
 export const INVALID_PHONE = 'not a valid phone number (include the country code, e.g. 17145551234, or use the workspace region format)';
 
 function checkStorable(key: string, value: unknown, depth = 0): unknown {
-  if (depth > MAX_DEPTH) throw badRequest(`${key}: nested more than ${MAX_DEPTH} levels deep`);
+  if (depth > MAX_DEPTH) throw invalid(`${key}: nested more than ${MAX_DEPTH} levels deep`);
   if (typeof value === 'string') {
-    if (UNSTORABLE.test(value)) throw badRequest(`${key}: ${UNSTORABLE_RULE}`);
+    if (UNSTORABLE.test(value)) throw invalid(`${key}: ${UNSTORABLE_RULE}`);
   } else if (Array.isArray(value)) {
     for (const item of value) checkStorable(key, item, depth + 1);
   } else if (isPlainObject(value)) {
     for (const [k, v] of Object.entries(value)) {
-      if (UNSTORABLE.test(k)) throw badRequest(`${key}: ${UNSTORABLE_RULE}`);
+      if (UNSTORABLE.test(k)) throw invalid(`${key}: ${UNSTORABLE_RULE}`);
       checkStorable(key, v, depth + 1);
     }
   }

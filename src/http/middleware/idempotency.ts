@@ -9,6 +9,7 @@ import {
   storeIdempotentResponse,
 } from '../../db/repos/idempotency';
 import { badRequest, conflict, failureBody } from '../../errors';
+import { knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -59,8 +60,8 @@ export function idempotency(db: Db): Middleware<AppState> {
     try {
       await next();
     } catch (err) {
-      const status = (err as { status?: unknown }).status;
-      if (typeof status === 'number' && status >= 400 && status < 500) await finish(status, failureBody((err as Error).message));
+      const status = knownErrorStatus(err);
+      if (status !== undefined) await finish(status, failureBody((err as Error).message));
       else await finish(500, undefined);
       throw err;
     }

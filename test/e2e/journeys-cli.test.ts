@@ -27,6 +27,15 @@ describe('switchboard journey import', () => {
     expect(version).toBe(1);
     const again = await runCli(['journey', 'import', '--workspace', ws.id, file('v2.json', { id, name: 'Demo', steps: [{ id: 'only', kind: 'end' }] })], env());
     expect(JSON.parse(again.stdout)).toEqual({ id, version: 2 });
+    // Another workspace cannot add a version to it, nor rename it.
+    const other = await createWorkspace(db, { name: 'cli journeys other' });
+    const stolen = await runCli(['journey', 'import', '--workspace', other.id, file('v3.json', { id, name: 'Mine', steps: [{ id: 'only', kind: 'end' }] })], env());
+    expect([stolen.code, stolen.stderr]).toEqual([1, `error: journey ${id} belongs to another workspace\n`]);
+    expect(await db.query('SELECT workspace_id, version FROM journey_versions WHERE journey_id = $1 ORDER BY version', [id])).toEqual([
+      { workspace_id: ws.id, version: 1 },
+      { workspace_id: ws.id, version: 2 },
+    ]);
+    expect(await db.query('SELECT name FROM journeys WHERE id = $1', [id])).toEqual([{ name: 'Demo' }]);
   });
 
   it('prints one readable line per problem and stores nothing', async () => {

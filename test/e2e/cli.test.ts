@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createDb } from '../../src/db/pool';
 import { testEnv } from '../helpers/env';
 import { runCli } from '../helpers/processes';
+import { UUID_PATTERN } from '../../src/ids';
 
 const env = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testEnv('databaseUrl'), LOG_LEVEL: 'warn' });
 const cli = async (...args: string[]) => {
@@ -60,7 +61,7 @@ describe('the admin CLI', () => {
     const flowFile = path.join(tmp, 'flow.json');
     writeFileSync(flowFile, JSON.stringify({ name: 'Support', public_chat: true, owner: { name: 'Ava' }, graph: { start: 'a', nodes: [] } }));
     const flow = await cli('flow', 'import', '--workspace', workspace, flowFile);
-    expect(flow.json).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(flow.json).toEqual({ id: expect.stringMatching(UUID_PATTERN) });
   });
 
   it('answers unknown commands and missing options with usage and a non-zero exit', async () => {

@@ -20,9 +20,10 @@ export class ApiKeyResolver {
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
-    ttlMs = 15_000,
+    opts: { ttlMs?: number; maxKeys?: number } = {},
   ) {
-    this.cache = new LRUCache({ max: 10_000, ttl: ttlMs });
+    // Full, it forgets the least recently used key, not every key (each forgotten key costs a query).
+    this.cache = new LRUCache({ max: opts.maxKeys ?? 10_000, ttl: opts.ttlMs ?? 15_000 });
   }
 
   async resolve(key: string): Promise<KeyAuth | undefined> {

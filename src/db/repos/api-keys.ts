@@ -57,7 +57,7 @@ export async function revokeApiKey(db: Queryable, workspaceId: string, idOrPrefi
   return rows.length > 0;
 }
 
-/** The live key for a plaintext, if any. */
+/** The live key for a plaintext, if any: the one lookup not scoped by workspace, as the key is what tells the workspace. */
 export async function findLiveKey(
   db: Queryable,
   key: string,

@@ -64,9 +64,9 @@ export const standardFieldShapes = {
 const StandardFields = z.object(standardFieldShapes);
 
 /**
- * Splits a record into standard fields (validated; a bad value is an invalid_fields DomainError naming the field), custom fields the
- * workspace defines (definedKeys), and ignored field names. A nested `custom_fields` object (as GET returns it)
- * counts like flat fields.
+ * Splits a record into standard fields (validated; a bad value is an invalid_fields DomainError naming the field),
+ * custom fields the workspace defines (definedKeys), and ignored field names. A nested `custom_fields` object (as GET
+ * returns it) counts like flat fields.
  */
 export function splitRecord(record: Record<string, unknown>, definedKeys: Set<string>): SplitRecord {
   const standardInput: Record<string, unknown> = {};

@@ -1,4 +1,5 @@
-// Lint: typescript-eslint's recommended rules, and workflow determinism (workflows/ may not import I/O).
+// Lint: typescript-eslint's recommended rules, workflow determinism (workflows/ may not import I/O), and layers:
+// SQL only in src/db (no pg elsewhere in src), and domain code and the CLI do not reach into src/http.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -39,6 +40,34 @@ export default tseslint.config(
             { group: ['node:*'], message: 'Workflow code must be deterministic: no Node built-ins.' },
             { group: ioModules, message: 'Workflow code must be deterministic: pg, koa and src/db belong to activities.' },
             { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Workflows import activity types only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
+    ignores: ['src/db/**', 'src/devstack/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['pg', 'pg-*'], message: 'SQL lives in src/db: add a repository function there.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts', 'src/leads/**/*.ts', 'src/journeys/**/*.ts', 'activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['pg', 'pg-*'], message: 'SQL lives in src/db: add a repository function there.' },
+            { group: ['**/http', '**/http/**'], message: 'Only src/http knows HTTP: share rules through src/leads or src/journeys.' },
           ],
         },
       ],

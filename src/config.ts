@@ -6,9 +6,7 @@ import { parseCidr } from './net/ssrf';
 export const defaultDataDir = path.resolve(__dirname, '..', '.data');
 
 const port = z.coerce.number().int().min(0).max(65535);
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'], case: 'sensitive' });
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

@@ -1,4 +1,22 @@
-/** An error the api reports to its caller: an HTTP status, a stable code and a human message. */
+/** Stable codes domain code (src/leads, src/journeys) fails with; src/http maps each to a status (http/error-status.ts). */
+export const DOMAIN_ERROR_CODES = ['invalid_fields', 'invalid_journey', 'journey_not_found', 'lead_not_found'] as const;
+export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+
+/**
+ * A failure of the domain's rules, with a stable code and a human message, and no HTTP in it. An activity that lets
+ * one through fails for good with the code as its Temporal failure type (worker/activity-errors.ts).
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** An HTTP-only failure (auth, body parsing, idempotency, route checks): a status, a stable code and a human message. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -26,7 +26,7 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length) logger.info({ added }, 'search attributes registered');
   const app = createApp({ config, db, temporal, logger }, { requestLog: opts.requestLog });
-  await app.keys.listen(config.DATABASE_URL);
+  await app.keys.listen();
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -12,8 +12,9 @@ import { defineCustomField, listCustomFields } from '../db/repos/leads';
 import { createUser } from '../db/repos/users';
 import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
 import { normalizePhone } from '../phone';
-import { CustomFieldDef } from '../http/routes/lead-schemas';
-import { describeIssues } from '../http/validation';
+import { isUuid } from '../ids';
+import { CustomFieldDef } from '../leads/rules';
+import { describeIssues } from '../validation';
 import { createDemo } from './demo';
 import { passwordFromStdin, promptPassword } from './password';
 
@@ -120,7 +121,7 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
   };
   const workspace = async () => {
     const id = need('workspace');
-    if (!/^[0-9a-f-]{36}$/i.test(id) || !(await getWorkspace(db, id))) throw new Error(`workspace ${id} not found`);
+    if (!isUuid(id) || !(await getWorkspace(db, id))) throw new Error(`workspace ${id} not found`);
     return id;
   };
   switch (command) {
@@ -169,7 +170,7 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
     case 'journey import': {
       const file = readJson(c.rest[0]) as { id?: string; name?: string; steps?: unknown };
       if (!file.name || file.steps === undefined) throw new Error('journey file needs "name" and "steps"');
-      if (file.id !== undefined && !/^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(file.id)) throw new Error('journey "id" must be a UUID');
+      if (file.id !== undefined && (typeof file.id !== 'string' || !isUuid(file.id))) throw new Error('journey "id" must be a UUID');
       const steps = validJourneySteps(file.steps, c.rest[0]!);
       return print(await importJourney(db, await workspace(), { id: file.id, name: file.name, steps }));
     }

@@ -1,5 +1,6 @@
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
+import { listenWithReconnect, type Listener, type OnNotify } from './listen';
 
 /** The app's only handle on PostgreSQL: a pool, parameterised queries and transactions. */
 export interface Db {
@@ -7,6 +8,8 @@ export interface Db {
   one<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R | undefined>;
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** LISTENs on a channel on a connection of its own, reconnecting after a database restart (see listenWithReconnect). */
+  listen(channel: string, onNotify: OnNotify): Promise<Listener>;
   close(): Promise<void>;
   readonly pool: Pool;
 }
@@ -29,6 +32,7 @@ function wrap(client: Pool | PoolClient): Queryable {
   };
 }
 
+/** Opens a pool on url; nothing connects until the first query. */
 export function createDb(url: string, opts: { max?: number; logger?: Logger } = {}): Db {
   const pool = new Pool({
     connectionString: url,
@@ -59,6 +63,9 @@ export function createDb(url: string, opts: { max?: number; logger?: Logger } = 
     },
     async ping() {
       await pool.query('SELECT 1');
+    },
+    listen(channel, onNotify) {
+      return listenWithReconnect(url, channel, onNotify, { logger: opts.logger });
     },
     async close() {
       await pool.end();

@@ -1,8 +1,9 @@
-import { Client } from 'pg';
 import type { Middleware } from 'koa';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { findLiveKey, touchApiKey } from '../db/repos/api-keys';
+import { API_KEYS_CHANNEL, findLiveKey, touchApiKey } from '../db/repos/api-keys';
 import type { Db } from '../db/pool';
+import type { Listener } from '../db/listen';
 import { unauthorized } from '../errors';
 import type { AppState, KeyAuth } from './state';
 
@@ -12,19 +13,22 @@ import type { AppState, KeyAuth } from './state';
  * should the listening connection be down.
  */
 export class ApiKeyResolver {
-  private readonly cache = new Map<string, { auth: KeyAuth; expires: number }>();
-  private listener?: Client;
+  private readonly cache: LRUCache<string, KeyAuth>;
+  private listener?: Listener;
   private closed = false;
 
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
-    private readonly ttlMs = 15_000,
-  ) {}
+    opts: { ttlMs?: number; maxKeys?: number } = {},
+  ) {
+    // Full, it forgets the least recently used key, not every key (each forgotten key costs a query).
+    this.cache = new LRUCache({ max: opts.maxKeys ?? 10_000, ttl: opts.ttlMs ?? 15_000 });
+  }
 
   async resolve(key: string): Promise<KeyAuth | undefined> {
     const hit = this.cache.get(key);
-    if (hit && hit.expires > Date.now()) return hit.auth;
+    if (hit) return hit;
     const row = await findLiveKey(this.db, key);
     if (!row) {
       this.cache.delete(key);
@@ -32,36 +36,21 @@ export class ApiKeyResolver {
     }
     const auth = { workspaceId: row.workspace_id, apiKeyId: row.id, superuser: row.superuser };
     // last_used_at is kept at cache-miss granularity (at most once per TTL per process), off the request's path.
-    touchApiKey(this.db, row.id).catch((err) => this.log.warn({ err: (err as Error).message }, 'could not record api key use'));
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(key, { auth, expires: Date.now() + this.ttlMs });
+    touchApiKey(this.db, row.workspace_id, row.id).catch((err) => this.log.warn({ err: (err as Error).message }, 'could not record api key use'));
+    this.cache.set(key, auth);
     return auth;
   }
 
-  /** Listens for revocations; reconnects after a database restart. */
-  async listen(connectionString: string): Promise<void> {
-    if (this.closed) return;
-    const client = new Client({ connectionString });
-    client.on('notification', () => this.cache.clear());
-    client.on('error', (err) => {
-      this.log.warn({ err: err.message }, 'api key listener lost its connection');
-      this.cache.clear();
-      client.end().catch(() => undefined);
-      if (!this.closed) setTimeout(() => void this.listen(connectionString).catch(() => undefined), 1000).unref();
-    });
-    try {
-      await client.connect();
-      await client.query('LISTEN api_keys_changed');
-      this.listener = client;
-    } catch (err) {
-      client.emit('error', err as Error);
-    }
+  /** Listens for revocations (through the database's reconnecting LISTEN); any notice or lost connection empties the cache. */
+  async listen(): Promise<void> {
+    if (this.closed || this.listener) return;
+    this.listener = await this.db.listen(API_KEYS_CHANNEL, () => this.cache.clear());
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.cache.clear();
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 }
 

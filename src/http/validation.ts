@@ -1,17 +1,8 @@
 import type { z } from 'zod';
 import { badRequest } from '../errors';
+import { describeIssues } from '../validation';
 
-/** Turns zod issues into one readable line: `phone: required; tag: letters, digits and underscores only`. */
-export function describeIssues(issues: z.core.$ZodIssue[], root: string): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => {
-      const where = issue.path.length ? issue.path.join('.') : root;
-      const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
-      return `${where}: ${missing ? 'required' : issue.message}`;
-    })
-    .join('; ');
-}
+export { describeIssues };
 
 /** Parses value with schema or throws a 400 naming the fields at fault. */
 export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, root: string): T {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { DomainError } from '../errors';
+import { FieldKey as FieldName, Tag } from '../leads/rules';
 import { parseIsoDuration } from './duration';
 import { graphProblems } from './graph';
 
 const StepId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (1-64 characters)');
-const Tag = z.string().min(1).max(100).regex(/^[A-Za-z0-9_]+$/, 'letters, digits and underscores only');
-const FieldName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'a field name (letters, digits, underscores)');
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 const Clock = z.string().regex(CLOCK, 'a time of day as HH:MM (24-hour)');
 
@@ -84,10 +84,9 @@ export type BranchCondition = z.output<typeof Condition>;
 export type TimeWindow = z.output<typeof Window>;
 
 /** A journey definition that does not validate; `issues` holds one readable line per problem. */
-export class JourneyDefinitionError extends Error {
+export class JourneyDefinitionError extends DomainError {
   constructor(readonly issues: string[]) {
-    super(`invalid journey: ${issues.join('; ')}`);
-    this.name = 'JourneyDefinitionError';
+    super('invalid_journey', `invalid journey: ${issues.join('; ')}`);
   }
 }
 
@@ -106,7 +105,9 @@ export function parseJourneySteps(input: unknown): JourneyStep[] {
     throw new JourneyDefinitionError(
       parsed.error.issues.map((i) => {
         const missing = i.code === 'invalid_type' && /received undefined/.test(i.message);
-        return `${where(i.path, input)}: ${missing ? 'required' : i.message}`;
+        // A bad record key (update_lead's field names) carries the rule it broke one level down.
+        const message = i.code === 'invalid_key' ? (i.issues[0]?.message ?? i.message) : i.message;
+        return `${where(i.path, input)}: ${missing ? 'required' : message}`;
       }),
     );
   }

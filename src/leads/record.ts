@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Queryable } from '../db/pool';
 import { customFieldKeys, STANDARD_FIELDS, type LeadFields } from '../db/repos/leads';
-import { badRequest } from '../errors';
-import { documentAs, EMAIL_JSON, NO_NUL_PATTERN, TIME_ZONES } from '../http/documented';
-import { describeIssues } from '../http/validation';
+import { documentAs, EMAIL_JSON, NO_NUL_PATTERN, TIME_ZONES } from '../documented';
+import { DomainError } from '../errors';
+import { describeIssues } from '../validation';
 import { normalizePhone } from '../phone';
 
 /** A lead record (create body, update body, sendtoworkflow `record`) split by what happens to each field. */
@@ -16,15 +16,7 @@ export interface SplitRecord {
   ignored: string[];
 }
 
-/** Custom field keys: lowercase letters, digits and underscores, starting with a letter. */
-export const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]{0,63}$/;
-export const CUSTOM_FIELD_KEY_RULE = 'lowercase letters, digits and underscores, starting with a letter, 1–64 characters';
-
-/** Names a custom field may not take: the standard fields and the names the lead bodies use themselves. */
-export const RESERVED_FIELD_KEYS: ReadonlySet<string> = new Set([
-  'phone', ...STANDARD_FIELDS, 'lead_id', 'id', 'workspace_id', 'tags', 'tag', 'custom_fields',
-  'created_at', 'updated_at', 'status', 'message', 'ignored_fields', 'record', 'workflow_id',
-]);
+const invalid = (message: string) => new DomainError('invalid_fields', message);
 
 // Postgres text and jsonb cannot hold NUL; jsonb rejects unpaired UTF-16 surrogates.
 // eslint-disable-next-line no-control-regex
@@ -74,9 +66,9 @@ export const standardFieldShapes = {
 const StandardFields = z.object(standardFieldShapes);
 
 /**
- * Splits a record into standard fields (validated; a bad value is a 400 naming the field), custom fields the
- * workspace defines (definedKeys), and ignored field names. A nested `custom_fields` object (as GET returns it)
- * counts like flat fields.
+ * Splits a record into standard fields (validated; a bad value is an invalid_fields DomainError naming the field),
+ * custom fields the workspace defines (definedKeys), and ignored field names. A nested `custom_fields` object (as GET
+ * returns it) counts like flat fields.
  */
 export function splitRecord(record: Record<string, unknown>, definedKeys: Set<string>): SplitRecord {
   const standardInput: Record<string, unknown> = {};
@@ -87,16 +79,16 @@ export function splitRecord(record: Record<string, unknown>, definedKeys: Set<st
   if (isPlainObject(nested)) entries.push(...Object.entries(nested));
   for (const [key, value] of entries) {
     if (value === undefined) continue;
-    if (UNSTORABLE.test(key)) throw badRequest(`record: field names ${UNSTORABLE_RULE}`);
+    if (UNSTORABLE.test(key)) throw invalid(`record: field names ${UNSTORABLE_RULE}`);
     if (key === 'phone' || (STANDARD_FIELDS as readonly string[]).includes(key)) standardInput[key] = value;
     else if (definedKeys.has(key)) custom[key] = checkStorable(key, value);
     else ignored.push(key);
   }
   const { phone, ...rest } = standardInput;
   const phoneText = typeof phone === 'number' && Number.isSafeInteger(phone) && phone > 0 ? String(phone) : phone;
-  if (phoneText !== undefined && typeof phoneText !== 'string') throw badRequest('phone: must be a string');
+  if (phoneText !== undefined && typeof phoneText !== 'string') throw invalid('phone: must be a string');
   const parsed = StandardFields.safeParse(rest);
-  if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues, 'record'));
+  if (!parsed.success) throw invalid(describeIssues(parsed.error.issues, 'record'));
   const standard: SplitRecord['standard'] = stripUndefined(parsed.data);
   if (typeof phoneText === 'string') standard.phone = phoneText;
   return { standard, custom, ignored };
@@ -121,14 +113,14 @@ export function normalizeRecordPhone(phone: unknown, region: string): string | u
 export const INVALID_PHONE = 'not a valid phone number (include the country code, e.g. 17145551234, or use the workspace region format)';
 
 function checkStorable(key: string, value: unknown, depth = 0): unknown {
-  if (depth > MAX_DEPTH) throw badRequest(`${key}: nested more than ${MAX_DEPTH} levels deep`);
+  if (depth > MAX_DEPTH) throw invalid(`${key}: nested more than ${MAX_DEPTH} levels deep`);
   if (typeof value === 'string') {
-    if (UNSTORABLE.test(value)) throw badRequest(`${key}: ${UNSTORABLE_RULE}`);
+    if (UNSTORABLE.test(value)) throw invalid(`${key}: ${UNSTORABLE_RULE}`);
   } else if (Array.isArray(value)) {
     for (const item of value) checkStorable(key, item, depth + 1);
   } else if (isPlainObject(value)) {
     for (const [k, v] of Object.entries(value)) {
-      if (UNSTORABLE.test(k)) throw badRequest(`${key}: ${UNSTORABLE_RULE}`);
+      if (UNSTORABLE.test(k)) throw invalid(`${key}: ${UNSTORABLE_RULE}`);
       checkStorable(key, v, depth + 1);
     }
   }

@@ -1,8 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/pool';
+import { workspaceDefaultRegion } from '../db/repos/workspaces';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
-const caches = new WeakMap<Queryable, Map<string, { region: string; expires: number }>>();
+const caches = new WeakMap<Queryable, LRUCache<string, string>>();
 
 /**
  * The workspace's default phone region (ISO 3166, e.g. US), cached per database handle for a minute so a phone
@@ -10,17 +12,13 @@ const caches = new WeakMap<Queryable, Map<string, { region: string; expires: num
  */
 export function workspaceRegion(db: Queryable, workspaceId: string): string | Promise<string> {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  const hit = cache.get(workspaceId);
+  if (!cache) caches.set(db, (cache = new LRUCache({ max: MAX_ENTRIES, ttl: TTL_MS })));
   // A hit answers synchronously (await works on either): one promise less per lookup.
-  if (hit && hit.expires > Date.now()) return hit.region;
-  return load(db, workspaceId, cache);
+  return cache.get(workspaceId) ?? load(db, workspaceId, cache);
 }
 
-async function load(db: Queryable, workspaceId: string, cache: Map<string, { region: string; expires: number }>): Promise<string> {
-  const row = await db.one<{ default_region: string }>('SELECT default_region FROM workspaces WHERE id = $1', [workspaceId]);
-  const region = row?.default_region ?? 'US';
-  if (cache.size >= MAX_ENTRIES) cache.clear();
-  cache.set(workspaceId, { region, expires: Date.now() + TTL_MS });
+async function load(db: Queryable, workspaceId: string, cache: LRUCache<string, string>): Promise<string> {
+  const region = (await workspaceDefaultRegion(db, workspaceId)) ?? 'US';
+  cache.set(workspaceId, region);
   return region;
 }

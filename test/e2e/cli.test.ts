@@ -6,6 +6,7 @@ import { createDb } from '../../src/db/pool';
 import { verifyPassword } from '../../src/db/repos/users';
 import { repoRoot, testEnv } from '../helpers/env';
 import { runCli } from '../helpers/processes';
+import { UUID_PATTERN } from '../../src/ids';
 
 const env = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testEnv('databaseUrl'), LOG_LEVEL: 'warn' });
 const withInput = async (input: string, ...args: string[]) => {
@@ -82,7 +83,7 @@ describe('the admin CLI', () => {
     const flowFile = path.join(tmp, 'flow.json');
     writeFileSync(flowFile, JSON.stringify({ name: 'Support', public_chat: true, owner: { name: 'Ava' }, graph: { start: 'a', nodes: [] } }));
     const flow = await cli('flow', 'import', '--workspace', workspace, flowFile);
-    expect(flow.json).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(flow.json).toEqual({ id: expect.stringMatching(UUID_PATTERN) });
   });
 
   describe('user create: the password never on the command line', () => {

@@ -27,6 +27,15 @@ describe('switchboard journey import', () => {
     expect(version).toBe(1);
     const again = await runCli(['journey', 'import', '--workspace', ws.id, file('v2.json', { id, name: 'Demo', steps: [{ id: 'only', kind: 'end' }] })], env());
     expect(JSON.parse(again.stdout)).toEqual({ id, version: 2 });
+    // Another workspace cannot add a version to it, nor rename it.
+    const other = await createWorkspace(db, { name: 'cli journeys other' });
+    const stolen = await runCli(['journey', 'import', '--workspace', other.id, file('v3.json', { id, name: 'Mine', steps: [{ id: 'only', kind: 'end' }] })], env());
+    expect([stolen.code, stolen.stderr]).toEqual([1, `error: journey ${id} belongs to another workspace\n`]);
+    expect(await db.query('SELECT workspace_id, version FROM journey_versions WHERE journey_id = $1 ORDER BY version', [id])).toEqual([
+      { workspace_id: ws.id, version: 1 },
+      { workspace_id: ws.id, version: 2 },
+    ]);
+    expect(await db.query('SELECT name FROM journeys WHERE id = $1', [id])).toEqual([{ name: 'Demo' }]);
   });
 
   it('prints one readable line per problem and stores nothing', async () => {
@@ -50,6 +59,26 @@ describe('switchboard journey import', () => {
     expect(graph.stderr).toMatch(/loop without a wait: a → b → a/);
     const badId = await runCli(['journey', 'import', '--workspace', ws.id, file('id.json', { id: 'x', name: 'X', steps: demoJourneySteps })], env());
     expect(badId.stderr).toMatch(/journey "id" must be a UUID/);
+    expect(await db.query('SELECT 1 FROM journeys WHERE workspace_id = $1', [ws.id])).toHaveLength(0);
+  });
+
+  it('rejects what the REST API rejects: a tag over 64 characters and a field name no lead field can have', async () => {
+    const ws = await createWorkspace(db, { name: 'cli journeys rules' });
+    const bad = file('rules.json', {
+      name: 'Rules',
+      steps: [
+        { id: 'a', kind: 'tag', tag: 't'.repeat(65) },
+        { id: 'b', kind: 'update_lead', fields: { Company: 'Acme' } },
+        { id: 'c', kind: 'end' },
+      ],
+    });
+    const res = await runCli(['journey', 'import', '--workspace', ws.id, bad], env());
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(
+      `error: ${bad} is not a valid journey:\n` +
+        '  steps[0] (a).tag: letters, digits and underscores only, 1–64 characters\n' +
+        '  steps[1] (b).fields.Company: lowercase letters, digits and underscores, starting with a letter, 1–64 characters\n',
+    );
     expect(await db.query('SELECT 1 FROM journeys WHERE workspace_id = $1', [ws.id])).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/stack';
+import { UUID_PATTERN } from '../../src/ids';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -98,7 +99,7 @@ describe('POST /v1/lead/create', () => {
     expect(res.body).toEqual({
       status: 'success',
       message: 'Lead created',
-      lead_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      lead_id: expect.stringMatching(UUID_PATTERN),
       lead: {
         lead_id: res.body.lead_id,
         phone: '17145551234',

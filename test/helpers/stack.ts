@@ -53,7 +53,7 @@ export async function startTestApp(opts: { workers?: boolean; config?: Record<st
   const db = createDb(config.DATABASE_URL!, { max: 10, logger });
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const app = createApp({ config, db, temporal, logger });
-  await app.keys.listen(config.DATABASE_URL!);
+  await app.keys.listen();
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -52,6 +52,18 @@ describe('configuration from the environment', () => {
     expect((error as Error).message).toContain(`${name}:`);
   });
 
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+  ])('reads the boolean %s as %s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toBe(expected);
+    expect(loadConfig({ ALLOW_PRIVATE_WEBHOOK_TARGETS: value }).ALLOW_PRIVATE_WEBHOOK_TARGETS).toBe(expected);
+  });
+
   it('reports every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT:[\s\S]*LOG_LEVEL:|LOG_LEVEL:[\s\S]*PORT:/);
   });

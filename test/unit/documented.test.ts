@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { documentedInput, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/http/documented';
+import { documentedInput, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/documented';
 import { CreateLeadBody } from '../../src/http/routes/lead-schemas';
 import { normalizePhone } from '../../src/phone';
 

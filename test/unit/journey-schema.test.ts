@@ -55,7 +55,7 @@ describe('journey schema', () => {
       'steps[1] (b): a wait needs exactly one of duration and until',
       'steps[2] (c).duration: an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)',
       'steps[3].id: required',
-      'steps[3].tag: letters, digits and underscores only',
+      'steps[3].tag: letters, digits and underscores only, 1–64 characters',
       'steps[4] (w).url: an http(s) URL',
       'steps[5] (x): Unrecognized key: "colour"',
     ]);
@@ -141,8 +141,8 @@ describe('wait windows', () => {
 
 describe('wait windows that start in a DST gap or fold', () => {
   it.each([
-    ['02:30 skipped in New York (Sun 9 Mar 2031) → 03:30 EDT', '2031-03-08T17:00:00Z', { days: ['sun'], start: '02:30', end: '04:00' }, 'America/New_York', '2031-03-09T07:30:00.000Z'],
-    ['02:15 skipped by the half-hour change on Lord Howe (Sun 6 Oct 2030) → 02:45', '2030-10-05T00:00:00Z', { days: ['sun'], start: '02:15', end: '04:00' }, 'Australia/Lord_Howe', '2030-10-05T15:45:00.000Z'],
+    ['02:30 skipped in New York (Sun 9 Mar 2031) → 03:00 EDT, the first time the clock reads inside the window', '2031-03-08T17:00:00Z', { days: ['sun'], start: '02:30', end: '04:00' }, 'America/New_York', '2031-03-09T07:00:00.000Z'],
+    ['02:15 skipped by the half-hour change on Lord Howe (Sun 6 Oct 2030) → 02:30, when the clock jumps into the window', '2030-10-05T00:00:00Z', { days: ['sun'], start: '02:15', end: '04:00' }, 'Australia/Lord_Howe', '2030-10-05T15:30:00.000Z'],
     ['01:30 twice in New York (Sun 2 Nov 2031) → the first one', '2031-11-01T16:00:00Z', { days: ['sun'], start: '01:30', end: '01:45' }, 'America/New_York', '2031-11-02T05:30:00.000Z'],
   ])('%s', (_name, now, w, tz, opens) => {
     const at = Date.parse(now);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import { ApiError } from '../../src/errors';
+import { DomainError } from '../../src/errors';
 import { normalizeRecordPhone, splitRecord } from '../../src/leads/record';
 import { normalizePhone, phoneCandidate } from '../../src/phone';
 
@@ -11,11 +11,11 @@ function messageOf(fn: () => unknown): string {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).status).toBe(400);
-    return (err as ApiError).message;
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).code).toBe('invalid_fields');
+    return (err as DomainError).message;
   }
-  throw new Error('expected a 400');
+  throw new Error('expected an invalid_fields error');
 }
 
 describe('splitRecord', () => {

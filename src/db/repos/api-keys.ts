@@ -1,7 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { isUuid } from '../../ids';
 import type { Queryable } from '../pool';
 
 const PREFIX_LENGTH = 12;
+
+/** The NOTIFY channel a revocation is announced on, so every api process drops its cached keys. */
+export const API_KEYS_CHANNEL = 'api_keys_changed';
 
 export interface ApiKeyRow {
   id: string;
@@ -43,18 +47,17 @@ export async function listApiKeys(db: Queryable, workspaceId: string): Promise<A
 
 /** Revokes by id or by prefix within a workspace; returns whether a live key was revoked. */
 export async function revokeApiKey(db: Queryable, workspaceId: string, idOrPrefix: string): Promise<boolean> {
-  const uuidLike = /^[0-9a-f-]{36}$/i.test(idOrPrefix);
   const rows = await db.query(
     `UPDATE api_keys SET revoked_at = now()
-     WHERE workspace_id = $1 AND revoked_at IS NULL AND ${uuidLike ? 'id = $2::uuid' : 'prefix = $2'}
+     WHERE workspace_id = $1 AND revoked_at IS NULL AND ${isUuid(idOrPrefix) ? 'id = $2::uuid' : 'prefix = $2'}
      RETURNING id`,
     [workspaceId, idOrPrefix],
   );
-  if (rows.length > 0) await db.query(`SELECT pg_notify('api_keys_changed', $1)`, [workspaceId]);
+  if (rows.length > 0) await db.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, workspaceId]);
   return rows.length > 0;
 }
 
-/** The live key for a plaintext, if any. */
+/** The live key for a plaintext, if any: the one lookup not scoped by workspace, as the key is what tells the workspace. */
 export async function findLiveKey(
   db: Queryable,
   key: string,
@@ -66,6 +69,6 @@ export async function findLiveKey(
 }
 
 /** Records that a key was used just now. */
-export async function touchApiKey(db: Queryable, id: string): Promise<void> {
-  await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [id]);
+export async function touchApiKey(db: Queryable, workspaceId: string, id: string): Promise<void> {
+  await db.query('UPDATE api_keys SET last_used_at = now() WHERE workspace_id = $1 AND id = $2', [workspaceId, id]);
 }

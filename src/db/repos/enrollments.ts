@@ -28,8 +28,8 @@ export async function recordEnrollmentStart(
   await db.tx(async (q) => {
     await q.query(
       `UPDATE enrollments SET status = 'failed', detail = 'superseded: its run ended without reporting', ended_at = now(), updated_at = now()
-       WHERE journey_id = $1 AND lead_id = $2 AND status = 'active' AND id <> $3`,
-      [e.journeyId, e.leadId, e.id],
+       WHERE workspace_id = $4 AND journey_id = $1 AND lead_id = $2 AND status = 'active' AND id <> $3`,
+      [e.journeyId, e.leadId, e.id, e.workspaceId],
     );
     await q.query(
       `INSERT INTO enrollments (id, workspace_id, journey_id, journey_version, lead_id, workflow_id, run_id, status, current_step)

@@ -8,18 +8,18 @@ export async function importJourney(
   j: { id?: string; name: string; steps: unknown },
 ): Promise<{ id: string; version: number }> {
   const id = j.id ?? randomUUID();
-  const existing = await db.one<{ workspace_id: string }>('SELECT workspace_id FROM journeys WHERE id = $1', [id]);
-  if (existing && existing.workspace_id !== workspaceId) throw new Error(`journey ${id} belongs to another workspace`);
-  if (!existing) {
-    await db.query('INSERT INTO journeys (id, workspace_id, name) VALUES ($1, $2, $3)', [id, workspaceId, j.name]);
-  } else {
-    await db.query('UPDATE journeys SET name = $2 WHERE id = $1', [id, j.name]);
-  }
+  const journey = await db.one(
+    `INSERT INTO journeys (id, workspace_id, name) VALUES ($1, $2, $3)
+     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name WHERE journeys.workspace_id = EXCLUDED.workspace_id
+     RETURNING id`,
+    [id, workspaceId, j.name],
+  );
+  if (!journey) throw new Error(`journey ${id} belongs to another workspace`);
   const row = await db.one<{ version: number }>(
-    `INSERT INTO journey_versions (journey_id, version, steps)
-     SELECT $1, COALESCE(MAX(version), 0) + 1, $2 FROM journey_versions WHERE journey_id = $1
+    `INSERT INTO journey_versions (journey_id, workspace_id, version, steps)
+     SELECT $1, $2, COALESCE(MAX(version), 0) + 1, $3 FROM journey_versions WHERE workspace_id = $2 AND journey_id = $1
      RETURNING version`,
-    [id, JSON.stringify(j.steps)],
+    [id, workspaceId, JSON.stringify(j.steps)],
   );
   return { id, version: row!.version };
 }
@@ -27,7 +27,7 @@ export async function importJourney(
 /** One version's steps as stored, when the journey exists in the workspace. */
 export async function journeyVersionSteps(db: Queryable, workspaceId: string, journeyId: string, version: number): Promise<unknown> {
   const row = await db.one<{ steps: unknown }>(
-    `SELECT v.steps FROM journeys j JOIN journey_versions v ON v.journey_id = j.id WHERE j.id = $1 AND j.workspace_id = $2 AND v.version = $3`,
+    'SELECT steps FROM journey_versions WHERE workspace_id = $2 AND journey_id = $1 AND version = $3',
     [journeyId, workspaceId, version],
   );
   return row?.steps;
@@ -36,7 +36,7 @@ export async function journeyVersionSteps(db: Queryable, workspaceId: string, jo
 /** The number of a journey's newest version, when the journey exists in the workspace. */
 export async function latestJourneyVersion(db: Queryable, workspaceId: string, journeyId: string): Promise<number | undefined> {
   const row = await db.one<{ version: number | null }>(
-    `SELECT max(v.version) AS version FROM journeys j JOIN journey_versions v ON v.journey_id = j.id WHERE j.id = $1 AND j.workspace_id = $2`,
+    'SELECT max(version) AS version FROM journey_versions WHERE workspace_id = $2 AND journey_id = $1',
     [journeyId, workspaceId],
   );
   return row?.version ?? undefined;

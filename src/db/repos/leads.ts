@@ -153,7 +153,7 @@ export async function listCustomFields(db: Queryable, workspaceId: string): Prom
   return db.query('SELECT key, label FROM custom_fields WHERE workspace_id = $1 ORDER BY key', [workspaceId]);
 }
 
-/** Defines a custom field or relabels it (label undefined keeps the label, null or '' clears it); the key must pass CUSTOM_FIELD_KEY (src/leads/record.ts). */
+/** Defines a custom field or relabels it (label undefined keeps the label, null or '' clears it); the key must pass CustomFieldKey (src/leads/rules.ts). */
 export async function defineCustomField(db: Queryable, workspaceId: string, key: string, label?: string | null): Promise<void> {
   await db.query(
     `INSERT INTO custom_fields (workspace_id, key, label) VALUES ($1, $2, NULLIF($3, ''))

@@ -23,3 +23,21 @@ export async function createWorkspace(
 export async function getWorkspace(db: Queryable, id: string): Promise<WorkspaceRow | undefined> {
   return db.one<WorkspaceRow>('SELECT * FROM workspaces WHERE id = $1', [id]);
 }
+
+/** The workspace's default phone region (ISO 3166), when the workspace exists. */
+export async function workspaceDefaultRegion(db: Queryable, id: string): Promise<string | undefined> {
+  const row = await db.one<{ default_region: string }>('SELECT default_region FROM workspaces WHERE id = $1', [id]);
+  return row?.default_region;
+}
+
+/** The workspace's name and the prefix of one of its API keys (GET /v1/me), when both exist. */
+export async function workspaceKeyIdentity(
+  db: Queryable,
+  workspaceId: string,
+  apiKeyId: string,
+): Promise<{ name: string; prefix: string } | undefined> {
+  return db.one(
+    'SELECT w.name, k.prefix FROM workspaces w JOIN api_keys k ON k.workspace_id = w.id WHERE w.id = $1 AND k.workspace_id = $1 AND k.id = $2',
+    [workspaceId, apiKeyId],
+  );
+}

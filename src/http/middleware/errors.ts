@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { ApiError, failureBody } from '../../errors';
+import { knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 
 /** First middleware: every failure, thrown or 404, leaves as {status:"failed",message} with a right status. */
@@ -12,15 +13,9 @@ export function errorHandler(): Middleware<AppState> {
         ctx.body = failureBody(`No route for ${ctx.method} ${ctx.path}`);
       }
     } catch (err) {
-      if (err instanceof ApiError) {
-        ctx.status = err.status;
-        ctx.set(err.headers);
-        ctx.body = failureBody(err.message);
-        return;
-      }
-      const status = (err as { status?: number; expose?: boolean }).status;
-      if (typeof status === 'number' && status >= 400 && status < 500) {
-        // Koa/http-errors thrown by libraries (e.g. ctx.throw); their messages are safe to show.
+      if (err instanceof ApiError) ctx.set(err.headers);
+      const status = knownErrorStatus(err);
+      if (status !== undefined) {
         ctx.status = status;
         ctx.body = failureBody((err as Error).message);
         return;

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Db } from '../../db/pool';
+import {
+  claimIdempotencyKey,
+  deleteExpiredIdempotencyKeys,
+  findIdempotencyRecord,
+  releaseIdempotencyKey,
+  storeIdempotentResponse,
+} from '../../db/repos/idempotency';
 import { badRequest, conflict, failureBody } from '../../errors';
+import { knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -23,23 +31,12 @@ export function idempotency(db: Db): Middleware<AppState> {
     const hash = requestHash(ctx);
     if (Date.now() - lastCleanup > 60_000) {
       lastCleanup = Date.now();
-      db.query("DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'").catch(() => undefined);
+      deleteExpiredIdempotencyKeys(db).catch(() => undefined);
     }
 
     for (let attempt = 0; ; attempt++) {
-      const claimed = await db.one(
-        `INSERT INTO idempotency_keys AS k (workspace_id, key, request_hash) VALUES ($1, $2, $3)
-         ON CONFLICT (workspace_id, key) DO UPDATE
-           SET request_hash = EXCLUDED.request_hash, status_code = NULL, response_body = NULL, created_at = now()
-           WHERE k.created_at < now() - interval '24 hours' OR (k.status_code IS NULL AND k.created_at < now() - interval '5 minutes')
-         RETURNING 1 AS claimed`,
-        [workspaceId, key, hash],
-      );
-      if (claimed) break;
-      const row = await db.one<{ request_hash: Buffer; status_code: number | null; response_body: unknown }>(
-        'SELECT request_hash, status_code, response_body FROM idempotency_keys WHERE workspace_id = $1 AND key = $2',
-        [workspaceId, key],
-      );
+      if (await claimIdempotencyKey(db, workspaceId, key, hash)) break;
+      const row = await findIdempotencyRecord(db, workspaceId, key);
       if (!row && attempt < 2) continue; // released by a failed first request a moment ago: claim it now
       if (row && !row.request_hash.equals(hash)) throw conflict('Idempotency-Key was already used with a different request');
       if (!row || row.status_code === null) throw conflict('request with this Idempotency-Key is in progress');
@@ -49,11 +46,11 @@ export function idempotency(db: Db): Middleware<AppState> {
       return;
     }
 
-    const release = () => db.query('DELETE FROM idempotency_keys WHERE workspace_id = $1 AND key = $2', [workspaceId, key]);
+    const release = () => releaseIdempotencyKey(db, workspaceId, key);
     const finish = async (status: number, body: unknown) => {
       try {
         if (status >= 500 || status === 429 || !isJson(body)) await release();
-        else await db.query('UPDATE idempotency_keys SET status_code = $3, response_body = $4 WHERE workspace_id = $1 AND key = $2', [workspaceId, key, status, JSON.stringify(body)]);
+        else await storeIdempotentResponse(db, workspaceId, key, status, body);
       } catch (err) {
         // The response still goes out; without a record a retry runs again rather than waiting on a stale claim.
         ctx.state.log.warn({ err: (err as Error).message }, 'could not record an idempotent response');
@@ -63,8 +60,8 @@ export function idempotency(db: Db): Middleware<AppState> {
     try {
       await next();
     } catch (err) {
-      const status = (err as { status?: unknown }).status;
-      if (typeof status === 'number' && status >= 400 && status < 500) await finish(status, failureBody((err as Error).message));
+      const status = knownErrorStatus(err);
+      if (status !== undefined) await finish(status, failureBody((err as Error).message));
       else await finish(500, undefined);
       throw err;
     }

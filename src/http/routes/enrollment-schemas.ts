@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentAs, documentedInput } from '../documented';
+import { documentAs, documentedInput } from '../../documented';
 import { CreateLeadBody } from './lead-schemas';
 
 const RECORD_DESCRIPTION = 'Lead data: phone (required), first_name, last_name, email, company, timezone, and custom fields the workspace defines';

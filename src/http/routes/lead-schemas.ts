@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { documentAs, NO_NUL_PATTERN, PHONE_PATTERN } from '../documented';
-import { CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE, RESERVED_FIELD_KEYS, standardFieldShapes } from '../../leads/record';
+import { documentAs, PHONE_PATTERN } from '../../documented';
+import { standardFieldShapes } from '../../leads/record';
+import { CustomFieldDef, Tag } from '../../leads/rules';
 
 /** A custom message for a bad value; a missing one still reads `required`. */
 const orRequired = (message: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : message) });
@@ -18,11 +19,6 @@ const BodyPhone = documentAs(
   z.union([Phone, z.int().positive().transform(String)], orRequired('must be a string')).describe(PHONE_DESCRIPTION),
   PHONE_JSON,
 );
-export const TAG_RULE = 'letters, digits and underscores only, 1–64 characters';
-export const Tag = z
-  .string()
-  .regex(/^[A-Za-z0-9_]{1,64}$/, TAG_RULE)
-  .describe('Tag name: letters, digits and underscores (multi-word tags use underscores, e.g. High_Priority)');
 const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
 const CustomValues = documentAs(
   z.unknown().describe('Any further field: kept as a custom field when the workspace defines its key, otherwise listed in ignored_fields'),
@@ -87,28 +83,6 @@ export const TagResult = z.object({
   lead_id: z.guid(),
   tag: z.string(),
   message: z.string(),
-});
-
-const CustomFieldKey = documentAs(
-  z
-    .string()
-    .regex(CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE)
-    .refine((k) => !RESERVED_FIELD_KEYS.has(k), 'is a standard lead field or a reserved name')
-    .describe(`Field key: ${CUSTOM_FIELD_KEY_RULE}`),
-  { type: 'string', pattern: CUSTOM_FIELD_KEY.source, not: { enum: [...RESERVED_FIELD_KEYS] }, examples: ['plan'] },
-);
-
-/** A custom field definition (also used by the CLI). */
-export const CustomFieldDef = z.object({
-  key: CustomFieldKey,
-  label: documentAs(
-    z
-      .string()
-      .max(200)
-      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
-    { type: 'string', maxLength: 200, pattern: NO_NUL_PATTERN, examples: ['Plan'] },
-  )
-    .nullable().optional().describe('Display label'),
 });
 
 export const DefineCustomFieldsBody = z.object({

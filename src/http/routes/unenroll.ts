@@ -6,7 +6,7 @@ import { notFound } from '../../errors';
 import { WORKFLOW_NOT_FOUND } from '../../journeys/enroll';
 import { enrollmentWorkflowId } from '../../temporal/ids';
 import { unenrollSignal } from '../../../workflows/journey-messages';
-import { documentAs, NO_NUL_PATTERN } from '../documented';
+import { documentAs, NO_NUL_PATTERN } from '../../documented';
 import { defineRoute, workspaceOf } from '../route';
 import { LEAD_NOT_FOUND } from './leads';
 import { isUuid } from '../../ids';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { workspaceKeyIdentity } from '../../db/repos/workspaces';
 import { defineRoute, workspaceOf } from '../route';
 
 const Me = z.object({
@@ -18,10 +19,7 @@ export const getMe = defineRoute({
   responses: { 200: { description: 'The key is valid', schema: Me } },
   async handler(input) {
     const workspaceId = workspaceOf(input);
-    const row = await input.deps.db.one<{ name: string; prefix: string }>(
-      'SELECT w.name, k.prefix FROM workspaces w JOIN api_keys k ON k.workspace_id = w.id WHERE w.id = $1 AND k.id = $2',
-      [workspaceId, input.auth!.apiKeyId],
-    );
+    const row = await workspaceKeyIdentity(input.deps.db, workspaceId, input.auth!.apiKeyId);
     return { status: 'success', workspace_id: workspaceId, workspace_name: row?.name ?? '', api_key_prefix: row?.prefix ?? '' };
   },
 });

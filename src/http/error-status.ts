@@ -1,0 +1,18 @@
+import { ApiError, DomainError, type DomainErrorCode } from '../errors';
+
+/** The one place domain error codes become HTTP statuses. */
+export const STATUS_OF_DOMAIN_CODE = {
+  invalid_fields: 400,
+  invalid_journey: 409,
+  journey_not_found: 404,
+  lead_not_found: 404,
+} as const satisfies Record<DomainErrorCode, number>;
+
+/** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */
+export function knownErrorStatus(err: unknown): number | undefined {
+  if (err instanceof DomainError) return STATUS_OF_DOMAIN_CODE[err.code];
+  if (err instanceof ApiError) return err.status;
+  // Koa/http-errors thrown by libraries (e.g. ctx.throw); their messages are safe to show.
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}

@@ -1,0 +1,32 @@
+import { ApiError, DOMAIN_ERROR_CODES, DomainError } from '../../src/errors';
+import { knownErrorStatus, STATUS_OF_DOMAIN_CODE } from '../../src/http/error-status';
+import { JourneyDefinitionError } from '../../src/journeys/schema';
+import { splitRecord } from '../../src/leads/record';
+
+describe('domain error codes and their HTTP statuses', () => {
+  it('maps every domain code to a status in one table', () => {
+    expect(Object.keys(STATUS_OF_DOMAIN_CODE).sort()).toEqual([...DOMAIN_ERROR_CODES].sort());
+    expect(DOMAIN_ERROR_CODES.map((code) => knownErrorStatus(new DomainError(code, 'x')))).toEqual([400, 409, 404, 404]);
+  });
+
+  it('domain code fails with codes, not statuses', () => {
+    let thrown: unknown;
+    try {
+      splitRecord({ email: 'not-an-email' }, new Set());
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(DomainError);
+    expect(thrown).not.toBeInstanceOf(ApiError);
+    expect(thrown).toMatchObject({ code: 'invalid_fields', message: 'email: Invalid email address' });
+    expect(new JourneyDefinitionError(['steps: required'])).toMatchObject({ code: 'invalid_journey' });
+  });
+
+  it('keeps ApiError statuses and library 4xx errors, and knows nothing else', () => {
+    expect(knownErrorStatus(new ApiError(413, 'payload_too_large', 'big'))).toBe(413);
+    expect(knownErrorStatus(Object.assign(new Error('bad'), { status: 405 }))).toBe(405);
+    expect(knownErrorStatus(Object.assign(new Error('boom'), { status: 500 }))).toBeUndefined();
+    expect(knownErrorStatus(new Error('boom'))).toBeUndefined();
+    expect(knownErrorStatus(null)).toBeUndefined();
+  });
+});

@@ -61,7 +61,6 @@ describe('configuration from the environment', () => {
     ['no', false],
   ])('reads the boolean %s as %s', (value, expected) => {
     expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toBe(expected);
-    expect(loadConfig({ ALLOW_PRIVATE_WEBHOOK_TARGETS: value }).ALLOW_PRIVATE_WEBHOOK_TARGETS).toBe(expected);
   });
 
   it('reports every bad variable at once', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentAs, PHONE_PATTERN } from '../../documented';
+import { documentAs, NO_NUL_PATTERN, PHONE_PATTERN } from '../../documented';
 import { standardFieldShapes } from '../../leads/record';
 import { CustomFieldDef, Tag } from '../../leads/rules';
 

@@ -117,8 +117,8 @@ describe('a worker killed with SIGKILL under load, with activities in flight', (
   const perGroup = 20;
 
   it('does every side effect exactly once, by the receiver ledger and the leads in Postgres', async () => {
-    const ws = await app.newWorkspace();
-    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: ws.apiKey })).body.webhook_secret;
+    const ws = await app.newWorkspace({ superuser: true });
+    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: ws.superuserKey })).body.webhook_secret;
     await defineCustomField(app.db, ws.workspaceId, 'plan');
     const then = { id: 'then', kind: 'tag', tag: 'then' };
     const stop = { id: 'stop', kind: 'end' };

@@ -84,7 +84,7 @@ describe('migrations', () => {
     try {
       const missing = await db.query<{ table_name: string }>(
         `SELECT t.table_name FROM information_schema.tables t
-         WHERE t.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND t.table_name NOT IN ('workspaces', 'schema_migrations')
+         WHERE t.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND t.table_name NOT IN ('workspaces', 'schema_migrations', 'rate_limits')
            AND NOT EXISTS (SELECT 1 FROM information_schema.columns c
                            WHERE c.table_schema = 'public' AND c.table_name = t.table_name AND c.column_name = 'workspace_id' AND c.is_nullable = 'NO')
          ORDER BY 1`,

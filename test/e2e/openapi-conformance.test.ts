@@ -16,14 +16,14 @@ type Operation = {
 
 let app: TestApp;
 let doc: Doc;
-let ws: { workspaceId: string; apiKey: string };
+let ws: { workspaceId: string; apiKey: string; superuserKey?: string };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 const seen = new Set<string>();
 
 beforeAll(async () => {
   app = await startTestApp({ workers: true });
-  ws = await app.newWorkspace();
+  ws = await app.newWorkspace({ superuser: true });
   doc = (await app.request('GET', '/v1/openapi.json')).body as Doc;
 });
 afterAll(() => app.close());
@@ -98,6 +98,10 @@ describe('the OpenAPI document against the handlers', () => {
     await call('POST', '/v1/lead/unenroll', { body: { workflow_id: journeyId, lead_id: leadId, reason: 'a\u0000b' } });
     await call('GET', '/v1/lead/enrollments', { query: { lead_id: leadId } });
     await call('GET', '/v1/journeys/webhook-secret');
+    await call('GET', '/v1/journeys/webhook-secret', { key: ws.superuserKey });
+    await call('POST', '/v1/journeys/webhook-secret/rotate', { body: { grace_period_seconds: 60 } });
+    await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: -1 } });
+    await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: 60 } });
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.filter((op) => !seen.has(op))).toEqual([]);

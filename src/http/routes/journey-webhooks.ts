@@ -64,7 +64,9 @@ export const rotateWebhookSecretRoute = defineRoute({
     `\`${SIGNATURE_HEADER}\`), so receivers can switch at their own pace; rotating again ends an earlier secret's grace period at once. ` +
     'Superuser API keys only.',
   auth: 'apiKey',
+  idempotent: true,
   body: RotateBody,
+  example: { body: { grace_period_seconds: 3600 } },
   responses: { 200: { description: 'The new secret, and the previous one while it is in use', schema: Secrets }, ...superuserOnly },
   async handler(input) {
     const workspaceId = superuserWorkspaceOf(input);

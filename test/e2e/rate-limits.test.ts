@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { hashKey } from '../../src/db/repos/api-keys';
 import { startTestApp, type HttpResult, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';
@@ -50,20 +51,26 @@ describe('rate limits', () => {
   describe('per client address', () => {
     let app: TestApp;
     beforeAll(async () => {
-      app = await startTestApp({ config: { RATE_LIMIT_PER_ADDRESS: '4', RATE_LIMIT_WINDOW_SECONDS: '3600' } });
+      // Behind a proxy, the client address is the first X-Forwarded-For entry: each test run gets addresses of its own
+      // (every app on the test database shares the counters, so 127.0.0.1's is busy with the other test files' requests).
+      app = await startTestApp({ config: { RATE_LIMIT_PER_ADDRESS: '4', RATE_LIMIT_WINDOW_SECONDS: '3600', TRUST_PROXY: 'true' } });
     });
     afterAll(() => app.close());
+    const someAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
     it('counts every request from one address, whatever the key (or none), but not the probes', async () => {
-      const a = await app.newWorkspace();
-      const b = await app.newWorkspace();
-      expect((await app.request('GET', '/v1/me', { key: a.apiKey })).status).toBe(200);
-      expect((await app.request('GET', '/v1/me', { key: b.apiKey })).status).toBe(200);
-      expect((await app.request('GET', '/v1/me')).status).toBe(401);
-      expect((await app.request('GET', '/v1/openapi.json')).status).toBe(200);
-      expectRateLimited(await app.request('GET', '/v1/me', { key: b.apiKey }), 3600);
-      expectRateLimited(await app.request('GET', '/v1/openapi.json'), 3600);
-      for (const path of ['/healthz', '/readyz', '/metrics']) expect((await app.request('GET', path)).status).toBe(200);
+      const [a, b] = [await app.newWorkspace(), await app.newWorkspace()];
+      const from = (address: string) => ({ 'x-forwarded-for': `${address}, 127.0.0.1` });
+      const client = someAddress();
+      const other = someAddress();
+      expect((await app.request('GET', '/v1/me', { key: a.apiKey, headers: from(client) })).status).toBe(200);
+      expect((await app.request('GET', '/v1/me', { key: b.apiKey, headers: from(client) })).status).toBe(200);
+      expect((await app.request('GET', '/v1/me', { headers: from(client) })).status).toBe(401);
+      expect((await app.request('GET', '/v1/openapi.json', { headers: from(client) })).status).toBe(200);
+      expectRateLimited(await app.request('GET', '/v1/me', { key: b.apiKey, headers: from(client) }), 3600);
+      expectRateLimited(await app.request('GET', '/v1/openapi.json', { headers: from(client) }), 3600);
+      for (const path of ['/healthz', '/readyz', '/metrics']) expect((await app.request('GET', path, { headers: from(client) })).status).toBe(200);
+      expect((await app.request('GET', '/v1/me', { key: b.apiKey, headers: from(other) })).status).toBe(200);
     });
   });
 

@@ -1,13 +1,13 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Queryable } from '../db/pool';
 import type { Logger } from '../log';
 import { journeyVersionSteps, latestJourneyVersion } from '../db/repos/journeys';
 import { ApiError, notFound, unavailable } from '../errors';
 import { enrollmentWorkflowId } from '../temporal/ids';
-import { startOrJoin } from '../temporal/start';
+import { startOrUpdate } from '../temporal/start';
 import { SA } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
-import { enrollSignal, type JourneyInput } from '../../workflows/journey-messages';
+import { ALREADY_ACTIVE, enrollUpdate, type JourneyInput } from '../../workflows/journey-messages';
 import type * as workflows from '../../workflows';
 import { JourneyDefinitionError, parseJourneySteps, type JourneyStep } from './schema';
 import { isUuid } from '../ids';
@@ -44,41 +44,37 @@ export async function latestJourney(db: Queryable, workspaceId: string, journeyI
 }
 
 /**
- * Starts the lead's run of the journey. The workflow id is the idempotency key: while a run is open the start joins
- * it (USE_EXISTING) instead of starting a second; once it closed, a new run may start. A joined run is sent an
- * `enroll` signal: an active run ignores it, a run that had already decided to end starts over (so an enrollment
- * racing the end of the previous run is never lost); a run that closed in between is started anew.
+ * Starts the lead's run of the journey. The workflow id is the idempotency key: a new run starts when none is open;
+ * when one is, it is sent the `enroll` update, which an active run rejects (the lead is already enrolled; a rejected
+ * update leaves nothing in the run's history) and a run that has already decided to end accepts, starting over (so an
+ * enrollment racing the end of the previous run is never lost); a run that closed in between is started anew.
  */
 export async function startEnrollment(
   { client, taskQueuePrefix, log }: { client: Client; taskQueuePrefix: string; log: Logger },
   workspaceId: string,
   leadId: string,
   target: JourneyTarget,
-): Promise<{ runId: string }> {
+): Promise<void> {
   const input: JourneyInput = { workspaceId, journeyId: target.journeyId, leadId, version: target.version, steps: target.steps };
-  const workflowId = enrollmentWorkflowId(target.journeyId, leadId);
   try {
-    for (let attempt = 1; ; attempt++) {
-      const run = await startOrJoin(client, {
-        workflowType: 'journeyEnrollment' satisfies WorkflowName,
-        workflowId,
+    await startOrUpdate<Journey, 'restarting', [{ version: number }]>(
+      client,
+      'journeyEnrollment' satisfies WorkflowName,
+      {
+        workflowId: enrollmentWorkflowId(target.journeyId, leadId),
         taskQueue: taskQueue('journeys', taskQueuePrefix),
         args: [input],
-        searchAttributes: [
+        typedSearchAttributes: [
           { key: SA.WorkspaceId, value: workspaceId },
           { key: SA.LeadId, value: leadId },
           { key: SA.JourneyId, value: target.journeyId },
         ],
-      });
-      if (run.started) return run;
-      try {
-        await client.workflow.getHandle(workflowId, run.runId).signal(enrollSignal, { version: target.version });
-        return run;
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError) || attempt >= 3) throw err; // closed meanwhile: start a new run
-      }
-    }
+      },
+      enrollUpdate,
+      [{ version: target.version }],
+    );
   } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === ALREADY_ACTIVE) return;
     // The lead is saved; a retry of the same request finds it and starts (or joins) the run.
     log.error({ err: (err as Error).message, journeyId: target.journeyId, leadId }, 'journey start failed');
     throw unavailable('Could not start the workflow, please retry');
@@ -86,3 +82,4 @@ export async function startEnrollment(
 }
 
 type WorkflowName = keyof Pick<typeof workflows, 'journeyEnrollment'>;
+type Journey = (typeof workflows)['journeyEnrollment'];

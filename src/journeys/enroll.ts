@@ -11,6 +11,8 @@ import { ALREADY_ACTIVE, enrollUpdate, type JourneyInput } from '../../workflows
 import type * as workflows from '../../workflows';
 import { JourneyDefinitionError, parseJourneySteps, type JourneyStep } from './schema';
 import { isUuid } from '../ids';
+import { Coalescer } from './coalesce';
+import type { LatestJourneyVersions } from './latest-versions';
 
 export const WORKFLOW_NOT_FOUND = 'Workflow not found';
 
@@ -25,8 +27,14 @@ export interface JourneyTarget {
 const parsed = new Map<string, JourneyStep[]>();
 
 /** The journey's newest version, or a 404 `Workflow not found` (also for another workspace's journey). */
-export async function latestJourney(db: Queryable, workspaceId: string, journeyId: string): Promise<JourneyTarget> {
-  const version = isUuid(journeyId) ? await latestJourneyVersion(db, workspaceId, journeyId) : undefined;
+export async function latestJourney(
+  db: Queryable,
+  workspaceId: string,
+  journeyId: string,
+  versions?: LatestJourneyVersions,
+): Promise<JourneyTarget> {
+  const lookup = () => (versions ? versions.get(db, workspaceId, journeyId) : latestJourneyVersion(db, workspaceId, journeyId));
+  const version = isUuid(journeyId) ? await lookup() : undefined;
   if (version === undefined) throw notFound(WORKFLOW_NOT_FOUND);
   const key = `${journeyId}:${version}`;
   let steps = parsed.get(key);
@@ -43,6 +51,10 @@ export async function latestJourney(db: Queryable, workspaceId: string, journeyI
   return { journeyId, version, steps };
 }
 
+// Concurrent enrollments of one lead in one journey version share their calls to Temporal (a burst of duplicates
+// otherwise queues one update per request on the same run, past the server's in-flight update limit).
+const starts = new Coalescer<void>();
+
 /**
  * Starts the lead's run of the journey. The workflow id is the idempotency key: a new run starts when none is open;
  * when one is, it is sent the `enroll` update, which an active run rejects (the lead is already enrolled; a rejected
@@ -56,27 +68,33 @@ export async function startEnrollment(
   target: JourneyTarget,
 ): Promise<void> {
   const input: JourneyInput = { workspaceId, journeyId: target.journeyId, leadId, version: target.version, steps: target.steps };
+  const workflowId = enrollmentWorkflowId(target.journeyId, leadId);
+  await starts.run(`${workflowId}:${target.version}`, () => start(client, taskQueuePrefix, log, input, workflowId));
+}
+
+async function start(client: Client, taskQueuePrefix: string, log: Logger, input: JourneyInput, workflowId: string): Promise<void> {
+  const { workspaceId, journeyId, leadId, version } = input;
   try {
     await startOrUpdate<Journey, 'restarting', [{ version: number }]>(
       client,
       'journeyEnrollment' satisfies WorkflowName,
       {
-        workflowId: enrollmentWorkflowId(target.journeyId, leadId),
+        workflowId,
         taskQueue: taskQueue('journeys', taskQueuePrefix),
         args: [input],
         typedSearchAttributes: [
           { key: SA.WorkspaceId, value: workspaceId },
           { key: SA.LeadId, value: leadId },
-          { key: SA.JourneyId, value: target.journeyId },
+          { key: SA.JourneyId, value: journeyId },
         ],
       },
       enrollUpdate,
-      [{ version: target.version }],
+      [{ version }],
     );
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === ALREADY_ACTIVE) return;
     // The lead is saved; a retry of the same request finds it and starts (or joins) the run.
-    log.error({ err: (err as Error).message, journeyId: target.journeyId, leadId }, 'journey start failed');
+    log.error({ err: (err as Error).message, journeyId, leadId }, 'journey start failed');
     throw unavailable('Could not start the workflow, please retry');
   }
 }

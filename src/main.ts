@@ -24,7 +24,7 @@ export async function startApi(config: Config, opts: { logger?: Logger } = {}): 
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length) logger.info({ added }, 'search attributes registered');
   const app = createApp({ config, db, temporal, logger });
-  await app.keys.listen(config.DATABASE_URL);
+  await app.listen(config.DATABASE_URL);
   const server = app.koa.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const db = createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger });
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const app = createApp({ config, db, temporal, logger });
-  await app.keys.listen(config.DATABASE_URL!);
+  await app.listen(config.DATABASE_URL!);
   const server = app.koa.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   server.keepAliveTimeout = 120_000; // idle keep-alive sockets between rounds must not be closed under the load generator

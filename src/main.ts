@@ -15,7 +15,7 @@ export interface RunningApi {
 
 /** Starts the api process: migrations, search attributes, then the HTTP server. */
 export async function startApi(config: Config, opts: { logger?: Logger } = {}): Promise<RunningApi> {
-  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api');
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api', { buffered: true });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the api');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
   const applied = await migrate(db);

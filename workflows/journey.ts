@@ -109,7 +109,10 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
     stepId: step.id,
     seq: state.seq + 1,
   });
-  /** Ends the enrollment; an enroll request that came once the end was decided starts the journey over. */
+  /**
+   * Ends the enrollment; an enroll request that came once the end was decided starts the journey over (after a
+   * cancellation from outside only an enroll update does, never a recorded signal: such runs replay as before).
+   */
   const finish = async (end: Exclude<EnrollmentStatus, 'active'>, detail?: string, startOver = true): Promise<JourneyState> => {
     status = end;
     const stepId = steps[Math.min(state.pc, steps.length - 1)]?.id ?? null;
@@ -118,7 +121,7 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
     // An unenroll update answers once the row is final: let it finish before the run closes or continues as new.
     // Non-cancellable (like the steps lookup) because a run cancelled from outside also ends here.
     await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
-    if (again && startOver) {
+    if (again && (startOver || againByUpdate)) {
       const { version } = again;
       const lookup = () => data.journeySteps({ workspaceId: input.workspaceId, journeyId: input.journeyId, version });
       const next = await CancellationScope.nonCancellable(lookup).catch(() => undefined);
@@ -142,7 +145,7 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
     // However the run fails (an activity's final failure rethrown, a bug in a step) or is cancelled, its enrollment
     // row ends first; an enroll update that came meanwhile starts over. Runs recorded before this replay without it.
     if (!(err instanceof ContinueAsNew) && !recorded && patched('journey-final-row')) {
-      if (isCancellation(err)) await finish('unenrolled', 'cancelled', againByUpdate);
+      if (isCancellation(err)) await finish('unenrolled', 'cancelled', false);
       else await finish('failed', `run failed: ${failureType(err) ?? (err as Error).message}`.slice(0, 500));
     }
     throw err;
@@ -173,8 +176,7 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
       } catch (err) {
         if (isCancellation(err)) {
           if (unenrolled) return finish('unenrolled', unenrolled);
-          // Cancelled from outside: the run ends; only an enroll update (never a recorded signal) makes it start over.
-          await finish('unenrolled', 'cancelled', againByUpdate);
+          await finish('unenrolled', 'cancelled', false);
           throw err;
         }
         if (err instanceof JourneyStepError) return finish('failed', `${step.id}: ${err.message}`);

@@ -5,6 +5,7 @@ import { taskQueue } from '../../src/temporal/task-queues';
 import { journeyEnrollment } from '../../workflows/journey';
 import { enrollmentRows, importSteps, newPhone, rowsWhen, runOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
+import { eventually } from '../helpers/webhook-receiver';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -33,7 +34,8 @@ describe('enrolling a lead that already has a run', () => {
   it('a duplicate enrollment of an active lead writes nothing to its run history', async () => {
     const t = await tenant();
     const lead = await t.enroll({ record: { phone: newPhone() } });
-    await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'nap', 'the run asleep');
+    // Asleep in Temporal's eyes too: its timer started, so nothing of its own adds events for a day.
+    await eventually(async () => (await runOf(app, t.journeyId, lead).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), 20_000, 'the timer');
     const before = await historyLength(t.journeyId, lead);
     const runId = (await runOf(app, t.journeyId, lead).describe()).runId;
 
@@ -89,5 +91,14 @@ describe('every way a run ends leaves its enrollment row final', () => {
     await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     expect(await enrollmentRows(app, leadId)).toMatchObject([{ status: 'failed', current_step: 'bad', detail: 'run failed: invalid_data' }]);
     expect((await handle.describe()).typedSearchAttributes.get(SA.Outcome)).toBe('failed');
+  });
+
+  it('a run terminated from outside leaves its row failed once the api sees it has no open run', async () => {
+    const t = await tenant();
+    const lead = await t.enroll({ record: { phone: newPhone() } });
+    await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'nap', 'the run asleep');
+    await runOf(app, t.journeyId, lead).terminate('operator');
+    expect(await t.unenroll(lead)).toMatchObject({ status: 404, body: { status: 'failed', message: 'Lead is not active in this workflow' } });
+    expect(await enrollmentRows(app, lead)).toMatchObject([{ status: 'failed', detail: 'its run ended without reporting (terminated or timed out)' }]);
   });
 });

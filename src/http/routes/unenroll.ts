@@ -1,5 +1,6 @@
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
+import { failOrphanedEnrollments } from '../../db/repos/enrollments';
 import { findLeadById } from '../../db/repos/leads';
 import { latestJourneyVersion } from '../../db/repos/journeys';
 import { notFound } from '../../errors';
@@ -54,7 +55,11 @@ export const unenrollLead = defineRoute({
       const handle = temporal.client.workflow.getHandle(enrollmentWorkflowId(workflow_id, lead_id));
       await handle.executeUpdate(unenrollUpdate, { args: [reason ? { reason } : {}] });
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw notFound(NOT_ACTIVE);
+      if (err instanceof WorkflowNotFoundError) {
+        // No open run: a row still active lost its run to a termination or timeout; it ends here, where that shows.
+        await failOrphanedEnrollments(db, ws, workflow_id, lead_id);
+        throw notFound(NOT_ACTIVE);
+      }
       // Rejected by its validator: the run is already ending (another unenroll, or its last step).
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === NOT_ACTIVE_TYPE) throw notFound(NOT_ACTIVE);
       throw err;

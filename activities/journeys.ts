@@ -24,14 +24,39 @@ export interface StepContext {
   seq: number;
 }
 
-/** Failure types journey activities raise; all but `webhook_unavailable` are final. */
+/** Failure types journey activities raise; all but `webhook_unavailable` are final (raised non-retryable). */
 export const JOURNEY_FAILURES = {
   leadGone: 'lead_not_found',
   invalidFields: 'invalid_fields',
+  invalidData: 'invalid_data',
   webhookRejected: 'webhook_rejected',
   webhookBlocked: 'ssrf_blocked',
   webhookUnavailable: 'webhook_unavailable',
 } as const;
+
+/**
+ * Where retryability is decided, once for every journey activity (the workflow's proxies do not list types): an
+ * ApplicationFailure says it itself; a domain error (4xx) and data Postgres rejects for its content (SQLSTATE class
+ * 22) fail the same way on every attempt, so they are final; anything else (a restart, a timeout) is retried.
+ */
+export function atActivityBoundary(err: unknown): unknown {
+  if (err instanceof ApplicationFailure) return err;
+  if (err instanceof ApiError && err.status < 500) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true });
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('22')) {
+    return ApplicationFailure.create({ type: JOURNEY_FAILURES.invalidData, message: (err as Error).message, nonRetryable: true });
+  }
+  return err;
+}
+
+/** The same activities, each passing what it throws through atActivityBoundary. */
+function withBoundary<T extends Record<string, (arg: never) => Promise<unknown>>>(activities: T): T {
+  const wrap = (fn: (arg: never) => Promise<unknown>) => (arg: never) =>
+    fn(arg).catch((err: unknown) => {
+      throw atActivityBoundary(err);
+    });
+  return Object.fromEntries(Object.entries(activities).map(([name, fn]) => [name, wrap(fn)])) as T;
+}
 
 const leadGone = () =>
   ApplicationFailure.create({ type: JOURNEY_FAILURES.leadGone, message: 'the lead no longer exists', nonRetryable: true });
@@ -42,7 +67,7 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
   const ssrf = { allow: ssrfAllowlist(deps.ssrfAllowlist) };
   const lead = async (c: StepContext) => (await leadForJourney(db, c.workspaceId, c.leadId)) ?? Promise.reject(leadGone());
 
-  return {
+  return withBoundary({
     async journeyStarted(c: StepContext & { version: number; workflowId: string; runId: string }): Promise<void> {
       try {
         await recordEnrollmentStart(db, { id: c.enrollmentId, currentStep: c.stepId, ...c });
@@ -132,7 +157,7 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
       const [l] = await Promise.all([lead(c), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
       return { reason: l.on_dnc ? 'dnc' : 'not_available_yet' };
     },
-  };
+  });
 }
 
 export type JourneyActivities = ReturnType<typeof createJourneyActivities>;

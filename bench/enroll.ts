@@ -1,5 +1,5 @@
 // P2 (quality-figures.md): POST /v1/lead/sendtoworkflow with a new lead each time, through the real api (auth,
-// validation, lead creation, signal-with-start), against a raw client.workflow.start of the same workflow and input.
+// validation, lead creation, the SDK's typed start), against a raw client.workflow.start of the same workflow and input.
 import { Client, Connection } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';

@@ -13,6 +13,7 @@ import { createRateLimits } from './http/middleware/rate-limit';
 import { requestContext, type RequestLog } from './http/middleware/request-context';
 import { mountRoutes } from './http/mount';
 import { buildOpenApi } from './http/openapi';
+import { LatestJourneyVersions } from './journeys/latest-versions';
 import { routes } from './http/routes';
 import { systemRouter } from './http/routes/system';
 import type { AppState } from './http/state';
@@ -20,6 +21,9 @@ import type { AppState } from './http/state';
 export interface App {
   koa: Koa<AppState>;
   keys: ApiKeyResolver;
+  journeyVersions: LatestJourneyVersions;
+  /** Starts the caches' change listeners (api keys, journey versions). */
+  startListeners(): Promise<void>;
   /** Refuses new requests with 503 and answers in-flight ones (503 after graceMs); resolves when all are answered. */
   drain(graceMs: number): Promise<void>;
   /** Listens like koa.listen, with malformed requests (rejected before Koa) answered in the error shape. */
@@ -34,6 +38,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   const keys = new ApiKeyResolver(deps.db, deps.logger);
   const draining = createDraining();
   const limits = createRateLimits(deps, deps.config);
+  const journeyVersions = deps.journeyVersions ?? new LatestJourneyVersions();
 
   koa.use(requestContext(deps.logger, opts.requestLog));
   koa.use(metrics.middleware);
@@ -50,12 +55,16 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   api.get('/v1/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
-  mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys), limits.perKey], none: [] }, deps);
+  mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys), limits.perKey], none: [] }, { ...deps, journeyVersions });
   koa.use(api.routes());
 
   return {
     koa,
     keys,
+    journeyVersions,
+    async startListeners() {
+      await Promise.all([keys.listen(), journeyVersions.listen(deps.db)]);
+    },
     drain: (graceMs) => draining.begin(graceMs),
     listen(port, host) {
       const server = koa.listen(port, host);
@@ -63,8 +72,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
       return server;
     },
     async close() {
-      await keys.close();
-      await limits.close();
+      await Promise.all([keys.close(), journeyVersions.close(), limits.close()]);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Db } from './db/pool';
+import type { LatestJourneyVersions } from './journeys/latest-versions';
 
 /** What the api's routes are built from; tests hand in real instances. */
 export interface AppDeps {
@@ -9,4 +10,6 @@ export interface AppDeps {
   db: Db;
   temporal: { connection: Connection; client: Client };
   logger: Logger;
+  /** Cached latest journey versions (createApp provides it; without it every enrollment reads the version). */
+  journeyVersions?: LatestJourneyVersions;
 }

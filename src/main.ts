@@ -17,7 +17,7 @@ export interface RunningApi {
 
 /** Starts the api process: migrations, search attributes, then the HTTP server. */
 export async function startApi(config: Config, opts: { logger?: Logger; requestLog?: RequestLog } = {}): Promise<RunningApi> {
-  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api', config.LOG_FORMAT);
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api', { format: config.LOG_FORMAT, buffered: true });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the api');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
   const applied = await migrate(db);
@@ -26,7 +26,7 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length) logger.info({ added }, 'search attributes registered');
   const app = createApp({ config, db, temporal, logger }, { requestLog: opts.requestLog });
-  await app.keys.listen();
+  await app.startListeners();
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -31,7 +31,7 @@ function installRuntime(config: Config, logger: Logger) {
 
 /** Starts the worker process's workers against config's Temporal and Postgres. */
 export async function startWorker(config: Config, opts: { logger?: Logger } = {}): Promise<RunningWorker> {
-  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'worker', config.LOG_FORMAT);
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'worker', { format: config.LOG_FORMAT });
   installRuntime(config, logger);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the worker');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });

@@ -1,5 +1,5 @@
 // The journey workflow's input, state, signal and query: shared by the workflow, the api and tests.
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { JourneyStep } from '../src/journeys/schema';
 
 /** One step done: what it was, how it ended, when (workflow time, ISO-8601). */
@@ -55,9 +55,20 @@ export const HISTORY_TAIL = 100;
 /** Stops the journey: the current step is cancelled and the enrollment ends as unenrolled. */
 export const unenrollSignal = defineSignal<[{ reason?: string }?]>('unenroll');
 /**
- * A request to enroll, sent when an enrollment joins a run that was already open. A run that is active ignores it; a
- * run that has already decided to end starts over on the given version instead (an enrollment racing the end is not lost).
+ * The enrollment request api versions before enrollUpdate sent (kept for their clients and recorded runs). A run
+ * that is active ignores it; a run that has already decided to end starts over on the given version instead.
  */
 export const enrollSignal = defineSignal<[{ version: number }]>('enroll');
+/**
+ * Enrollment request: the api sends it (update-with-start) only when a lead already has an open run. Its validator
+ * rejects it while the run is active, so a duplicate writes nothing to the run's history; a run that has already
+ * decided to end accepts it and starts over on the given version (an enrollment racing the end is not lost).
+ */
+export const enrollUpdate = defineUpdate<'restarting', [{ version: number }]>('enroll');
+/** Stops the journey like the signal, and answers once the enrollment is recorded as ended (its final state). */
+export const unenrollUpdate = defineUpdate<JourneyState, [{ reason?: string }]>('unenroll');
+/** Failure types the validators reject with: the run is active (an enroll is already satisfied) / no longer active. */
+export const ALREADY_ACTIVE = 'already_active';
+export const NOT_ACTIVE = 'not_active';
 /** The current step and the steps done. */
 export const journeyStateQuery = defineQuery<JourneyState>('journeyState');

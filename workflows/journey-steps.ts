@@ -5,18 +5,18 @@ import { branchTarget, outcomeOnly } from '../src/journeys/conditions';
 import { parseIsoDuration } from '../src/journeys/duration';
 import type { JourneyStep, StepKind, StepOf } from '../src/journeys/schema';
 
-const FINAL = ['lead_not_found', 'invalid_fields', 'webhook_rejected', 'ssrf_blocked', 'journey_not_found', 'invalid_journey'];
+// Which failures are final is decided once, by the activities (atActivityBoundary): they raise them non-retryable.
 
 /** Database activities: short, retried until the database answers (a restart must not fail a journey). */
 const data = proxyActivities<JourneyActivities>({
   startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: FINAL },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
 /** Webhooks: 5xx, 408, 429 and network errors retried with backoff for about 8 minutes, then the step fails. */
 const hooks = proxyActivities<JourneyActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 9, nonRetryableErrorTypes: FINAL },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 9 },
 });
 
 export { data as journeyData };

@@ -1,14 +1,31 @@
 // journeyEnrollment: one lead in one journey version, step after step, for as long as the journey lasts.
-import { CancellationScope, continueAsNew, isCancellation, patched, setHandler, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  ContinueAsNew,
+  continueAsNew,
+  isCancellation,
+  patched,
+  setHandler,
+  upsertSearchAttributes,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { StepContext } from '../activities/journeys';
 import type { JourneyStep } from '../src/journeys/schema';
 import { SA } from '../src/temporal/search-attribute-keys';
 import { failureType, journeyData as data, JourneyStepError, runStep, type StepResult } from './journey-steps';
 import {
+  ALREADY_ACTIVE,
   enrollSignal,
+  enrollUpdate,
   HISTORY_TAIL,
   journeyStateQuery,
+  NOT_ACTIVE,
   unenrollSignal,
+  unenrollUpdate,
   type CarriedState,
   type EnrollmentStatus,
   type JourneyInput,
@@ -18,9 +35,10 @@ import {
 const DEFAULT_MAX_STEPS_PER_RUN = 200;
 
 /**
- * Interprets a journey version's steps for one lead (id `enrollment:<journeyId>:<leadId>`). Signal `unenroll`
- * stops it; query `journeyState` shows the current step and the steps done. Continues as new before its history
- * grows large, carrying the position, the last outcome and the tail of the step history.
+ * Interprets a journey version's steps for one lead (id `enrollment:<journeyId>:<leadId>`). Update (or signal)
+ * `unenroll` stops it; update `enroll` restarts a run that is ending; query `journeyState` shows the current step
+ * and the steps done. Continues as new before its history grows large, carrying the position, the last outcome and
+ * the tail of the step history. However the run ends, its enrollment row ends too (failed when the run fails).
  */
 export async function journeyEnrollment(input: JourneyInput): Promise<JourneyState> {
   const { steps } = input;
@@ -30,6 +48,10 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
   let unenrolled: string | undefined;
   let current: CancellationScope | undefined;
   let again: { version: number } | undefined;
+  /** The enrollment row has been given its final status (what the unenroll update waits for). */
+  let recorded = false;
+  /** An enroll update (never in runs recorded before it existed) asked to start over. */
+  let againByUpdate = false;
 
   const snapshot = (): JourneyState => ({
     enrollment_id: state.enrollmentId,
@@ -41,14 +63,43 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
     history: state.history,
   });
   setHandler(journeyStateQuery, snapshot);
-  setHandler(unenrollSignal, (arg) => {
-    if (status !== 'active' || unenrolled) return;
-    unenrolled = arg?.reason || 'unenrolled';
+  const stopping = () => status !== 'active' || unenrolled !== undefined;
+  const unenroll = (reason: string | undefined) => {
+    if (stopping()) return;
+    unenrolled = reason || 'unenrolled';
     current?.cancel();
-  });
+  };
+  setHandler(unenrollSignal, (arg) => unenroll(arg?.reason));
+  setHandler(
+    unenrollUpdate,
+    async (arg) => {
+      unenroll(arg.reason);
+      await condition(() => recorded);
+      return snapshot();
+    },
+    {
+      validator: (_arg) => {
+        if (stopping()) throw ApplicationFailure.create({ type: NOT_ACTIVE, message: 'the enrollment is no longer active', nonRetryable: true });
+      },
+    },
+  );
   setHandler(enrollSignal, (request) => {
-    if (status !== 'active' || unenrolled) again = request;
+    if (stopping()) again = request;
   });
+  // Rejected while active: a rejected update leaves no event in the history, so duplicates cost the run nothing.
+  setHandler(
+    enrollUpdate,
+    (request) => {
+      again = request;
+      againByUpdate = true;
+      return 'restarting' as const;
+    },
+    {
+      validator: (_request) => {
+        if (!stopping()) throw ApplicationFailure.create({ type: ALREADY_ACTIVE, message: 'the lead is already active in this journey', nonRetryable: true });
+      },
+    },
+  );
 
   const ctx = (step: JourneyStep): StepContext => ({
     enrollmentId: state.enrollmentId,
@@ -58,14 +109,22 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
     stepId: step.id,
     seq: state.seq + 1,
   });
-  /** Ends the enrollment; an enroll request that came once the end was decided starts the journey over. */
+  /**
+   * Ends the enrollment; an enroll request that came once the end was decided starts the journey over (after a
+   * cancellation from outside only an enroll update does, never a recorded signal: such runs replay as before).
+   */
   const finish = async (end: Exclude<EnrollmentStatus, 'active'>, detail?: string, startOver = true): Promise<JourneyState> => {
     status = end;
     const stepId = steps[Math.min(state.pc, steps.length - 1)]?.id ?? null;
     await CancellationScope.nonCancellable(() => data.journeyFinished({ enrollmentId: state.enrollmentId, status: end, stepId, detail }));
-    if (again && startOver) {
+    recorded = true;
+    // An unenroll update answers once the row is final: let it finish before the run closes or continues as new.
+    // Non-cancellable (like the steps lookup) because a run cancelled from outside also ends here.
+    await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+    if (again && (startOver || againByUpdate)) {
       const { version } = again;
-      const next = await data.journeySteps({ workspaceId: input.workspaceId, journeyId: input.journeyId, version }).catch(() => undefined);
+      const lookup = () => data.journeySteps({ workspaceId: input.workspaceId, journeyId: input.journeyId, version });
+      const next = await CancellationScope.nonCancellable(lookup).catch(() => undefined);
       if (next) return continueAsNew<typeof journeyEnrollment>({ ...input, version, steps: next, resume: undefined });
     }
     // Operators find runs by how they ended (Outcome = completed | unenrolled | failed); runs recorded before this
@@ -80,40 +139,54 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
     state.history = [...state.history, r.detail ? { ...entry, detail: r.detail } : entry].slice(-HISTORY_TAIL);
   };
 
-  const { workflowId, runId } = workflowInfo();
   try {
-    if (input.resume) await data.journeyAtStep({ enrollmentId: state.enrollmentId, stepId: steps[state.pc]!.id, runId });
-    else await data.journeyStarted({ ...ctx(steps[0]!), version: input.version, workflowId, runId });
+    return await run();
   } catch (err) {
-    if (failureType(err) === 'lead_not_found') return finish('failed', 'the lead no longer exists');
+    // However the run fails (an activity's final failure rethrown, a bug in a step) or is cancelled, its enrollment
+    // row ends first; an enroll update that came meanwhile starts over. Runs recorded before this replay without it.
+    if (!(err instanceof ContinueAsNew) && !recorded && patched('journey-final-row')) {
+      if (isCancellation(err)) await finish('unenrolled', 'cancelled', false);
+      else await finish('failed', `run failed: ${failureType(err) ?? (err as Error).message}`.slice(0, 500));
+    }
     throw err;
   }
 
-  const maxSteps = input.maxStepsPerRun ?? DEFAULT_MAX_STEPS_PER_RUN;
-  for (let ran = 0; ; ran++) {
-    if (unenrolled) return finish('unenrolled', unenrolled);
-    if (state.pc >= steps.length) return finish('completed');
-    if (ran >= maxSteps || workflowInfo().continueAsNewSuggested) {
-      return continueAsNew<typeof journeyEnrollment>({ ...input, resume: state });
-    }
-    const step = steps[state.pc]!;
-    let result: StepResult;
+  async function run(): Promise<JourneyState> {
+    const { workflowId, runId } = workflowInfo();
     try {
-      current = new CancellationScope();
-      result = await current.run(() => runStep(step, ctx(step), state.lastOutcome));
+      if (input.resume) await data.journeyAtStep({ enrollmentId: state.enrollmentId, stepId: steps[state.pc]!.id, runId });
+      else await data.journeyStarted({ ...ctx(steps[0]!), version: input.version, workflowId, runId });
     } catch (err) {
-      if (isCancellation(err)) {
-        if (unenrolled) return finish('unenrolled', unenrolled);
-        await finish('unenrolled', 'cancelled', false);
-        throw err;
-      }
-      if (err instanceof JourneyStepError) return finish('failed', `${step.id}: ${err.message}`);
+      if (failureType(err) === 'lead_not_found') return finish('failed', 'the lead no longer exists');
       throw err;
-    } finally {
-      current = undefined;
     }
-    record(step, result);
-    if (result.end) return finish('completed');
-    state.pc = result.next !== undefined ? indexOf.get(result.next)! : state.pc + 1;
+
+    const maxSteps = input.maxStepsPerRun ?? DEFAULT_MAX_STEPS_PER_RUN;
+    for (let ran = 0; ; ran++) {
+      if (unenrolled) return finish('unenrolled', unenrolled);
+      if (state.pc >= steps.length) return finish('completed');
+      if (ran >= maxSteps || workflowInfo().continueAsNewSuggested) {
+        return continueAsNew<typeof journeyEnrollment>({ ...input, resume: state });
+      }
+      const step = steps[state.pc]!;
+      let result: StepResult;
+      try {
+        current = new CancellationScope();
+        result = await current.run(() => runStep(step, ctx(step), state.lastOutcome));
+      } catch (err) {
+        if (isCancellation(err)) {
+          if (unenrolled) return finish('unenrolled', unenrolled);
+          await finish('unenrolled', 'cancelled', false);
+          throw err;
+        }
+        if (err instanceof JourneyStepError) return finish('failed', `${step.id}: ${err.message}`);
+        throw err;
+      } finally {
+        current = undefined;
+      }
+      record(step, result);
+      if (result.end) return finish('completed');
+      state.pc = result.next !== undefined ? indexOf.get(result.next)! : state.pc + 1;
+    }
   }
 }

@@ -8,11 +8,11 @@ import { connectTemporal } from '../../src/temporal/client';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE_URL, TEMPORAL_ADDRESS: process.env.BENCH_TEMPORAL_ADDRESS, PORT: '0' });
-  const logger = createLogger(config.LOG_LEVEL, 'api');
+  const logger = createLogger(config.LOG_LEVEL, 'api', { buffered: true });
   const db = createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger });
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const app = createApp({ config, db, temporal, logger });
-  await app.keys.listen();
+  await app.startListeners();
   const server = app.koa.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   server.keepAliveTimeout = 120_000; // idle keep-alive sockets between rounds must not be closed under the load generator

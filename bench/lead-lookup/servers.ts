@@ -22,7 +22,7 @@ async function listen(koa: Koa<any>): Promise<number> {
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: env('BENCH_DATABASE_URL'), TEMPORAL_ADDRESS: env('BENCH_TEMPORAL_ADDRESS'), PORT: '0' });
   // The app's own logger at LOG_LEVEL; stdout of this process is /dev/null, as a log shipper would be.
-  const logger = createLogger(config.LOG_LEVEL, 'api');
+  const logger = createLogger(config.LOG_LEVEL, 'api', { buffered: true });
   const db = createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger });
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const ours = await listen(createApp({ config, db, temporal, logger }).koa);

@@ -32,7 +32,7 @@ async function within(what: string, ms: number, fn: (() => Promise<void>) | unde
  * terminal's signal reaches them only through us; a second Ctrl-C, or a stop that hangs, kills them at once.
  */
 export async function runDevStack(config: Config): Promise<void> {
-  const logger = createLogger(config.LOG_LEVEL, 'switchboard', config.LOG_FORMAT);
+  const logger = createLogger(config.LOG_LEVEL, 'switchboard', { format: config.LOG_FORMAT });
   const parts: { pg?: RunningPostgres; temporal?: RunningTemporal; api?: RunningApi; worker?: RunningWorker } = {};
   let stopping = false;
   let startup: Promise<void> = Promise.resolve();

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 
 /** A running LISTEN; close() stops it and its reconnects. */
 export interface Listener {
+  /** Whether the LISTEN connection is up now (notifications are being received). */
+  readonly connected: boolean;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,9 @@ export async function listenWithReconnect(
 
   await connect();
   return {
+    get connected() {
+      return client !== undefined && !closed;
+    },
     async close() {
       closed = true;
       clearTimeout(timer);

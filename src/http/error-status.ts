@@ -6,6 +6,7 @@ export const STATUS_OF_DOMAIN_CODE = {
   invalid_journey: 409,
   journey_not_found: 404,
   lead_not_found: 404,
+  workflow_unavailable: 503,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */

@@ -1,16 +1,19 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Queryable } from '../db/pool';
 import type { Logger } from '../log';
 import { journeyVersionSteps, latestJourneyVersion } from '../db/repos/journeys';
-import { ApiError, notFound, unavailable } from '../errors';
+import { LRUCache } from 'lru-cache';
+import { DomainError } from '../errors';
 import { enrollmentWorkflowId } from '../temporal/ids';
-import { startOrJoin } from '../temporal/start';
+import { startOrUpdate } from '../temporal/start';
 import { SA } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
-import { enrollSignal, type JourneyInput } from '../../workflows/journey-messages';
+import { ALREADY_ACTIVE, enrollUpdate, type JourneyInput } from '../../workflows/journey-messages';
 import type * as workflows from '../../workflows';
 import { JourneyDefinitionError, parseJourneySteps, type JourneyStep } from './schema';
 import { isUuid } from '../ids';
+import { Coalescer } from './coalesce';
+import type { LatestJourneyVersions } from './latest-versions';
 
 export const WORKFLOW_NOT_FOUND = 'Workflow not found';
 
@@ -22,12 +25,18 @@ export interface JourneyTarget {
 }
 
 // Versions never change once stored, so their parsed steps are kept (the latest version number is read every time).
-const parsed = new Map<string, JourneyStep[]>();
+const parsed = new LRUCache<string, JourneyStep[]>({ max: 1000 });
 
-/** The journey's newest version, or a 404 `Workflow not found` (also for another workspace's journey). */
-export async function latestJourney(db: Queryable, workspaceId: string, journeyId: string): Promise<JourneyTarget> {
-  const version = isUuid(journeyId) ? await latestJourneyVersion(db, workspaceId, journeyId) : undefined;
-  if (version === undefined) throw notFound(WORKFLOW_NOT_FOUND);
+/** The journey's newest version; journey_not_found `Workflow not found` also for another workspace's journey. */
+export async function latestJourney(
+  db: Queryable,
+  workspaceId: string,
+  journeyId: string,
+  versions?: LatestJourneyVersions,
+): Promise<JourneyTarget> {
+  const lookup = () => (versions ? versions.get(db, workspaceId, journeyId) : latestJourneyVersion(db, workspaceId, journeyId));
+  const version = isUuid(journeyId) ? await lookup() : undefined;
+  if (version === undefined) throw new DomainError('journey_not_found', WORKFLOW_NOT_FOUND);
   const key = `${journeyId}:${version}`;
   let steps = parsed.get(key);
   if (!steps) {
@@ -35,54 +44,60 @@ export async function latestJourney(db: Queryable, workspaceId: string, journeyI
       steps = parseJourneySteps(await journeyVersionSteps(db, workspaceId, journeyId, version));
     } catch (err) {
       if (!(err instanceof JourneyDefinitionError)) throw err;
-      throw new ApiError(409, 'invalid_journey', `Workflow definition is invalid (version ${version}): ${err.issues.slice(0, 3).join('; ')}`);
+      throw new DomainError('invalid_journey', `Workflow definition is invalid (version ${version}): ${err.issues.slice(0, 3).join('; ')}`);
     }
-    if (parsed.size >= 1000) parsed.clear();
     parsed.set(key, steps);
   }
   return { journeyId, version, steps };
 }
 
+// Concurrent enrollments of one lead in one journey version share their calls to Temporal (a burst of duplicates
+// otherwise queues one update per request on the same run, past the server's in-flight update limit).
+const starts = new Coalescer<void>();
+
 /**
- * Starts the lead's run of the journey. The workflow id is the idempotency key: while a run is open the start joins
- * it (USE_EXISTING) instead of starting a second; once it closed, a new run may start. A joined run is sent an
- * `enroll` signal: an active run ignores it, a run that had already decided to end starts over (so an enrollment
- * racing the end of the previous run is never lost); a run that closed in between is started anew.
+ * Starts the lead's run of the journey. The workflow id is the idempotency key: a new run starts when none is open;
+ * when one is, it is sent the `enroll` update, which an active run rejects (the lead is already enrolled; a rejected
+ * update leaves nothing in the run's history) and a run that has already decided to end accepts, starting over (so an
+ * enrollment racing the end of the previous run is never lost); a run that closed in between is started anew.
  */
 export async function startEnrollment(
   { client, taskQueuePrefix, log }: { client: Client; taskQueuePrefix: string; log: Logger },
   workspaceId: string,
   leadId: string,
   target: JourneyTarget,
-): Promise<{ runId: string }> {
+): Promise<void> {
   const input: JourneyInput = { workspaceId, journeyId: target.journeyId, leadId, version: target.version, steps: target.steps };
   const workflowId = enrollmentWorkflowId(target.journeyId, leadId);
+  await starts.run(`${workflowId}:${target.version}`, () => start(client, taskQueuePrefix, log, input, workflowId));
+}
+
+async function start(client: Client, taskQueuePrefix: string, log: Logger, input: JourneyInput, workflowId: string): Promise<void> {
+  const { workspaceId, journeyId, leadId, version } = input;
   try {
-    for (let attempt = 1; ; attempt++) {
-      const run = await startOrJoin(client, {
-        workflowType: 'journeyEnrollment' satisfies WorkflowName,
+    await startOrUpdate<Journey, 'restarting', [{ version: number }]>(
+      client,
+      'journeyEnrollment' satisfies WorkflowName,
+      {
         workflowId,
         taskQueue: taskQueue('journeys', taskQueuePrefix),
         args: [input],
-        searchAttributes: [
+        typedSearchAttributes: [
           { key: SA.WorkspaceId, value: workspaceId },
           { key: SA.LeadId, value: leadId },
-          { key: SA.JourneyId, value: target.journeyId },
+          { key: SA.JourneyId, value: journeyId },
         ],
-      });
-      if (run.started) return run;
-      try {
-        await client.workflow.getHandle(workflowId, run.runId).signal(enrollSignal, { version: target.version });
-        return run;
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError) || attempt >= 3) throw err; // closed meanwhile: start a new run
-      }
-    }
+      },
+      enrollUpdate,
+      [{ version }],
+    );
   } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === ALREADY_ACTIVE) return;
     // The lead is saved; a retry of the same request finds it and starts (or joins) the run.
-    log.error({ err: (err as Error).message, journeyId: target.journeyId, leadId }, 'journey start failed');
-    throw unavailable('Could not start the workflow, please retry');
+    log.error({ err: (err as Error).message, journeyId, leadId }, 'journey start failed');
+    throw new DomainError('workflow_unavailable', 'Could not start the workflow, please retry');
   }
 }
 
 type WorkflowName = keyof Pick<typeof workflows, 'journeyEnrollment'>;
+type Journey = (typeof workflows)['journeyEnrollment'];

@@ -1,31 +1,28 @@
-import type { Client } from '@temporalio/client';
-import { defaultPayloadConverter, type SearchAttributePair } from '@temporalio/common';
-import { encodeUnifiedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
-import { temporal } from '@temporalio/proto';
-import { randomUUID } from 'node:crypto';
-
-const { TaskQueueKind, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } = temporal.api.enums.v1;
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import type { UpdateDefinition, Workflow } from '@temporalio/common';
 
 /**
- * Starts a workflow, or joins the run already open under its id (conflict policy USE_EXISTING; a closed run's id may
- * be reused). Unlike client.workflow.start it says which happened (`started`), so a caller can tell a joined run
- * something (e.g. signal it) only when it did not start it. One StartWorkflowExecution call, default data converter.
+ * Starts a run, or tells the run already open under the workflow id an update; both through the SDK's typed calls, so
+ * interceptors, codecs and the data converter see every start. The plain start comes first (one call, no worker in the
+ * way: the common case of a new run); only when a run is open is the update sent, with update-with-start
+ * (USE_EXISTING), so a run that closed in between is started anew in the same call rather than missed.
+ * Resolves `started` when the plain start created the run, else the update's result; a rejected update throws.
  */
-export async function startOrJoin(
+export async function startOrUpdate<W extends Workflow, Ret, Args extends unknown[]>(
   client: Client,
-  o: { workflowType: string; workflowId: string; taskQueue: string; args: unknown[]; searchAttributes: SearchAttributePair[] },
-): Promise<{ runId: string; started: boolean }> {
-  const res = await client.workflowService.startWorkflowExecution({
-    namespace: client.options.namespace,
-    identity: client.options.identity,
-    requestId: randomUUID(),
-    workflowId: o.workflowId,
-    workflowType: { name: o.workflowType },
-    taskQueue: { name: o.taskQueue, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-    input: { payloads: o.args.map((a) => defaultPayloadConverter.toPayload(a)) },
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-    searchAttributes: { indexedFields: encodeUnifiedSearchAttributes(undefined, o.searchAttributes) },
-  });
-  return { runId: res.runId, started: res.started ?? false };
+  workflowType: string,
+  options: WorkflowStartOptions<W>,
+  update: UpdateDefinition<Ret, Args>,
+  updateArgs: Args,
+): Promise<{ started: true } | { started: false; result: Ret }> {
+  try {
+    await client.workflow.start<W>(workflowType, { ...options, workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'ALLOW_DUPLICATE' });
+    return { started: true };
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  const joinOptions = { ...options, workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE' } as const;
+  const startWorkflowOperation = new WithStartWorkflowOperation<W>(workflowType, joinOptions);
+  const result = await client.workflow.executeUpdateWithStart(update, { args: updateArgs, startWorkflowOperation });
+  return { started: false, result };
 }

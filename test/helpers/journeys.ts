@@ -15,9 +15,14 @@ export function newPhone(): string {
   }
 }
 
-/** Stores a journey version (a new journey unless id is given) and returns its id and version. */
-export function importSteps(app: TestApp, workspaceId: string, steps: unknown[], id?: string) {
-  return importJourney(app.db, workspaceId, { id, name: 'test journey', steps });
+/**
+ * Stores a journey version (a new journey unless id is given) and returns its id and version, once the api's version
+ * cache has it (the NOTIFY that tells the api arrives a moment after the import, as from the CLI).
+ */
+export async function importSteps(app: TestApp, workspaceId: string, steps: unknown[], id?: string) {
+  const journey = await importJourney(app.db, workspaceId, { id, name: 'test journey', steps });
+  await eventually(async () => (await app.journeyVersions.get(app.db, workspaceId, journey.id)) === journey.version, 10_000, 'the api to see the new version');
+  return journey;
 }
 
 /** The enrollment run's handle. */

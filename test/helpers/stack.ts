@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/pool';
 import { createApiKey } from '../../src/db/repos/api-keys';
 import { createWorkspace } from '../../src/db/repos/workspaces';
+import type { LatestJourneyVersions } from '../../src/journeys/latest-versions';
 import { createLogger } from '../../src/log';
 import { connectTemporal } from '../../src/temporal/client';
 import { createWorkers } from '../../worker/workers';
@@ -23,6 +24,8 @@ export interface TestApp {
   db: Db;
   temporal: Awaited<ReturnType<typeof connectTemporal>>;
   workers: Worker[];
+  /** The api's cache of latest journey versions (a test that imports a version waits until the api sees it). */
+  journeyVersions: LatestJourneyVersions;
   /** A new workspace with an API key (and a superuser key when asked; else superuserKey is ''): every test gets its own tenant. */
   newWorkspace(opts?: { defaultRegion?: string; superuser?: boolean }): Promise<{ workspaceId: string; apiKey: string; superuserKey: string }>;
   request(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
@@ -53,7 +56,7 @@ export async function startTestApp(opts: { workers?: boolean; config?: Record<st
   const db = createDb(config.DATABASE_URL!, { max: 10, logger });
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const app = createApp({ config, db, temporal, logger });
-  await app.keys.listen();
+  await app.startListeners();
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -82,6 +85,7 @@ export async function startTestApp(opts: { workers?: boolean; config?: Record<st
     db,
     temporal,
     workers,
+    journeyVersions: app.journeyVersions,
     async newWorkspace(o = {}) {
       const ws = await createWorkspace(db, { name: `test ${randomBytes(3).toString('hex')}`, defaultRegion: o.defaultRegion });
       const { key } = await createApiKey(db, ws.id, { name: 'test' });

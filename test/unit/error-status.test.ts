@@ -1,4 +1,7 @@
+import Koa from 'koa';
+import type { AddressInfo } from 'node:net';
 import { ApiError, DOMAIN_ERROR_CODES, DomainError } from '../../src/errors';
+import { errorHandler } from '../../src/http/middleware/errors';
 import { knownErrorStatus, STATUS_OF_DOMAIN_CODE } from '../../src/http/error-status';
 import { JourneyDefinitionError } from '../../src/journeys/schema';
 import { splitRecord } from '../../src/leads/record';
@@ -6,7 +9,7 @@ import { splitRecord } from '../../src/leads/record';
 describe('domain error codes and their HTTP statuses', () => {
   it('maps every domain code to a status in one table', () => {
     expect(Object.keys(STATUS_OF_DOMAIN_CODE).sort()).toEqual([...DOMAIN_ERROR_CODES].sort());
-    expect(DOMAIN_ERROR_CODES.map((code) => knownErrorStatus(new DomainError(code, 'x')))).toEqual([400, 409, 404, 404]);
+    expect(DOMAIN_ERROR_CODES.map((code) => knownErrorStatus(new DomainError(code, 'x')))).toEqual([400, 409, 404, 404, 503]);
   });
 
   it('domain code fails with codes, not statuses', () => {
@@ -28,5 +31,25 @@ describe('domain error codes and their HTTP statuses', () => {
     expect(knownErrorStatus(Object.assign(new Error('boom'), { status: 500 }))).toBeUndefined();
     expect(knownErrorStatus(new Error('boom'))).toBeUndefined();
     expect(knownErrorStatus(null)).toBeUndefined();
+  });
+
+  it('answers a domain 503 in the error shape with Retry-After', async () => {
+    const koa = new Koa();
+    koa.use(errorHandler() as Koa.Middleware);
+    koa.use(() => {
+      throw new DomainError('workflow_unavailable', 'Could not start the workflow, please retry');
+    });
+    const server = koa.listen(0, '127.0.0.1');
+    try {
+      await new Promise((r) => server.once('listening', r));
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      expect([res.status, res.headers.get('retry-after'), await res.json()]).toEqual([
+        503,
+        '1',
+        { status: 'failed', message: 'Could not start the workflow, please retry' },
+      ]);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -63,6 +63,19 @@ export async function finishEnrollment(
   );
 }
 
+/**
+ * Marks failed the lead's enrollments in a journey still recorded as active when Temporal has no open run for them:
+ * their run was terminated or timed out, which no workflow code sees. Returns how many rows it ended.
+ */
+export async function failOrphanedEnrollments(db: Queryable, workspaceId: string, journeyId: string, leadId: string): Promise<number> {
+  const rows = await db.query(
+    `UPDATE enrollments SET status = 'failed', detail = 'its run ended without reporting (terminated or timed out)', ended_at = now(), updated_at = now()
+     WHERE workspace_id = $1 AND journey_id = $2 AND lead_id = $3 AND status = 'active' RETURNING id`,
+    [workspaceId, journeyId, leadId],
+  );
+  return rows.length;
+}
+
 /** A lead's enrollments, newest first. */
 export async function listLeadEnrollments(db: Queryable, workspaceId: string, leadId: string): Promise<EnrollmentRow[]> {
   return db.query<EnrollmentRow>(

@@ -17,6 +17,8 @@ export function errorHandler(): Middleware<AppState> {
       const status = knownErrorStatus(err);
       if (status !== undefined) {
         ctx.status = status;
+        // Every 503 tells the caller when to come back.
+        if (status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', '1');
         ctx.body = failureBody((err as Error).message);
         return;
       }

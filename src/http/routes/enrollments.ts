@@ -64,7 +64,7 @@ async function send(input: SendInput, update: boolean) {
   const { db, config, temporal } = input.deps;
   const { workflow_id, record, lead_id } = input.body;
   if ((record === undefined) === (lead_id === undefined)) throw badRequest('record, lead_id: provide exactly one of them');
-  const journey = await latestJourney(db, ws, workflow_id);
+  const journey = await latestJourney(db, ws, workflow_id, input.deps.journeyVersions);
   const { lead, ignored } = lead_id !== undefined ? { lead: await byId(db, ws, lead_id), ignored: [] } : await byRecord(db, ws, record!, update);
   await startEnrollment({ client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX, log: input.ctx.state.log }, ws, lead.id, journey);
   return {

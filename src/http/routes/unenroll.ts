@@ -1,11 +1,12 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
+import { failOrphanedEnrollments } from '../../db/repos/enrollments';
 import { findLeadById } from '../../db/repos/leads';
 import { latestJourneyVersion } from '../../db/repos/journeys';
 import { notFound } from '../../errors';
 import { WORKFLOW_NOT_FOUND } from '../../journeys/enroll';
 import { enrollmentWorkflowId } from '../../temporal/ids';
-import { unenrollSignal } from '../../../workflows/journey-messages';
+import { NOT_ACTIVE as NOT_ACTIVE_TYPE, unenrollUpdate } from '../../../workflows/journey-messages';
 import { documentAs, NO_NUL_PATTERN } from '../../documented';
 import { defineRoute, workspaceOf } from '../route';
 import { LEAD_NOT_FOUND } from './leads';
@@ -36,7 +37,7 @@ const Unenrolled = z.object({
   message: z.literal('Lead removed from workflow'),
 });
 
-/** POST /v1/lead/unenroll: stops the lead's open run of a journey (the workflow's `unenroll` signal). */
+/** POST /v1/lead/unenroll: stops the lead's open run of a journey and answers once it has (the workflow's `unenroll` update). */
 export const unenrollLead = defineRoute({
   method: 'post',
   path: '/v1/lead/unenroll',
@@ -44,13 +45,14 @@ export const unenrollLead = defineRoute({
   summary: 'Remove a lead from a journey',
   description:
     'Stops the lead\'s open run of the journey wherever it is (also in the middle of a wait); its enrollment ends with status ' +
-    'unenrolled and the reason as detail. The lead can be enrolled again later. A lead with no open run → 404.',
+    'unenrolled and the reason as detail. Answers once the run has stopped and the enrollment is recorded as ended. The lead can ' +
+    'be enrolled again later. A lead with no open run → 404.',
   auth: 'apiKey',
   idempotent: true,
   body: UnenrollBody,
   example: { body: { workflow_id: '8d7c6b5a-4e3f-4a1b-9c8d-7e6f5a4b3c2d', lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', reason: 'Booked a call' } },
   responses: {
-    200: { description: 'The run was told to stop', schema: Unenrolled },
+    200: { description: 'The run has stopped; its enrollment is unenrolled', schema: Unenrolled },
     404: { description: '"Workflow not found", "Lead not found", or "Lead is not active in this workflow"' },
   },
   async handler(input) {
@@ -60,10 +62,18 @@ export const unenrollLead = defineRoute({
     if (!isUuid(workflow_id) || (await latestJourneyVersion(db, ws, workflow_id)) === undefined) throw notFound(WORKFLOW_NOT_FOUND);
     if (!isUuid(lead_id) || !(await findLeadById(db, ws, lead_id))) throw notFound(LEAD_NOT_FOUND);
     try {
-      // Signalling the open run (no run id): a closed run answers not-found, whatever Postgres has recorded so far.
-      await temporal.client.workflow.getHandle(enrollmentWorkflowId(workflow_id, lead_id)).signal(unenrollSignal, reason ? { reason } : {});
+      // The open run (no run id): a closed run answers not-found, whatever Postgres has recorded so far. The update
+      // resolves once the run has recorded its end, so the enrollment row is final when the 200 is sent.
+      const handle = temporal.client.workflow.getHandle(enrollmentWorkflowId(workflow_id, lead_id));
+      await handle.executeUpdate(unenrollUpdate, { args: [reason ? { reason } : {}] });
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw notFound(NOT_ACTIVE);
+      if (err instanceof WorkflowNotFoundError) {
+        // No open run: a row still active lost its run to a termination or timeout; it ends here, where that shows.
+        await failOrphanedEnrollments(db, ws, workflow_id, lead_id);
+        throw notFound(NOT_ACTIVE);
+      }
+      // Rejected by its validator: the run is already ending (another unenroll, or its last step).
+      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === NOT_ACTIVE_TYPE) throw notFound(NOT_ACTIVE);
       throw err;
     }
     return { status: 'success' as const, lead_id, workflow_id, message: 'Lead removed from workflow' as const };

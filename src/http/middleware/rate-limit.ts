@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
 import type { Db } from '../../db/pool';
 import { tooManyRequests } from '../../errors';
@@ -27,11 +28,18 @@ export function createRateLimits(
   const refuse = (limit: number, per: string, retryAfter: number) =>
     tooManyRequests(`Too many requests: at most ${limit} per ${seconds} s per ${per}; retry in ${retryAfter} s`, retryAfter);
 
+  // Hashed: the counters table holds no client addresses. Clients are few next to requests, so each hash is kept.
+  const buckets = new LRUCache<string, string>({ max: 10_000 });
+  const addressBucket = (ip: string) => {
+    let bucket = buckets.get(ip);
+    if (bucket === undefined) buckets.set(ip, (bucket = `addr:${createHash('sha256').update(ip).digest('base64url').slice(0, 22)}`));
+    return bucket;
+  };
+
   const perAddress: Middleware<AppState> = (ctx, next) => {
     const limit = config.RATE_LIMIT_PER_ADDRESS;
     if (limit === 0 || UNLIMITED_PATHS.has(ctx.path)) return next();
-    // Hashed: the counters table holds no client addresses.
-    const wait = counter.hit(`addr:${createHash('sha256').update(ctx.ip).digest('base64url').slice(0, 22)}`, limit);
+    const wait = counter.hit(addressBucket(ctx.ip), limit);
     if (wait !== undefined) throw refuse(limit, 'client address', wait);
     return next();
   };

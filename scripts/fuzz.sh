@@ -78,7 +78,8 @@ workspace() {
     const [api, key, phone] = process.argv.slice(1);
     fetch(`${api}/v1/lead/create`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ phone, first_name: "Fuzz" }) })
       .then((r) => r.json()).then((b) => { if (!b.lead_id) throw new Error(JSON.stringify(b)); console.log(b.lead_id); });' "$API" "$key" "$phone")"
-  node -e 'const d = JSON.parse(process.argv[1]); console.log(d.api_key, d.journey_id, process.argv[2])' "$demo" "$lead"
+  # The superuser key: it reaches every route an ordinary key does, and the superuser-only ones too.
+  node -e 'const d = JSON.parse(process.argv[1]); console.log(d.superuser_key, d.journey_id, process.argv[2])' "$demo" "$lead"
 }
 read -r KEY_A JOURNEY_A LEAD_A < <(workspace)
 read -r KEY_B _ _ < <(workspace)

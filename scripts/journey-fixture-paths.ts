@@ -7,39 +7,9 @@ import { taskQueue } from '../src/temporal/task-queues';
 import { parseJourneySteps } from '../src/journeys/schema';
 import type { journeyEnrollment } from '../workflows/journey';
 import { enrollSignal, unenrollSignal, type JourneyInput, type JourneyState } from '../workflows/journey-messages';
-import { finished, importSteps, newPhone, rowsWhen, runOf } from '../test/helpers/journeys';
-import type { TestApp } from '../test/helpers/stack';
-import { eventually, type WebhookReceiver } from '../test/helpers/webhook-receiver';
-
-/** The run to save: its workflow id and run id. */
-export interface RecordedRun {
-  workflowId: string;
-  runId: string;
-}
-
-export interface PathContext {
-  app: TestApp;
-  receiver: WebhookReceiver;
-  hooks: string;
-}
-
-/** A new workspace with the journey; enroll() puts a new lead in it through the api. */
-async function tenant(ctx: PathContext, steps: unknown[]) {
-  const ws = await ctx.app.newWorkspace();
-  ctx.receiver.secret = (await ctx.app.request('GET', '/v1/journeys/webhook-secret', { key: ws.apiKey })).body.webhook_secret;
-  const journey = await importSteps(ctx.app, ws.workspaceId, steps);
-  const enroll = async (record: Record<string, unknown> = {}) => {
-    const res = await ctx.app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone(), ...record } } });
-    if (res.status !== 200) throw new Error(`enrollment failed: ${res.status} ${JSON.stringify(res.body)}`);
-    const leadId = res.body.lead_id as string;
-    return { leadId, handle: runOf(ctx.app, journey.id, leadId) };
-  };
-  return { ...ws, journeyId: journey.id, version: journey.version, enroll };
-}
-
-const atStep = (ctx: PathContext, leadId: string, step: string) => rowsWhen(ctx.app, leadId, (rows) => rows.at(-1)?.current_step === step, `the run at ${step}`);
-const timerStarted = (ctx: PathContext, workflowId: string) =>
-  eventually(async () => (await ctx.app.temporal.client.workflow.getHandle(workflowId).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), 30_000, 'the timer');
+import { finished, newPhone, rowsWhen } from '../test/helpers/journeys';
+import { atStep, tenant, timerStarted, type PathContext, type RecordedRun } from './journey-fixture-helpers';
+import { updatePaths } from './journey-fixture-paths-updates';
 
 /** Every path, by fixture name. */
 export const journeyPaths: Record<string, (ctx: PathContext) => Promise<RecordedRun>> = {
@@ -127,6 +97,7 @@ export const journeyPaths: Record<string, (ctx: PathContext) => Promise<Recorded
     await handle.result();
     return { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
   },
+  ...updatePaths,
 };
 
 let continued: Promise<RecordedRun[]> | undefined;

@@ -13,7 +13,8 @@ import globalSetup from '../test/helpers/global-setup';
 import globalTeardown from '../test/helpers/global-teardown';
 import { startTestApp } from '../test/helpers/stack';
 import { WebhookReceiver } from '../test/helpers/webhook-receiver';
-import { journeyPaths, type PathContext, type RecordedRun } from './journey-fixture-paths';
+import type { PathContext, RecordedRun } from './journey-fixture-helpers';
+import { journeyPaths } from './journey-fixture-paths';
 
 const { values } = parseArgs({ options: { tag: { type: 'string' }, only: { type: 'string' } } });
 const names = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(journeyPaths);

@@ -2,6 +2,7 @@ import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { journeyPaths } from '../../scripts/journey-fixture-paths';
 import { repoRoot, testEnv } from '../helpers/env';
 
 interface Fixture {
@@ -12,6 +13,10 @@ interface Fixture {
 // Histories of real runs, one per path (scripts/record-journey-fixtures.ts; journey-history.json predates the Outcome
 // patch). Every one must keep replaying with the current workflow code: a change that breaks one needs patched().
 const fixtures = path.join(repoRoot, 'test', 'fixtures');
+// The paths recorded so far ('' predates the recorder); the first seven were recorded again (--tag v2) once the
+// enroll and unenroll updates and the journey-final-row patch came, so both their histories keep replaying.
+const recordedAgain = ['-post-patch', '-enroll-signal', '-unenroll-mid-wait', '-start-over', '-continue-as-new', '-resumed', '-window-wait'];
+const recorded = ['', ...recordedAgain, '-enroll-update-start-over', '-unenroll-update', '-failed-run', '-duplicate-enroll-rejected'];
 const files = readdirSync(fixtures).filter((f) => /^journey-history.*\.json$/.test(f)).sort();
 const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;
 const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
@@ -24,11 +29,11 @@ beforeAll(() => {
 
 describe('journeyEnrollment replay', () => {
   it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(
-      expect.arrayContaining(
-        ['', '-post-patch', '-enroll-signal', '-unenroll-mid-wait', '-start-over', '-continue-as-new', '-resumed', '-window-wait'].map((s) => `journey-history${s}.json`),
-      ),
-    );
+    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain.map((p) => `${p}-v2`)].map((s) => `journey-history${s}.json`)));
+  });
+
+  it('records every path the recorder knows', () => {
+    expect(Object.keys(journeyPaths).map((p) => `-${p}`)).toEqual(recorded.slice(1));
   });
 
   it.each(files)('replays %s deterministically with the current workflow code', async (file) => {

@@ -18,6 +18,8 @@ export interface SimulatorOptions {
   speed?: number;
   /** Transfer number when the voice-agent URL carries no `transfer_to`. */
   defaultTransferTo?: string;
+  /** Sees every Calls API request as received (tests validate them against Twilio's OpenAPI description). */
+  onRequest?: (request: { method: string; path: string; headers: http.IncomingHttpHeaders; body: string }) => void;
 }
 
 /** A running simulator. */
@@ -133,7 +135,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (!String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       return send(res, 400, twilioError(400, 20001, 'Content-Type must be application/x-www-form-urlencoded'));
     }
-    const form = new URLSearchParams(await readBody(req));
+    const raw = await readBody(req);
+    options.onRequest?.({ method: req.method, path, headers: req.headers, body: raw });
+    const form = new URLSearchParams(raw);
     const header = req.headers[CALL_ID_HEADER];
     const [status, body] = calls ? create(form, typeof header === 'string' && header ? header : null) : update(one![2]!, form);
     send(res, status, body);

@@ -1,5 +1,6 @@
 /** Stable codes a provider call fails with; the activity boundary turns them into Temporal failure types. */
 export const TELEPHONY_ERROR_CODES = [
+  'invalid_call_request', // our own request is malformed (a phone not in E.164, a bad URL): nothing was sent
   'provider_rejected', // 4xx other than 401/403/404/429: the request itself is wrong; repeating it cannot help
   'provider_auth_failed', // 401/403: account sid or auth token wrong
   'provider_call_not_found', // 404 on a call resource

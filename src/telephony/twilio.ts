@@ -16,6 +16,17 @@ export interface TwilioOptions {
   idempotentPlacement?: boolean;
 }
 
+const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number (+17145550001)');
+const placeCallRequest = z.object({
+  callId: z.string().min(1).max(200),
+  to: e164,
+  from: e164,
+  voiceAgentUrl: z.url({ protocol: /^https?$/ }),
+  statusCallbackUrl: z.url({ protocol: /^https?$/ }),
+  machineDetection: z.enum(['off', 'Enable', 'DetectMessageEnd']),
+  transferTo: e164.optional(),
+});
+
 const callResource = z.object({ sid: z.string().regex(/^CA[0-9a-fA-F]{32}$/) });
 
 /** The voice-agent URL with the transfer number the agent may dial (read by the voice agent and the simulator). */
@@ -81,6 +92,11 @@ export function createTwilioProvider(options: TwilioOptions): TelephonyProvider 
     name: 'twilio',
     idempotentPlacement: options.idempotentPlacement ?? false,
     async placeCall(request): Promise<PlacedCall> {
+      const checked = placeCallRequest.safeParse(request);
+      if (!checked.success) {
+        const problems = checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+        throw new TelephonyError('invalid_call_request', `call request not sent: ${problems}`, false);
+      }
       // https://www.twilio.com/docs/voice/api/call-resource#create-a-call-resource
       const body = await post(`${callsUrl}.json`, createCallForm(request), { [CALL_ID_HEADER]: request.callId });
       const call = callResource.safeParse(body);

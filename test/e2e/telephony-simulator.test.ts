@@ -1,10 +1,13 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { MachineDetection, TelephonyProvider } from '../../src/telephony/provider';
 import type { LedgerEntry } from '../../src/telephony/simulator/ledger';
 import { SIMULATED_TRANSCRIPT } from '../../src/telephony/simulator/rules';
 import { startSimulator, type Simulator } from '../../src/telephony/simulator/server';
 import { createTwilioProvider } from '../../src/telephony/twilio';
 import { startCallbackReceiver, type ReceivedCallback } from '../helpers/callback-receiver';
+import { repoRoot } from '../helpers/env';
 import { callsCreateValidator } from '../helpers/twilio-schema';
 
 const TOKEN = 'simulator-test-token';
@@ -171,6 +174,15 @@ describe('the carrier simulator, through the Twilio client', () => {
     expect(mine[0]!.callbacks.every((c) => c.responseStatus === 204)).toBe(true);
   });
 
+  it('100 concurrent creates with one call id dial once', async () => {
+    const callId = randomUUID();
+    const placed = await Promise.all(Array.from({ length: 100 }, () => call('+17145554444', 'off', callId)));
+    expect(new Set(placed.map((p) => p.providerCallId)).size).toBe(1);
+    const { calls } = (await (await fetch(`${sim.url}/ledger`)).json()) as { calls: LedgerEntry[] };
+    expect(calls.filter((c) => c.callId === callId)).toMatchObject([{ repeatedCreates: 99 }]);
+    await sim.settled(placed[0]!.providerCallId);
+  });
+
   it('refuses a wrong auth token or another account, dialling nothing', async () => {
     const before = sim.ledger.entries.length;
     const wrongToken = createTwilioProvider({ baseUrl: sim.url, accountSid: sim.accountSid, authToken: 'not-the-token' });
@@ -255,5 +267,48 @@ describe('cancelling and hanging up in the simulator (real-time speed)', () => {
       await sim.close();
       await receiver.close();
     }
+  });
+});
+
+describe('the simulator as a process', () => {
+  it('starts from its entry point, prints its address, serves the ledger and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), 'src/telephony/simulator/main.ts', '--port', '0', '--speed', '20'], {
+      cwd: repoRoot,
+      env: { ...process.env, TWILIO_AUTH_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        void exited.then((code) => reject(new Error(`simulator exited (${code}): ${out}`)));
+      });
+      const provider = createTwilioProvider({ baseUrl: url, accountSid: 'AC00000000000000000000000000000000', authToken: TOKEN });
+      const callId = randomUUID();
+      const { providerCallId } = await provider.placeCall({
+        callId, to: '+17145550007', from: LEAD, voiceAgentUrl: 'http://127.0.0.1:9/v', statusCallbackUrl: 'http://127.0.0.1:9/s', machineDetection: 'off',
+      });
+      const { calls } = (await (await fetch(`${url}/ledger`)).json()) as { calls: LedgerEntry[] };
+      expect(calls).toMatchObject([{ callId, sid: providerCallId, rule: 'silent' }]);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a bad --speed with a clear message', async () => {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), 'src/telephony/simulator/main.ts', '--speed', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toContain('--speed must be a positive number (got 0)');
   });
 });

@@ -2,12 +2,19 @@ import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../../config';
 import { startSimulator } from './server';
 
-/** `node bin/run-ts.js src/telephony/simulator/main.ts [--port N] [--host H] [--speed S]`: runs the carrier simulator. */
+/**
+ * `node bin/run-ts.js src/telephony/simulator/main.ts [--port N] [--host H] [--speed S]`: runs the carrier simulator,
+ * by default on TELEPHONY_BASE_URL's port, with TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN as its account.
+ */
 async function main() {
-  const { values } = parseArgs({
-    options: { port: { type: 'string', default: '3079' }, host: { type: 'string', default: '127.0.0.1' }, speed: { type: 'string', default: '1' } },
-  });
   const config = loadConfigOrExit();
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: new URL(config.TELEPHONY_BASE_URL).port || '80' },
+      host: { type: 'string', default: '127.0.0.1' },
+      speed: { type: 'string', default: '1' },
+    },
+  });
   const port = Number(values.port);
   const speed = Number(values.speed);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (got ${values.port})`);

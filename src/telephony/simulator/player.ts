@@ -23,6 +23,9 @@ export class CallPlayer {
   private readonly legs = new Map<number, SimCall>();
   // Callbacks of one placement go out one after the other, in the order they fired.
   private chain: Promise<void> = Promise.resolve();
+  private markEnded!: () => void;
+  /** Resolves when the call and all its legs have reached a terminal status. */
+  readonly ended = new Promise<void>((resolve) => (this.markEnded = resolve));
 
   constructor(
     private readonly ctx: PlayerContext,
@@ -102,6 +105,7 @@ export class CallPlayer {
   private emit(call: SimCall, status: CallStatus, extras: CallbackExtras): void {
     if (status === 'in-progress') call.answeredAt = Date.now();
     this.ctx.ledger.setStatus(call.sid, status);
+    if (!this.active) this.markEnded();
     const sequence = call.nextSequence++;
     const url = this.entry.statusCallback;
     if (!url) return;

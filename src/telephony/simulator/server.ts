@@ -6,6 +6,7 @@ import { CALL_ID_HEADER } from '../twilio';
 import { Ledger, type LedgerEntry, type SimCall } from './ledger';
 import { CallPlayer, newCallSid } from './player';
 import { ruleFor, scriptFor } from './rules';
+import { readBody, send } from './http';
 import { callResource, twilioError } from './resources';
 
 /** Options of the carrier simulator. */
@@ -39,23 +40,6 @@ export const SIMULATOR_ACCOUNT_SID = 'AC00000000000000000000000000000000';
 const MACHINE_DETECTION = new Set(['Enable', 'DetectMessageEnd']);
 const CALLS = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/;
 const CALL = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/;
-
-const readBody = (req: http.IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > 1_000_000) req.destroy(new Error('body too large'));
-    });
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
-
-const send = (res: http.ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
 
 /** Starts the carrier simulator: Twilio's Calls API on loopback, signed status callbacks, and GET /ledger. */
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
@@ -161,7 +145,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     async settled(sid) {
       const player = players.get(sid);
       if (!player) return;
-      while (player.active) await new Promise((r) => setTimeout(r, 20));
+      await player.ended;
       await player.settled();
     },
     async close() {

@@ -54,6 +54,14 @@ const schema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** How often each api process reports its counts to the shared counters (and learns the others'). */
   RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(10_000).default(100),
+  /** Twilio-compatible Calls API: the embedded carrier simulator by default, https://api.twilio.com for real calls. */
+  TELEPHONY_BASE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:3079'),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'must be AC followed by 32 hex digits')
+    .default('AC00000000000000000000000000000000'),
+  /** Signs status callbacks (X-Twilio-Signature) and authenticates API calls; the default only suits the simulator. */
+  TWILIO_AUTH_TOKEN: z.string().min(8).default('simulator-auth-token'),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -1,0 +1,30 @@
+import { ConfigError, loadConfig } from '../../src/config';
+import { telephonyProviderFromConfig } from '../../src/telephony/from-config';
+import { SIMULATOR_ACCOUNT_SID } from '../../src/telephony/simulator/server';
+
+describe('telephony settings', () => {
+  it('point at the embedded carrier simulator by default', () => {
+    const config = loadConfig({});
+    expect(config.TELEPHONY_BASE_URL).toBe('http://127.0.0.1:3079');
+    expect(config.TWILIO_ACCOUNT_SID).toBe(SIMULATOR_ACCOUNT_SID);
+    const provider = telephonyProviderFromConfig(config);
+    expect(provider.name).toBe('twilio');
+    expect(provider.idempotentPlacement).toBe(false);
+  });
+
+  it.each([
+    ['TWILIO_ACCOUNT_SID', 'AC123'],
+    ['TWILIO_ACCOUNT_SID', 'SK0123456789abcdef0123456789abcdef'],
+    ['TWILIO_AUTH_TOKEN', 'short'],
+    ['TELEPHONY_BASE_URL', 'api.twilio.com'],
+    ['TELEPHONY_BASE_URL', 'ftp://api.twilio.com'],
+  ])('reject %s=%s, naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('take a real Twilio account', () => {
+    const config = loadConfig({ TELEPHONY_BASE_URL: 'https://api.twilio.com', TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', TWILIO_AUTH_TOKEN: 'x'.repeat(32) });
+    expect(config.TELEPHONY_BASE_URL).toBe('https://api.twilio.com');
+  });
+});

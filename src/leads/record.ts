@@ -22,7 +22,24 @@ const invalid = (message: string) => new DomainError('invalid_fields', message);
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_RULE = 'must not contain NUL characters or unpaired surrogates';
-const MAX_DEPTH = 16;
+// Custom values nest at most this deep (a value at depth MAX_DEPTH may be an empty array or object, nothing deeper):
+// deep enough for real data, and shallow enough for the OpenAPI document to state the rule exactly (CUSTOM_VALUE_JSON).
+const MAX_DEPTH = 4;
+
+/** A custom field's value as JSON Schema: what checkStorable accepts, level by level (no recursion, for generators). */
+export const CUSTOM_VALUE_JSON: Record<string, unknown> = (function level(depth: number): Record<string, unknown> {
+  const scalar = [{ type: 'string', pattern: NO_NUL_PATTERN }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }];
+  const inner = depth < MAX_DEPTH ? level(depth + 1) : undefined;
+  return {
+    anyOf: [
+      ...scalar,
+      inner ? { type: 'array', items: inner } : { type: 'array', maxItems: 0 },
+      inner
+        ? { type: 'object', propertyNames: { pattern: NO_NUL_PATTERN }, additionalProperties: inner }
+        : { type: 'object', maxProperties: 0 },
+    ],
+  };
+})(0);
 
 const text = (max: number) =>
   documentAs(
@@ -82,7 +99,11 @@ export function splitRecord(record: Record<string, unknown>, definedKeys: Set<st
     if (UNSTORABLE.test(key)) throw invalid(`record: field names ${UNSTORABLE_RULE}`);
     if (key === 'phone' || (STANDARD_FIELDS as readonly string[]).includes(key)) standardInput[key] = value;
     else if (definedKeys.has(key)) custom[key] = checkStorable(key, value);
-    else ignored.push(key);
+    else {
+      // Checked although ignored: one rule for every further field, the one the OpenAPI document states.
+      checkStorable(key, value);
+      ignored.push(key);
+    }
   }
   const { phone, ...rest } = standardInput;
   const phoneText = typeof phone === 'number' && Number.isSafeInteger(phone) && phone > 0 ? String(phone) : phone;

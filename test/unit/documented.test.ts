@@ -1,6 +1,8 @@
+import Ajv2020 from 'ajv/dist/2020';
 import fc from 'fast-check';
 import { documentedInput, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/documented';
 import { CreateLeadBody } from '../../src/http/routes/lead-schemas';
+import { CUSTOM_VALUE_JSON, splitRecord } from '../../src/leads/record';
 import { normalizePhone } from '../../src/phone';
 
 // The document's patterns promise that every matching value is accepted; these hold the api to that promise.
@@ -47,5 +49,31 @@ describe('documented request forms are accepted', () => {
   it('the lead bodies document the phone with that pattern', () => {
     const json = documentedInput(CreateLeadBody) as { properties: { phone: { pattern: string } } };
     expect(json.properties.phone.pattern).toBe(PHONE_PATTERN);
+  });
+});
+
+describe('custom field values: the document states exactly what the api stores', () => {
+  // Values with NUL characters in strings and keys, and nesting past the limit, both ways round.
+  const value = fc.oneof(
+    fc.jsonValue({ maxDepth: 6, stringUnit: 'binary' }),
+    fc.jsonValue({ maxDepth: 6 }).map((v) => [[[[[v]]]]]),
+    fc.constantFrom('a\u0000b', { 'k\u0000': 1 }, [[[[{}]]]], [[[[[]]]]], [[[[[1]]]]]),
+  );
+  const ajv = new Ajv2020({ strict: false });
+  const documented = ajv.compile(CUSTOM_VALUE_JSON);
+
+  it('a value passes the documented schema exactly when the api accepts it (defined or ignored field)', () => {
+    fc.assert(
+      fc.property(value, fc.boolean(), (v, defined) => {
+        let accepted = true;
+        try {
+          splitRecord({ plan: v }, new Set(defined ? ['plan'] : []));
+        } catch {
+          accepted = false;
+        }
+        expect([v, documented(v)]).toEqual([v, accepted]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

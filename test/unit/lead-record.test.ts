@@ -60,7 +60,7 @@ describe('splitRecord', () => {
     ['a phone that is neither text nor a whole number', { phone: 1.5 }, 'phone: must be a string'],
     ['NUL in a custom value', { favorite_color: 'bad\u0000' }, 'favorite_color: must not contain NUL characters or unpaired surrogates'],
     ['an unpaired surrogate in a custom key', { favorite_color: { 'k\ud800': 1 } }, 'favorite_color: must not contain NUL characters or unpaired surrogates'],
-    ['a custom value nested too deep', { favorite_color: JSON.parse('['.repeat(40) + ']'.repeat(40)) }, 'favorite_color: nested more than 16 levels deep'],
+    ['a custom value nested too deep', { favorite_color: JSON.parse('['.repeat(40) + ']'.repeat(40)) }, 'favorite_color: nested more than 4 levels deep'],
     ['NUL in a field name', { 'bad\u0000key': 1 }, 'record: field names must not contain NUL characters or unpaired surrogates'],
   ])('rejects %s with a message naming the field', (_label, record, message) => {
     expect(messageOf(() => splitRecord(record as Record<string, unknown>, defined))).toBe(message);

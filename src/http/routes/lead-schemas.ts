@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { documentAs, NO_NUL_PATTERN, PHONE_PATTERN } from '../../documented';
-import { standardFieldShapes } from '../../leads/record';
+import { CUSTOM_VALUE_JSON, standardFieldShapes } from '../../leads/record';
 import { CustomFieldDef, Tag } from '../../leads/rules';
 
 /** A custom message for a bad value; a missing one still reads `required`. */
@@ -21,8 +21,11 @@ const BodyPhone = documentAs(
 );
 const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
 const CustomValues = documentAs(
-  z.unknown().describe('Any further field: kept as a custom field when the workspace defines its key, otherwise listed in ignored_fields'),
-  { not: { type: 'string', pattern: '\\u0000' } },
+  z.unknown().describe(
+    'Any further field: kept as a custom field when the workspace defines its key, otherwise listed in ignored_fields. A value is ' +
+      'a string, number, boolean or null, or arrays and objects of them nested at most 4 deep; no NUL characters in strings or keys',
+  ),
+  CUSTOM_VALUE_JSON,
 );
 
 /** The Lead object (custom fields under custom_fields, only when the lead has any). */

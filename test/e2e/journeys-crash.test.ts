@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { testEnv, repoRoot } from '../helpers/env';
 import { defineCustomField } from '../../src/db/repos/leads';
+import { enrollmentWorkflowId } from '../../src/temporal/ids';
 import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, stateOf } from '../helpers/journeys';
 import { freePort } from '../helpers/processes';
 import { startTestApp, type TestApp } from '../helpers/stack';
@@ -73,13 +74,18 @@ describe('a worker killed with SIGKILL in the middle of journeys', () => {
       expect(res.status).toBe(200);
       leads.push(res.body.lead_id);
     }
-    for (const lead of leads) await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'nap', 'every lead asleep in the wait');
+    for (const lead of leads) await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'nap', 'every lead in the wait');
+    // Asleep means the run's timer is on the server: kill only then (not after a guessed pause).
+    const historyOf = (lead: string) =>
+      app.temporal.client.workflow.getHandle(enrollmentWorkflowId(journey.id, lead)).fetchHistory().then((h) => h.events ?? []);
+    for (const lead of leads) await eventually(async () => (await historyOf(lead)).some((e) => e.timerStartedEventAttributes), 30_000, 'the timer started');
 
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
     expect(worker.signalCode).toBe('SIGKILL');
-    // Timers keep running on the server while no worker is alive; nothing moves until one is back.
-    await new Promise((r) => setTimeout(r, 6500));
+    // Timers keep running on the server while no worker is alive (each fires into the history); nothing else moves
+    // until a worker is back.
+    for (const lead of leads) await eventually(async () => (await historyOf(lead)).some((e) => e.timerFiredEventAttributes), 60_000, 'the timer fired');
     expect(receiver.on('/crash/second')).toHaveLength(0);
 
     worker = await startWorker();

@@ -5,7 +5,6 @@ import { leadForJourney } from '../src/db/repos/journey-runtime';
 import { journeyVersionSteps } from '../src/db/repos/journeys';
 import { webhookSecrets } from '../src/db/repos/webhook-secrets';
 import { addTag, customFieldKeys, presentLead, removeTag, STANDARD_FIELDS, updateLead } from '../src/db/repos/leads';
-import { ApiError } from '../src/errors';
 import { branchTarget } from '../src/journeys/conditions';
 import { parseJourneySteps, type JourneyStep, type StepOf, type TimeWindow } from '../src/journeys/schema';
 import { deliverWebhook, renderTemplate, webhookEventId } from '../src/journeys/webhook';
@@ -28,35 +27,10 @@ export interface StepContext {
 export const JOURNEY_FAILURES = {
   leadGone: 'lead_not_found',
   invalidFields: 'invalid_fields',
-  invalidData: 'invalid_data',
   webhookRejected: 'webhook_rejected',
   webhookBlocked: 'ssrf_blocked',
   webhookUnavailable: 'webhook_unavailable',
 } as const;
-
-/**
- * Where retryability is decided, once for every journey activity (the workflow's proxies do not list types): an
- * ApplicationFailure says it itself; a domain error (4xx) and data Postgres rejects for its content (SQLSTATE class
- * 22) fail the same way on every attempt, so they are final; anything else (a restart, a timeout) is retried.
- */
-export function atActivityBoundary(err: unknown): unknown {
-  if (err instanceof ApplicationFailure) return err;
-  if (err instanceof ApiError && err.status < 500) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true });
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('22')) {
-    return ApplicationFailure.create({ type: JOURNEY_FAILURES.invalidData, message: (err as Error).message, nonRetryable: true });
-  }
-  return err;
-}
-
-/** The same activities, each passing what it throws through atActivityBoundary. */
-function withBoundary<T extends Record<string, (arg: never) => Promise<unknown>>>(activities: T): T {
-  const wrap = (fn: (arg: never) => Promise<unknown>) => (arg: never) =>
-    fn(arg).catch((err: unknown) => {
-      throw atActivityBoundary(err);
-    });
-  return Object.fromEntries(Object.entries(activities).map(([name, fn]) => [name, wrap(fn)])) as T;
-}
 
 const leadGone = () =>
   ApplicationFailure.create({ type: JOURNEY_FAILURES.leadGone, message: 'the lead no longer exists', nonRetryable: true });
@@ -67,7 +41,7 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
   const ssrf = { allow: ssrfAllowlist(deps.ssrfAllowlist) };
   const lead = async (c: StepContext) => (await leadForJourney(db, c.workspaceId, c.leadId)) ?? Promise.reject(leadGone());
 
-  return withBoundary({
+  return {
     async journeyStarted(c: StepContext & { version: number; workflowId: string; runId: string }): Promise<void> {
       try {
         await recordEnrollmentStart(db, { id: c.enrollmentId, currentStep: c.stepId, ...c });
@@ -106,13 +80,8 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
 
     /** Sets standard fields and the workspace's defined custom fields; returns the names it ignored. */
     async journeyUpdateLead(c: StepContext & { fields: Record<string, string | null> }): Promise<{ ignored: string[] }> {
-      let split;
-      try {
-        split = splitRecord(c.fields, await customFieldKeys(db, c.workspaceId));
-      } catch (err) {
-        if (err instanceof ApiError) throw ApplicationFailure.create({ type: JOURNEY_FAILURES.invalidFields, message: err.message, nonRetryable: true });
-        throw err;
-      }
+      // A bad field is a DomainError (invalid_fields): final at the activity boundary (worker/activity-errors.ts).
+      const split = splitRecord(c.fields, await customFieldKeys(db, c.workspaceId));
       const [row] = await Promise.all([
         updateLead(db, c.workspaceId, c.leadId, split.standard, split.custom),
         setEnrollmentStep(db, c.enrollmentId, c.stepId),
@@ -157,7 +126,7 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
       const [l] = await Promise.all([lead(c), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
       return { reason: l.on_dnc ? 'dnc' : 'not_available_yet' };
     },
-  });
+  };
 }
 
 export type JourneyActivities = ReturnType<typeof createJourneyActivities>;

@@ -1,19 +1,32 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { DomainError } from '../src/errors';
+import { ApiError, DomainError } from '../src/errors';
+
+/** The failure type of data Postgres refuses for its content (SQLSTATE class 22): final, like a broken rule. */
+export const INVALID_DATA = 'invalid_data';
 
 /**
- * The activity boundary: a DomainError leaving any activity becomes a non-retryable ApplicationFailure whose type is
- * its code (retrying cannot fix broken rules); everything else keeps the SDK's handling (retryable unless marked).
+ * Where retryability is decided, once for every activity (the workflows' proxies list no failure types): an
+ * ApplicationFailure says it itself; a DomainError (typed by its code), an ApiError below 500 and data Postgres rejects
+ * for its content fail the same way on every attempt, so they are final; anything else (a restart, a timeout) retries.
  */
-export const domainErrorsAreFinal: ActivityInterceptorsFactory = () => ({
+export function atActivityBoundary(err: unknown): unknown {
+  if (err instanceof ApplicationFailure) return err;
+  if (err instanceof DomainError) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true, cause: err });
+  if (err instanceof ApiError && err.status < 500) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true });
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('22')) return ApplicationFailure.create({ type: INVALID_DATA, message: (err as Error).message, nonRetryable: true });
+  return err;
+}
+
+/** The activity boundary as a worker interceptor: every activity's failure passes atActivityBoundary. */
+export const activityBoundary: ActivityInterceptorsFactory = () => ({
   inbound: {
     async execute(input, next) {
       try {
         return await next(input);
       } catch (err) {
-        if (err instanceof DomainError) throw ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true, cause: err });
-        throw err;
+        throw atActivityBoundary(err);
       }
     },
   },

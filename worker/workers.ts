@@ -2,7 +2,7 @@ import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker
 import path from 'node:path';
 import { createActivities, type ActivityDeps } from '../activities';
 import { TASK_QUEUE_KINDS, taskQueue } from '../src/temporal/task-queues';
-import { domainErrorsAreFinal } from './activity-errors';
+import { activityBoundary } from './activity-errors';
 import { sdkLogger } from './sdk-logger';
 
 export interface WorkerSetOptions extends ActivityDeps {
@@ -31,7 +31,7 @@ export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
         namespace: o.namespace,
         taskQueue: taskQueue(kind, o.taskQueuePrefix),
         activities,
-        interceptors: { activity: [domainErrorsAreFinal] },
+        interceptors: { activity: [activityBoundary] },
         workflowBundle,
         shutdownGraceTime: o.shutdownGraceMs ?? 10_000,
         // Bounded: a worker whose server is gone must not retry its completions for ever on shutdown.

@@ -5,7 +5,7 @@ import { branchTarget, outcomeOnly } from '../src/journeys/conditions';
 import { parseIsoDuration } from '../src/journeys/duration';
 import type { JourneyStep, StepKind, StepOf } from '../src/journeys/schema';
 
-// Which failures are final is decided once, by the activities (atActivityBoundary): they raise them non-retryable.
+// Which failures are final is decided once, at the activity boundary (worker/activity-errors.ts): they raise them non-retryable.
 
 /** Database activities: short, retried until the database answers (a restart must not fail a journey). */
 const data = proxyActivities<JourneyActivities>({

@@ -7,6 +7,7 @@ import { findOrCreateLead } from '../../src/db/repos/leads';
 import { importJourney } from '../../src/db/repos/journeys';
 import { createWorkspace } from '../../src/db/repos/workspaces';
 import { createLogger } from '../../src/log';
+import { activityBoundary } from '../../worker/activity-errors';
 import { enrollmentWorkflowId } from '../../src/temporal/ids';
 import { SA } from '../../src/temporal/search-attribute-keys';
 import { taskQueue } from '../../src/temporal/task-queues';
@@ -62,6 +63,7 @@ export async function startTimeStack(env: TestWorkflowEnvironment): Promise<Time
     taskQueue: queue,
     workflowBundle: { codePath: testEnv('bundlePath') },
     activities,
+    interceptors: { activity: [activityBoundary] },
   });
   const running = worker.run();
   return {

@@ -7,7 +7,7 @@ import { taskQueue } from '../src/temporal/task-queues';
 import { parseJourneySteps } from '../src/journeys/schema';
 import type { journeyEnrollment } from '../workflows/journey';
 import { enrollSignal, unenrollSignal, type JourneyInput, type JourneyState } from '../workflows/journey-messages';
-import { finished, newPhone, rowsWhen } from '../test/helpers/journeys';
+import { everyStepKind, finished, newPhone, rowsWhen } from '../test/helpers/journeys';
 import { atStep, tenant, timerStarted, type PathContext, type RecordedRun } from './journey-fixture-helpers';
 import { updatePaths } from './journey-fixture-paths-updates';
 
@@ -15,19 +15,7 @@ import { updatePaths } from './journey-fixture-paths-updates';
 export const journeyPaths: Record<string, (ctx: PathContext) => Promise<RecordedRun>> = {
   /** The Outcome search attribute behind its patch: every step kind, a wait, a webhook, branches; ends completed. */
   async 'post-patch'(ctx) {
-    const t = await tenant(ctx, [
-      { id: 'hello', kind: 'tag', tag: 'hello' },
-      { id: 'nap', kind: 'wait', duration: 'PT1S' },
-      { id: 'set', kind: 'update_lead', fields: { company: 'Acme' } },
-      { id: 'notify', kind: 'webhook', url: `${ctx.hooks}/fixture`, payload: { company: '{{lead.company}}' } },
-      { id: 'delivered', kind: 'branch', cases: [{ when: { outcome: 'delivered' }, goto: 'acme' }], else: 'stop' },
-      { id: 'acme', kind: 'branch', cases: [{ when: { field: 'company', equals: 'Acme' }, goto: 'ring' }], else: 'stop' },
-      { id: 'ring', kind: 'call', agent_id: '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11' },
-      { id: 'crm', kind: 'automation', automationType: 'hubspot', action: 'create_contact', params: {} },
-      { id: 'bye', kind: 'untag', tag: 'hello' },
-      { id: 'jump', kind: 'goto', target: 'stop' },
-      { id: 'stop', kind: 'end' },
-    ]);
+    const t = await tenant(ctx, everyStepKind(ctx.hooks));
     const { handle } = await t.enroll();
     const end = (await handle.result()) as JourneyState;
     if (end.status !== 'completed') throw new Error(`post-patch run ended ${end.status}`);

@@ -4,7 +4,7 @@ import { SA } from '../../src/temporal/search-attributes';
 import { taskQueue } from '../../src/temporal/task-queues';
 import { journeyEnrollment } from '../../workflows/journey';
 import { enrollSignal, type JourneyState } from '../../workflows/journey-messages';
-import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, runOf, stateOf } from '../helpers/journeys';
+import { enrollmentRows, everyStepKind, finished, importSteps, leadRow, newPhone, rowsWhen, runOf, stateOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually, verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -130,20 +130,7 @@ describe('a journey that waits and branches', () => {
 
 describe('every step kind in one journey', () => {
   it('runs them all', async () => {
-    const t = await tenant([
-      { id: 'hello', kind: 'tag', tag: 'hello' },
-      { id: 'nap', kind: 'wait', duration: 'PT1S' },
-      { id: 'set', kind: 'update_lead', fields: { company: 'Acme' } },
-      { id: 'notify', kind: 'webhook', url: `${hooks}/fixture`, payload: { company: '{{lead.company}}' } },
-      { id: 'delivered', kind: 'branch', cases: [{ when: { outcome: 'delivered' }, goto: 'acme' }], else: 'stop' },
-      { id: 'acme', kind: 'branch', cases: [{ when: { field: 'company', equals: 'Acme' }, goto: 'ring' }], else: 'stop' },
-      { id: 'ring', kind: 'call', agent_id: '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11' },
-      { id: 'crm', kind: 'automation', automationType: 'hubspot', action: 'create_contact', params: {} },
-      { id: 'bye', kind: 'untag', tag: 'hello' },
-      { id: 'jump', kind: 'goto', target: 'stop' },
-      { id: 'never', kind: 'tag', tag: 'never' },
-      { id: 'stop', kind: 'end' },
-    ].filter((s) => s.id !== 'never'));
+    const t = await tenant(everyStepKind(hooks));
     const lead = await t.enroll({ first_name: 'Ada' });
     const end = await finished(app, t.journeyId, lead);
     expect(steps(end).map((s) => s.replace(/ \(HTTP 200 evt_\w+\)/, ''))).toEqual([

@@ -57,3 +57,18 @@ export async function leadRow(app: TestApp, workspaceId: string, leadId: string)
   if (!lead) throw new Error(`lead ${leadId} not found`);
   return lead;
 }
+
+/** A journey using every step kind once (a wait, a signed webhook to hooks/fixture, branches, call/automation skips). */
+export const everyStepKind = (hooks: string) => [
+  { id: 'hello', kind: 'tag', tag: 'hello' },
+  { id: 'nap', kind: 'wait', duration: 'PT1S' },
+  { id: 'set', kind: 'update_lead', fields: { company: 'Acme' } },
+  { id: 'notify', kind: 'webhook', url: `${hooks}/fixture`, payload: { company: '{{lead.company}}' } },
+  { id: 'delivered', kind: 'branch', cases: [{ when: { outcome: 'delivered' }, goto: 'acme' }], else: 'stop' },
+  { id: 'acme', kind: 'branch', cases: [{ when: { field: 'company', equals: 'Acme' }, goto: 'ring' }], else: 'stop' },
+  { id: 'ring', kind: 'call', agent_id: '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11' },
+  { id: 'crm', kind: 'automation', automationType: 'hubspot', action: 'create_contact', params: {} },
+  { id: 'bye', kind: 'untag', tag: 'hello' },
+  { id: 'jump', kind: 'goto', target: 'stop' },
+  { id: 'stop', kind: 'end' },
+];

@@ -18,7 +18,7 @@ export function mountRoutes(router: Router<AppState>, routes: Route<any, any>[],
     if (route.idempotent) chain.push(idempotency(deps.db));
     chain.push(async (ctx) => {
       const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
-      const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody ?? {}, 'body') : undefined;
+      const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody === undefined ? {} : ctx.request.jsonBody, 'body') : undefined;
       const result = await route.handler({ query, body, params: ctx.params ?? {}, ctx, deps, auth: ctx.state.auth });
       ctx.status = 200;
       ctx.body = result;

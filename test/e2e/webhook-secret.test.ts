@@ -49,7 +49,7 @@ describe('the journey webhook secret', () => {
     expect((await get(ws.superuserKey)).body).toEqual({ status: 'success', webhook_secret: rotated.webhook_secret, previous_webhook_secret: null, previous_webhook_secret_expires_at: null });
   });
 
-  it.each([{ grace_period_seconds: -1 }, { grace_period_seconds: 604_801 }, { grace_period_seconds: 1.5 }, { grace_period_seconds: '60' }, [1]])(
+  it.each([{ grace_period_seconds: -1 }, { grace_period_seconds: 604_801 }, { grace_period_seconds: 1.5 }, { grace_period_seconds: '60' }, [1], null])(
     'refuses the rotation body %j with 400 and changes nothing',
     async (body) => {
       const ws = await app.newWorkspace({ superuser: true });

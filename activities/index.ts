@@ -1,6 +1,7 @@
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
+import { createCallEventActivities } from './call-events';
 import { createJourneyActivities } from './journeys';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
@@ -13,8 +14,10 @@ export interface ActivityDeps {
 
 /** Activities: thin wrappers that call src/ (db, telephony, integrations). */
 export function createActivities(deps: ActivityDeps) {
+  const ssrfAllowlist = deps.config?.SSRF_ALLOWLIST ?? [];
   return {
-    ...createJourneyActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist: deps.config?.SSRF_ALLOWLIST ?? [] }),
+    ...createJourneyActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
+    ...createCallEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
   };
 }
 

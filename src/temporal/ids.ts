@@ -3,3 +3,4 @@ export const enrollmentWorkflowId = (journeyId: string, leadId: string) => `enro
 export const callWorkflowId = (callId: string) => `call:${callId}`;
 export const automationWorkflowId = (requestId: string) => `automation:${requestId}`;
 export const chatWorkflowId = (sessionId: string) => `chat:${sessionId}`;
+export const callEventWorkflowId = (eventId: string) => `call-event:${eventId}`;

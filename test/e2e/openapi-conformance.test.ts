@@ -103,6 +103,16 @@ describe('the OpenAPI document against the handlers', () => {
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: -1 } });
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: 60 } });
 
+    await call('GET', '/v1/calls', { query: { limit: '5', status: 'completed' } });
+    await call('GET', '/v1/calls', { query: { limit: '500' } });
+    // A public IP literal: saved without a DNS lookup (nothing is sent until a call event).
+    const sub = await call('POST', '/v1/calls/subscriptions', { body: { url: 'https://93.184.215.14/calls', events: ['call.completed'] } });
+    await call('POST', '/v1/calls/subscriptions', { body: { url: 'http://10.0.0.1/calls' } });
+    await call('GET', '/v1/calls/subscriptions');
+    await call('DELETE', '/v1/calls/subscriptions', { query: { id: sub.body.subscription.id } });
+    await call('DELETE', '/v1/calls/subscriptions', { query: { id: sub.body.subscription.id } });
+    await call('DELETE', '/v1/calls/subscriptions', { query: { id: 'x' } });
+
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.filter((op) => !seen.has(op))).toEqual([]);
   });

@@ -1,0 +1,85 @@
+import type { Queryable } from '../pool';
+import type { CallEventType } from '../../calls/events';
+
+/** A URL a workspace subscribed to call events. */
+export interface CallSubscription {
+  id: string;
+  url: string;
+  events: CallEventType[];
+  created_at: Date;
+}
+
+const COLUMNS = 'id, url, events, created_at';
+
+/** Inserts a subscription unless the workspace already has max of them; undefined when it is full. */
+export async function createCallSubscription(
+  db: Queryable,
+  s: { id: string; workspaceId: string; url: string; events: CallEventType[] },
+  max: number,
+): Promise<CallSubscription | undefined> {
+  // One statement: concurrent creates cannot both pass the count (the workspace row lock serialises them).
+  return db.one<CallSubscription & Record<string, unknown>>(
+    `WITH ws AS (SELECT id FROM workspaces WHERE id = $2 FOR UPDATE)
+     INSERT INTO call_subscriptions (id, workspace_id, url, events)
+     SELECT $1, ws.id, $3, $4 FROM ws
+     WHERE (SELECT count(*) FROM call_subscriptions WHERE workspace_id = $2) < $5
+     RETURNING ${COLUMNS}`,
+    [s.id, s.workspaceId, s.url, s.events, max],
+  );
+}
+
+/** The workspace's subscriptions, oldest first. */
+export async function listCallSubscriptions(db: Queryable, workspaceId: string): Promise<CallSubscription[]> {
+  return db.query<CallSubscription & Record<string, unknown>>(
+    `SELECT ${COLUMNS} FROM call_subscriptions WHERE workspace_id = $1 ORDER BY created_at, id`,
+    [workspaceId],
+  );
+}
+
+/** Deletes one of the workspace's subscriptions; false when it has none with this id. */
+export async function deleteCallSubscription(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await db.query('DELETE FROM call_subscriptions WHERE workspace_id = $1 AND id = $2 RETURNING id', [workspaceId, id]);
+  return rows.length > 0;
+}
+
+/** The subscriptions of an event type that have not settled this event yet. */
+export async function pendingCallSubscribers(
+  db: Queryable,
+  workspaceId: string,
+  type: CallEventType,
+  eventId: string,
+): Promise<{ id: string; url: string }[]> {
+  return db.query<{ id: string; url: string }>(
+    `SELECT s.id, s.url FROM call_subscriptions s
+     WHERE s.workspace_id = $1 AND $2 = ANY (s.events)
+       AND NOT EXISTS (SELECT 1 FROM call_event_deliveries d WHERE d.event_id = $3 AND d.subscription_id = s.id)
+     ORDER BY s.created_at, s.id`,
+    [workspaceId, type, eventId],
+  );
+}
+
+/** Records that a subscription settled an event (delivered or refused for good); a second record is a no-op. */
+export async function settleCallEvent(
+  db: Queryable,
+  d: { eventId: string; subscriptionId: string; workspaceId: string; outcome: 'delivered' | 'rejected' | 'blocked'; httpStatus?: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO call_event_deliveries (event_id, subscription_id, workspace_id, outcome, http_status)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+    [d.eventId, d.subscriptionId, d.workspaceId, d.outcome, d.httpStatus ?? null],
+  );
+}
+
+/**
+ * A call (by its id or a leg's) and its legs in order, each as the whole row (to_jsonb: columns added by later
+ * migrations come along); undefined when the workspace has no such call.
+ */
+export async function callRowsForEvent(db: Queryable, workspaceId: string, callId: string): Promise<Record<string, unknown>[] | undefined> {
+  const rows = await db.query<{ row: Record<string, unknown> }>(
+    `SELECT to_jsonb(c) AS row FROM calls c
+     WHERE c.workspace_id = $1 AND (c.id = split_part($2, ':', 1) OR c.parent_id = split_part($2, ':', 1))
+     ORDER BY c.leg, c.id`,
+    [workspaceId, callId],
+  );
+  return rows.length && rows[0]!.row.parent_id === null ? rows.map((r) => r.row) : undefined;
+}

@@ -2,6 +2,8 @@ import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { addressProblem, BlockedAddressError, checkUrl, type SsrfOptions } from '../net/ssrf';
 
+const LOOKUP_TIMEOUT_MS = 5_000;
+
 /**
  * Checks a subscription URL when it is saved: http(s), no credentials, and every address its host resolves to is
  * public or in SSRF_ALLOWLIST. Throws BlockedAddressError with the reason. (Deliveries check again at connect time.)
@@ -11,10 +13,15 @@ export async function checkSubscriptionUrl(input: string, opts: SsrfOptions): Pr
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) return url;
   let addresses: { address: string }[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await lookup(host, { all: true });
+    // A resolver that never answers must not hold the request: past the limit the host counts as not resolving.
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), LOOKUP_TIMEOUT_MS)));
+    addresses = await Promise.race([lookup(host, { all: true }), late]);
   } catch {
     throw new BlockedAddressError(`${host} does not resolve`);
+  } finally {
+    clearTimeout(timer);
   }
   const problem = addresses.map((a) => addressProblem(a.address, opts)).find(Boolean);
   if (problem || addresses.length === 0) throw new BlockedAddressError(`${host} resolves to a blocked address: ${problem ?? 'none'}`);

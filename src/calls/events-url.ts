@@ -6,7 +6,8 @@ const LOOKUP_TIMEOUT_MS = 5_000;
 
 /**
  * Checks a subscription URL when it is saved: http(s), no credentials, and every address its host resolves to is
- * public or in SSRF_ALLOWLIST. Throws BlockedAddressError with the reason. (Deliveries check again at connect time.)
+ * public or in SSRF_ALLOWLIST (a host that does not resolve passes). Throws BlockedAddressError with the reason;
+ * deliveries check again at connect time.
  */
 export async function checkSubscriptionUrl(input: string, opts: SsrfOptions): Promise<URL> {
   const url = checkUrl(input, opts);
@@ -15,11 +16,12 @@ export async function checkSubscriptionUrl(input: string, opts: SsrfOptions): Pr
   let addresses: { address: string }[];
   let timer: NodeJS.Timeout | undefined;
   try {
-    // A resolver that never answers must not hold the request: past the limit the host counts as not resolving.
+    // A resolver that never answers must not hold the request: past the limit it counts as not resolving.
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), LOOKUP_TIMEOUT_MS)));
     addresses = await Promise.race([lookup(host, { all: true }), late]);
   } catch {
-    throw new BlockedAddressError(`${host} does not resolve`);
+    // Not resolvable now (no DNS here, or not yet): nothing to judge; every delivery checks again at connect time.
+    return url;
   } finally {
     clearTimeout(timer);
   }

@@ -2,6 +2,7 @@ import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
 import { createCallEventActivities } from './call-events';
+import { createCallActivities } from './calls';
 import { createJourneyActivities } from './journeys';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createJourneyActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
+    ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
   };
 }
 

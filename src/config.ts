@@ -62,6 +62,12 @@ const schema = z.object({
     .default('AC00000000000000000000000000000000'),
   /** Signs status callbacks (X-Twilio-Signature) and authenticates API calls; the default only suits the simulator. */
   TWILIO_AUTH_TOKEN: z.string().min(8).default('simulator-auth-token'),
+  /** Origin the provider posts status callbacks to (…/telephony/twilio/status); default: PUBLIC_BASE_URL, else HOST:PORT. */
+  TELEPHONY_CALLBACK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The voice-agent runtime an answered call is connected to (Twilio's `Url`); default: <callback origin>/telephony/twilio/voice. */
+  VOICE_AGENT_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** A placed call the provider says nothing more about for this long ends failed (ended_reason provider_timeout). */
+  CALL_PROVIDER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -121,4 +127,10 @@ export function publicUrls(config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_U
     hooks_url: origin,
     wss_url: ws,
   };
+}
+
+/** Where the provider posts a call's status callbacks, and the voice-agent URL answered calls connect to. */
+export function telephonyUrls(config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL' | 'TELEPHONY_CALLBACK_BASE_URL' | 'VOICE_AGENT_URL'>) {
+  const origin = (config.TELEPHONY_CALLBACK_BASE_URL ?? publicUrls(config).hooks_url).replace(/\/+$/, '');
+  return { statusCallback: `${origin}/telephony/twilio/status`, voiceAgent: config.VOICE_AGENT_URL ?? `${origin}/telephony/twilio/voice` };
 }

@@ -2,3 +2,4 @@
 // each other: no Node built-ins, pg, koa or src/db (the lint rule in eslint.config.mjs enforces it).
 export { journeyEnrollment } from './journey';
 export { deliverCallEvent } from './call-events';
+export { outboundCall } from './outbound-call';

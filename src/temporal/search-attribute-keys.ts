@@ -9,6 +9,7 @@ export const SA = {
   LeadId: defineSearchAttributeKey('LeadId', SearchAttributeType.KEYWORD),
   JourneyId: defineSearchAttributeKey('JourneyId', SearchAttributeType.KEYWORD),
   CallId: defineSearchAttributeKey('CallId', SearchAttributeType.KEYWORD),
+  AgentId: defineSearchAttributeKey('AgentId', SearchAttributeType.KEYWORD),
   AutomationType: defineSearchAttributeKey('AutomationType', SearchAttributeType.KEYWORD),
   Outcome: defineSearchAttributeKey('Outcome', SearchAttributeType.KEYWORD),
 };

@@ -1,4 +1,4 @@
-import type { Queryable } from '../pool';
+import type { Db, Queryable } from '../pool';
 import type { CallEventType } from '../../calls/events';
 
 /** A URL a workspace subscribed to call events. */
@@ -11,21 +11,22 @@ export interface CallSubscription {
 
 const COLUMNS = 'id, url, events, created_at';
 
-/** Inserts a subscription unless the workspace already has max of them; undefined when it is full. */
+/** Inserts a subscription unless the workspace already has max of them; undefined when it is full (or gone). */
 export async function createCallSubscription(
-  db: Queryable,
+  db: Db,
   s: { id: string; workspaceId: string; url: string; events: CallEventType[] },
   max: number,
 ): Promise<CallSubscription | undefined> {
-  // One statement: concurrent creates cannot both pass the count (the workspace row lock serialises them).
-  return db.one<CallSubscription & Record<string, unknown>>(
-    `WITH ws AS (SELECT id FROM workspaces WHERE id = $2 FOR UPDATE)
-     INSERT INTO call_subscriptions (id, workspace_id, url, events)
-     SELECT $1, ws.id, $3, $4 FROM ws
-     WHERE (SELECT count(*) FROM call_subscriptions WHERE workspace_id = $2) < $5
-     RETURNING ${COLUMNS}`,
-    [s.id, s.workspaceId, s.url, s.events, max],
-  );
+  return db.tx(async (q) => {
+    // The workspace row lock serialises concurrent creates; the count runs after it, in a snapshot of its own.
+    if (!(await q.one('SELECT id FROM workspaces WHERE id = $1 FOR UPDATE', [s.workspaceId]))) return undefined;
+    return q.one<CallSubscription & Record<string, unknown>>(
+      `INSERT INTO call_subscriptions (id, workspace_id, url, events)
+       SELECT $1, $2, $3, $4 WHERE (SELECT count(*) FROM call_subscriptions WHERE workspace_id = $2) < $5
+       RETURNING ${COLUMNS}`,
+      [s.id, s.workspaceId, s.url, s.events, max],
+    );
+  });
 }
 
 /** The workspace's subscriptions, oldest first. */

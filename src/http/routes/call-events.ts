@@ -26,7 +26,9 @@ const CreateBody = z.strictObject({
   url: z
     .string({ error: (i) => (i.input === undefined ? 'required' : 'must be a string') })
     .max(2048)
+    .regex(/^https?:\/\//i, 'an http(s) URL')
     .regex(new RegExp(NO_NUL_PATTERN), 'no NUL characters')
+    .meta({ format: 'uri' })
     .describe('http(s) URL the events are POSTed to; it must be public (or in SSRF_ALLOWLIST)'),
   events: z
     .array(z.enum(CALL_EVENT_TYPES))
@@ -57,6 +59,9 @@ export const createCallSubscriptionRoute = defineRoute({
   idempotent: true,
   body: CreateBody,
   example: { body: { url: 'https://hooks.example.com/calls', events: ['call.completed'] } },
+  links: {
+    Delete: { operationId: 'deleteV1CallsSubscriptions', parameters: { id: '$response.body#/subscription/id' }, description: 'Delete the new subscription' },
+  },
   responses: {
     200: { description: 'The subscription', schema: z.object({ status: z.literal('success'), subscription: Subscription }) },
     400: { description: 'Missing or bad url (not http(s), credentials, a private or reserved address) or events' },

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { presentCallRecord } from '../../calls/events-records';
 import { listCalls, type CallsCursor } from '../../db/repos/calls-list';
 import { documentAs } from '../../documented';
-import { badRequest } from '../../errors';
-import { UUID_PATTERN } from '../../ids';
 import { defineRoute, workspaceOf } from '../route';
 
 /** A call's lifecycle statuses (the `status` field), as GET /v1/calls filters on them. */
@@ -40,22 +38,22 @@ const Limit = documentAs(
     .refine((n) => n >= 1 && n <= MAX_LIMIT, `an integer from 1 to ${MAX_LIMIT}`),
   { type: 'string', pattern: '^(?:[1-9]|[1-9][0-9]|1[0-9][0-9]|200)$', examples: ['50'] },
 );
-const CURSOR = /^(\d{1,17})\.(.{36})$/;
+// `<creation time in epoch microseconds>.<call id>`: a position in the list, readable and exact.
+const CURSOR = /^(\d{1,17})\.([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 const Query = z.strictObject({
   limit: Limit.optional().describe(`Calls per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
-  cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
+  cursor: z.string().regex(CURSOR, 'a next_cursor of this list').optional().describe('next_cursor of the previous page'),
   status: z.enum(CALL_STATUSES).optional().describe('Only calls with this lifecycle status'),
   agent_id: z.guid(orRequired('must be a UUID')).optional().describe('Only calls by this agent'),
   lead_id: z.guid(orRequired('must be a UUID')).optional().describe("Only calls to this lead's number"),
   since: z.iso.datetime({ offset: true, error: 'an ISO-8601 date-time with a time zone' }).optional().describe('Only calls created at or after this time'),
 });
 
-const encodeCursor = (c: CallsCursor) => Buffer.from(`${c.createdAtUs}.${c.id}`).toString('base64url');
-function decodeCursor(text: string): CallsCursor {
-  const m = CURSOR.exec(Buffer.from(text, 'base64url').toString('utf8'));
-  if (!m || !UUID_PATTERN.test(m[2]!)) throw badRequest('cursor: not a next_cursor of this list');
-  return { createdAtUs: m[1]!, id: m[2]! };
-}
+const encodeCursor = (c: CallsCursor) => `${c.createdAtUs}.${c.id}`;
+const decodeCursor = (text: string): CallsCursor => {
+  const m = CURSOR.exec(text)!;
+  return { createdAtUs: m[1]!, id: m[2]!.toLowerCase() };
+};
 
 /** GET /v1/calls: the workspace's calls, newest first, a page at a time. */
 export const listCallsRoute = defineRoute({
@@ -71,7 +69,7 @@ export const listCallsRoute = defineRoute({
   example: {
     query: {
       limit: '20',
-      cursor: 'MTc2NzIyNTYwMDAwMDAwMC4zZjJiOGM0ZS05YTYxLTRkMmYtYjdlMy01YzFhMGQ5ZThmNDc',
+      cursor: '1767225600000000.3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47',
       status: 'completed',
       agent_id: '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11',
       lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47',

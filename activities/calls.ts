@@ -1,0 +1,134 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { loadConfig, telephonyUrls, type Config } from '../src/config';
+import { callTimeZone, chooseFrom, effectiveWindow } from '../src/calls/rules';
+import {
+  acquireCallSlot,
+  applyCallChange,
+  callContext,
+  createCall,
+  createLeg,
+  endCall,
+  findCallAgent,
+  markTransferred,
+  onDoNotCallList,
+  phoneGroupNumbers,
+  providerSidOf,
+  releaseCallSlot,
+  setProviderSid,
+  touchNumber,
+  type CallChange,
+} from '../src/db/repos/calls';
+import type { Db } from '../src/db/pool';
+import { msUntilWindow } from '../src/journeys/window';
+import type { TimeWindow } from '../src/journeys/schema';
+import type { Logger } from '../src/log';
+import { TelephonyError } from '../src/telephony/errors';
+import { telephonyProviderFromConfig } from '../src/telephony/from-config';
+import type { TelephonyProvider } from '../src/telephony/provider';
+import type { OutboundCallInput } from '../workflows/outbound-call-types';
+
+/** What the workflow needs to place a prepared call, or why it must not be placed. */
+export type PreparedCall =
+  | { ok: true; from: string; leadId: string | null; timeZone: string; window: TimeWindow; transferTo: string | null; providerTimeoutMs: number }
+  | { ok: false; reason: 'do_not_call' | 'invalid_agent' | 'no_caller_id' };
+
+/** Activities of the outboundCall workflow: checks, slots, placement through the provider, and the call's record. */
+export function createCallActivities(deps: { db: Db; logger: Logger; config?: Config; provider?: TelephonyProvider }) {
+  const { db } = deps;
+  const config = deps.config ?? loadConfig({});
+  const provider = deps.provider ?? telephonyProviderFromConfig(config);
+
+  return {
+    /** Checks the do-not-call list, resolves lead, caller id and window, and records the call (queued) if new. */
+    async prepareCall(input: OutboundCallInput): Promise<PreparedCall> {
+      const agent = await findCallAgent(db, input.workspaceId, input.agentId);
+      if (!agent) return { ok: false, reason: 'invalid_agent' };
+      if (await onDoNotCallList(db, input.workspaceId, input.to)) return { ok: false, reason: 'do_not_call' };
+      const ctx = await callContext(db, input.workspaceId, input.to, input.leadId);
+      if (!ctx) return { ok: false, reason: 'invalid_agent' };
+      let from = input.from;
+      if (!from && agent.phone_group_id) {
+        from = chooseFrom(await phoneGroupNumbers(db, input.workspaceId, agent.phone_group_id), input.to);
+        if (from) await touchNumber(db, input.workspaceId, from);
+      }
+      if (!from) return { ok: false, reason: 'no_caller_id' };
+      const leadId = input.leadId ?? ctx.leadId;
+      await createCall(db, { id: input.callId, workspaceId: input.workspaceId, agentId: agent.id, leadId, to: input.to, from, requestData: input.requestData });
+      return {
+        ok: true,
+        from,
+        leadId,
+        timeZone: callTimeZone(ctx.leadTimezone, ctx.workspaceTimezone),
+        window: effectiveWindow(input.window, agent.call_window),
+        transferTo: agent.transfer_number,
+        providerTimeoutMs: config.CALL_PROVIDER_TIMEOUT_SECONDS * 1000,
+      };
+    },
+
+    /** Milliseconds until the window opens in the zone (0: open now). */
+    async msUntilCallWindow(a: { window: TimeWindow; timeZone: string }): Promise<number> {
+      return msUntilWindow(Date.now(), a.window, a.timeZone);
+    },
+
+    /** Takes a concurrent-call slot; false at the workspace's cap. */
+    async acquireCallSlot(a: { workspaceId: string; callId: string }): Promise<boolean> {
+      return acquireCallSlot(db, a.workspaceId, a.callId);
+    },
+
+    /** Frees the call's slot (idempotent). */
+    async releaseCallSlot(a: { callId: string }): Promise<void> {
+      await releaseCallSlot(db, a.callId);
+    },
+
+    /**
+     * Places the call once: a sid already recorded is returned as is, and the call id goes along as the provider's
+     * idempotency key (honoured by the simulator), so a retry after a crash does not ring twice.
+     */
+    async placeCall(a: { callId: string; to: string; from: string; transferTo: string | null }): Promise<{ providerCallId: string }> {
+      const known = await providerSidOf(db, a.callId);
+      if (known) return { providerCallId: known };
+      try {
+        const urls = telephonyUrls(config);
+        const statusCallbackUrl = `${urls.statusCallback}?call_id=${encodeURIComponent(a.callId)}`;
+        const placed = await provider.placeCall({
+          callId: a.callId,
+          to: `+${a.to}`,
+          from: `+${a.from}`,
+          voiceAgentUrl: urls.voiceAgent,
+          statusCallbackUrl,
+          machineDetection: 'DetectMessageEnd',
+          ...(a.transferTo ? { transferTo: `+${a.transferTo}` } : {}),
+        });
+        await setProviderSid(db, a.callId, placed.providerCallId);
+        return placed;
+      } catch (err) {
+        if (err instanceof TelephonyError) {
+          throw ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: !err.retryable, nextRetryDelay: err.retryAfterMs ?? undefined });
+        }
+        throw err;
+      }
+    },
+
+    /** Stops a placed call at the provider (hangs up whatever its state); a call the provider no longer knows is fine. */
+    async stopProviderCall(a: { providerCallId: string }): Promise<void> {
+      try {
+        await provider.hangUpCall(a.providerCallId);
+      } catch (err) {
+        if (err instanceof TelephonyError && !err.retryable) return;
+        throw err;
+      }
+    },
+
+    /** Applies one provider event to the call (leg 0) or a transfer leg, creating the leg's row on its first event. */
+    async recordCallChange(a: { callId: string; leg: number; providerSid: string; to: string; change: CallChange }): Promise<void> {
+      if (a.leg > 0) await createLeg(db, a.callId, a.leg, a.providerSid, a.to);
+      await applyCallChange(db, a.leg > 0 ? `${a.callId}:${a.leg}` : a.callId, a.change);
+      if (a.leg > 0 && (a.change.status === 'in_progress' || a.change.status === 'completed')) await markTransferred(db, a.callId);
+    },
+
+    /** Records how the call ended (outcome, ended_reason; the status when the workflow ended it itself). */
+    async endCall(a: { callId: string; status: string; outcome: string; endedReason: string }): Promise<void> {
+      await endCall(db, a.callId, a);
+    },
+  };
+}

@@ -1,0 +1,174 @@
+// outboundCall: one outbound call from the checks to its end (id `call:<callId>`).
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  defineSignal,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { createCallActivities } from '../activities/calls';
+import { SA } from '../src/temporal/search-attribute-keys';
+import { publishCallEvent } from './call-events';
+import {
+  CALL_EVENT_SIGNAL,
+  type CallLifecycleStatus,
+  type CallOutcome,
+  type CallResult,
+  type OutboundCallInput,
+  type SignalledCallEvent,
+} from './outbound-call-types';
+
+type CallActivities = ReturnType<typeof createCallActivities>;
+
+/** Database work: short, retried until the database answers. */
+const data = proxyActivities<CallActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/** Provider requests: retried while the provider reports a retryable failure, for a few minutes at most. */
+const provider = proxyActivities<CallActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
+/** A provider status callback for this call or one of its transfer legs. */
+export const callEventSignal = defineSignal<[SignalledCallEvent]>(CALL_EVENT_SIGNAL);
+
+/** How often a journey call waiting for a concurrent-call slot looks again. */
+const SLOT_POLL = '5 seconds';
+/** After the call ends, how long transfer legs still open get to report their end. */
+const LEG_GRACE_MS = 2_000;
+
+const TERMINAL = new Set<CallLifecycleStatus>(['completed', 'busy', 'no_answer', 'failed', 'canceled']);
+const lifecycle = (providerStatus: string) => providerStatus.replace(/-/g, '_') as CallLifecycleStatus;
+
+const failureType = (err: ActivityFailure) => (err.cause instanceof ApplicationFailure && err.cause.type) || 'provider_failed';
+
+/** What a call that ended at the provider comes to, for journeys to branch on. */
+function outcomeOf(status: CallLifecycleStatus, answeredBy: string | null, transferred: boolean): CallOutcome {
+  if (status === 'completed') {
+    if (transferred) return 'transferred';
+    return answeredBy && answeredBy !== 'human' && answeredBy !== 'unknown' ? 'voicemail' : 'human';
+  }
+  return status === 'busy' || status === 'no_answer' || status === 'canceled' ? status : 'failed';
+}
+
+/**
+ * Checks the do-not-call list, waits for the call window and a concurrent-call slot, places the call (the call id is
+ * the provider's idempotency key), follows the provider's events (signal `callEvent`) to the end while recording every
+ * change and leg, and returns the outcome. Cancelling the workflow stops the call at the provider (outcome canceled);
+ * provider silence past the configured timeout fails it (`provider_timeout`). The slot is released however it ends.
+ */
+export async function outboundCall(input: OutboundCallInput): Promise<CallResult> {
+  const { callId } = input;
+  upsertSearchAttributes([
+    { key: SA.WorkspaceId, value: input.workspaceId },
+    { key: SA.CallId, value: callId },
+    { key: SA.AgentId, value: input.agentId },
+  ]);
+
+  const inbox: SignalledCallEvent[] = [];
+  setHandler(callEventSignal, (e) => void inbox.push(e));
+
+  let providerSid: string | null = null;
+  const legs = new Map<string, number>();
+  const applied = new Map<string, { status: CallLifecycleStatus; sequence: number }>();
+  let status: CallLifecycleStatus = 'queued';
+  let answeredBy: string | null = null;
+  let transferred = false;
+
+  const finish = async (outcome: CallOutcome, endStatus: CallLifecycleStatus, endedReason: string): Promise<CallResult> => {
+    return CancellationScope.nonCancellable(async () => {
+      await data.endCall({ callId, status: endStatus, outcome, endedReason });
+      await data.releaseCallSlot({ callId });
+      upsertSearchAttributes([{ key: SA.Outcome, value: outcome }]);
+      if (providerSid) await publishCallEvent({ workspaceId: input.workspaceId, callId, type: 'call.completed' });
+      return { callId, outcome, status: TERMINAL.has(status) ? status : endStatus, endedReason, legs: legs.size };
+    });
+  };
+
+  /** Applies the queued provider events in arrival order; duplicates and late ones are dropped. */
+  const drain = async () => {
+    while (inbox.length) {
+      const e = inbox.shift()!;
+      const next = lifecycle(e.status);
+      const isLeg = e.parentCallSid !== null && e.callSid !== providerSid;
+      if (!isLeg && e.callSid !== providerSid) continue;
+      const prev = applied.get(e.callSid);
+      if (prev && (TERMINAL.has(prev.status) || e.sequence <= prev.sequence)) continue;
+      applied.set(e.callSid, { status: next, sequence: e.sequence });
+      let leg = 0;
+      if (isLeg) {
+        leg = legs.get(e.callSid) ?? legs.size + 1;
+        legs.set(e.callSid, leg);
+        if (next === 'in_progress' || next === 'completed') transferred = true;
+      } else {
+        status = next;
+        answeredBy = e.answeredBy ?? answeredBy;
+      }
+      await data.recordCallChange({
+        callId,
+        leg,
+        providerSid: e.callSid,
+        to: e.to.replace(/^\+/, ''),
+        change: {
+          status: next,
+          sequence: e.sequence,
+          answeredBy: isLeg ? null : e.answeredBy,
+          disposition: e.disposition,
+          at: e.timestamp,
+          durationSeconds: e.durationSeconds,
+          transcript: e.transcript,
+          recordingUrl: e.recordingUrl,
+        },
+      });
+    }
+  };
+
+  try {
+    const prepared = await data.prepareCall(input);
+    if (!prepared.ok) return await finish('failed', 'failed', prepared.reason);
+    if (prepared.leadId) upsertSearchAttributes([{ key: SA.LeadId, value: prepared.leadId }]);
+
+    for (let wait = await data.msUntilCallWindow(prepared); wait > 0; wait = await data.msUntilCallWindow(prepared)) await sleep(wait);
+    while (!(await data.acquireCallSlot({ workspaceId: input.workspaceId, callId }))) {
+      if (!input.waitForSlot) return await finish('failed', 'failed', 'concurrency_cap');
+      await sleep(SLOT_POLL);
+    }
+
+    const placed = await provider.placeCall({ callId, to: input.to, from: prepared.from, transferTo: prepared.transferTo });
+    providerSid = placed.providerCallId;
+    await publishCallEvent({ workspaceId: input.workspaceId, callId, type: 'call.started' });
+
+    while (!TERMINAL.has(status)) {
+      const heard = await condition(() => inbox.length > 0, prepared.providerTimeoutMs);
+      if (!heard) {
+        await CancellationScope.nonCancellable(() => provider.stopProviderCall({ providerCallId: placed.providerCallId }));
+        return await finish('failed', 'failed', 'provider_timeout');
+      }
+      await drain();
+    }
+    const legOpen = () => [...legs.keys()].some((sid) => !TERMINAL.has(applied.get(sid)!.status));
+    while (legOpen() && (await condition(() => inbox.length > 0, LEG_GRACE_MS))) await drain();
+    const outcome = outcomeOf(status, answeredBy, transferred);
+    return await finish(outcome, status, outcome === 'failed' ? 'provider_failed' : outcome);
+  } catch (err) {
+    if (!isCancellation(err)) {
+      // A provider that refused the call for good (or kept failing): the call ends failed, with the failure's type.
+      if (err instanceof ActivityFailure) return await finish('failed', 'failed', failureType(err));
+      await CancellationScope.nonCancellable(() => data.releaseCallSlot({ callId }));
+      throw err;
+    }
+    if (providerSid) {
+      const sid = providerSid;
+      await CancellationScope.nonCancellable(() => provider.stopProviderCall({ providerCallId: sid }));
+    }
+    return await finish('canceled', 'canceled', 'canceled');
+  }
+}

@@ -37,7 +37,6 @@ export function createCallActivities(deps: { db: Db; logger: Logger; config?: Co
   const { db } = deps;
   const config = deps.config ?? loadConfig({});
   const provider = deps.provider ?? telephonyProviderFromConfig(config);
-  const urls = telephonyUrls(config);
 
   return {
     /** Checks the do-not-call list, resolves lead, caller id and window, and records the call (queued) if new. */
@@ -89,6 +88,7 @@ export function createCallActivities(deps: { db: Db; logger: Logger; config?: Co
       const known = await providerSidOf(db, a.callId);
       if (known) return { providerCallId: known };
       try {
+        const urls = telephonyUrls(config);
         const statusCallbackUrl = `${urls.statusCallback}?call_id=${encodeURIComponent(a.callId)}`;
         const placed = await provider.placeCall({
           callId: a.callId,

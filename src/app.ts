@@ -16,6 +16,7 @@ import { buildOpenApi } from './http/openapi';
 import { LatestJourneyVersions } from './journeys/latest-versions';
 import { routes } from './http/routes';
 import { systemRouter } from './http/routes/system';
+import { telephonyRouter } from './http/routes/telephony';
 import type { AppState } from './http/state';
 
 export interface App {
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
 
   const system = systemRouter(deps, metrics.registry);
   koa.use(system.routes());
+  koa.use(telephonyRouter(deps).routes());
 
   const api = new Router<AppState>();
   const openapi = buildOpenApi(routes, publicUrls(deps.config));

@@ -9,6 +9,7 @@ import { createWorkspace } from '../../src/db/repos/workspaces';
 import type { LatestJourneyVersions } from '../../src/journeys/latest-versions';
 import { createLogger } from '../../src/log';
 import { connectTemporal } from '../../src/temporal/client';
+import { startSimulator, type Simulator } from '../../src/telephony/simulator/server';
 import { createWorkers } from '../../worker/workers';
 import { testEnv } from './env';
 
@@ -24,6 +25,8 @@ export interface TestApp {
   db: Db;
   temporal: Awaited<ReturnType<typeof connectTemporal>>;
   workers: Worker[];
+  /** The carrier simulator the api places calls through (startTestApp({ simulator: true })), with every Calls API request it got. */
+  simulator?: Simulator & { requests: { method: string; path: string; headers: Record<string, unknown>; body: string }[] };
   /** The api's cache of latest journey versions (a test that imports a version waits until the api sees it). */
   journeyVersions: LatestJourneyVersions;
   /** A new workspace with an API key (and a superuser key when asked; else superuserKey is ''): every test gets its own tenant. */
@@ -50,8 +53,19 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** Starts the api in-process on a free port against real Postgres and Temporal, with workers when asked. */
-export async function startTestApp(opts: { workers?: boolean; config?: Record<string, string> } = {}): Promise<TestApp> {
-  const config = testConfig(opts.config);
+export async function startTestApp(
+  opts: { workers?: boolean; config?: Record<string, string>; simulator?: boolean | { speed?: number } } = {},
+): Promise<TestApp> {
+  let simulator: TestApp['simulator'];
+  const simConfig: Record<string, string> = {};
+  if (opts.simulator) {
+    const requests: NonNullable<TestApp['simulator']>['requests'] = [];
+    const speed = typeof opts.simulator === 'object' ? (opts.simulator.speed ?? 20) : 20;
+    const sim = await startSimulator({ authToken: testConfig().TWILIO_AUTH_TOKEN, speed, onRequest: (r) => requests.push(r) });
+    simulator = Object.assign(sim, { requests });
+    simConfig.TELEPHONY_BASE_URL = sim.url;
+  }
+  const config = testConfig({ ...simConfig, ...opts.config });
   const logger = createLogger(config.LOG_LEVEL, 'test');
   const db = createDb(config.DATABASE_URL!, { max: 10, logger });
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
@@ -60,6 +74,8 @@ export async function startTestApp(opts: { workers?: boolean; config?: Record<st
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The provider calls back to this api: its port is known only now (the router and activities read it per use).
+  if (simulator) config.TELEPHONY_CALLBACK_BASE_URL ??= url;
 
   let workers: Worker[] = [];
   let running: Promise<unknown> = Promise.resolve();
@@ -85,6 +101,7 @@ export async function startTestApp(opts: { workers?: boolean; config?: Record<st
     db,
     temporal,
     workers,
+    simulator,
     journeyVersions: app.journeyVersions,
     async newWorkspace(o = {}) {
       const ws = await createWorkspace(db, { name: `test ${randomBytes(3).toString('hex')}`, defaultRegion: o.defaultRegion });
@@ -119,6 +136,7 @@ export async function startTestApp(opts: { workers?: boolean; config?: Record<st
       await app.close();
       await temporal.connection.close();
       await db.close();
+      await simulator?.close();
     },
   };
 }

@@ -1,0 +1,64 @@
+import Router from '@koa/router';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { telephonyUrls } from '../../config';
+import type { AppDeps } from '../../deps';
+import { callHeader } from '../../db/repos/calls';
+import { ApiError, badRequest, forbidden, notFound } from '../../errors';
+import { callWorkflowId } from '../../temporal/ids';
+import { InvalidCallbackError, parseStatusCallback } from '../../telephony/callback';
+import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from '../../telephony/signature';
+import { CALL_EVENT_SIGNAL, type SignalledCallEvent } from '../../../workflows/outbound-call-types';
+import type { AppState } from '../state';
+
+const MAX_CALLBACK_BYTES = 256 * 1024;
+const CALL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function rawBody(req: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_CALLBACK_BYTES) throw new ApiError(413, 'payload_too_large', 'Request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The provider's status callbacks (unversioned, not for clients): POST /telephony/twilio/status?call_id=<uuid>, form
+ * encoded and signed with X-Twilio-Signature over the URL we gave the provider. A bad or missing signature → 403 and
+ * nothing recorded; an unknown call → 404; a call whose workflow has ended → 204 (ignored). Otherwise the event is
+ * signalled to `call:<callId>`, which drops duplicates and late arrivals.
+ */
+export function telephonyRouter(deps: AppDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  router.post('/telephony/twilio/status', async (ctx) => {
+    const { statusCallback } = telephonyUrls(deps.config);
+    const raw = await rawBody(ctx.req);
+    const params = new URLSearchParams(raw);
+    const url = ctx.querystring ? `${statusCallback}?${ctx.querystring}` : statusCallback;
+    if (!verifyTwilioSignature(deps.config.TWILIO_AUTH_TOKEN, url, params, ctx.get(TWILIO_SIGNATURE_HEADER))) {
+      throw forbidden('Invalid or missing X-Twilio-Signature');
+    }
+    const callId = typeof ctx.query.call_id === 'string' ? ctx.query.call_id.toLowerCase() : '';
+    if (!CALL_ID.test(callId)) throw badRequest('call_id: must be a call UUID');
+    let event;
+    try {
+      event = parseStatusCallback(params);
+    } catch (err) {
+      if (err instanceof InvalidCallbackError) throw badRequest(err.message);
+      throw err;
+    }
+    const call = await callHeader(deps.db, callId);
+    if (!call || call.parent_id !== null) throw notFound('Call not found');
+    const { from: _from, timestamp, ...rest } = event;
+    const signalled: SignalledCallEvent = { ...rest, timestamp: timestamp.toISOString() };
+    try {
+      await deps.temporal.client.workflow.getHandle(callWorkflowId(callId)).signal(CALL_EVENT_SIGNAL, signalled);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+    ctx.status = 204;
+  });
+  return router;
+}

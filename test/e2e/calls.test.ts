@@ -1,0 +1,179 @@
+import { twilioSignature } from '../../src/telephony/signature';
+import { SIMULATED_TRANSCRIPT } from '../../src/telephony/simulator/rules';
+import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
+import { startTestApp, type TestApp } from '../helpers/stack';
+import { callsCreateValidator } from '../helpers/twilio-schema';
+import { eventually } from '../helpers/webhook-receiver';
+
+jest.setTimeout(120_000);
+
+let app: TestApp;
+let caller: Awaited<ReturnType<typeof callingWorkspace>>;
+
+beforeAll(async () => {
+  app = await startTestApp({ workers: true, simulator: { speed: 20 }, config: { CALL_PROVIDER_TIMEOUT_SECONDS: '3' } });
+  caller = await callingWorkspace(app);
+});
+afterAll(async () => {
+  // Every Calls API request the api sent in this file is one Twilio's API description accepts.
+  const validate = callsCreateValidator();
+  const creates = app.simulator!.requests.filter((r) => r.path.endsWith('/Calls.json'));
+  const problems = creates.flatMap((r) => validate({ method: r.method, path: r.path, contentType: String(r.headers['content-type']), body: r.body }));
+  await app.close();
+  expect(creates.length).toBeGreaterThan(0);
+  expect(problems).toEqual([]);
+});
+
+const call = (body: Record<string, unknown>, key = caller.apiKey, headers: Record<string, string> = {}) =>
+  app.request('POST', '/v1/agent', { key, body, headers });
+const details = async (callId: string, key = caller.apiKey) => app.request('GET', `/v1/calls/get?call_id=${encodeURIComponent(callId)}`, { key });
+const ledgerFor = (callId: string) => app.simulator!.ledger.entries.filter((e) => e.callId === callId);
+
+describe('POST /v1/agent through the simulator', () => {
+  const cases: [string, string, Record<string, unknown>][] = [
+    ['0001', 'human', { status: 'completed', answered_by: 'human', disposition: 'Completed', transcript: SIMULATED_TRANSCRIPT }],
+    ['0002', 'voicemail', { status: 'completed', answered_by: 'machine_end_beep', disposition: 'Completed' }],
+    ['0003', 'no_answer', { status: 'no_answer', disposition: 'NOANSWER' }],
+    ['0004', 'busy', { status: 'busy', disposition: 'BUSY' }],
+    ['0005', 'transferred', { status: 'completed', transfer: true, answered_by: 'human' }],
+    ['0006', 'transferred', { status: 'completed', transfer: true }],
+    ['0007', 'failed', { status: 'failed', ended_reason: 'provider_timeout' }],
+    ['4321', 'human', { status: 'completed', answered_by: 'human', transcript: null }],
+  ];
+
+  it.each(cases)('a call to …%s ends as %s, recorded with its legs', async (last4, outcome, fields) => {
+    const phone = phoneEnding(last4);
+    const res = await call({ agent: caller.agentId, phone, request_data: { crm: { id: 7 }, tags: ['a'] } });
+    expect(res.status).toBe(200);
+    const { call_id: callId } = res.body;
+    expect(res.body).toEqual({ call_id: expect.stringMatching(/^[0-9a-f-]{36}$/), to: phone, from: '12125559002', agent: caller.agentId });
+
+    const result = await callResult(app, callId);
+    expect(result.outcome).toBe(outcome);
+    expect(ledgerFor(callId)).toHaveLength(1);
+
+    const got = await details(callId);
+    expect(got.status).toBe(200);
+    const [parent, ...legs] = got.body;
+    expect(parent).toMatchObject({ call_id: callId, phone_to: phone, phone_from: '12125559002', agent: caller.agentId, direction: 'out', request_data: { crm: { id: 7 }, tags: ['a'] }, ...fields });
+    expect(parent.call_end).toEqual(expect.any(String));
+    if (last4 === '0005') {
+      expect(legs).toEqual([expect.objectContaining({ call_id: `${callId}:1`, is_transfer: true, phone_to: '18005550100', phone_from: phone, status: 'completed' })]);
+      expect(legs[0]).not.toHaveProperty('answered_by');
+      expect(result.legs).toBe(1);
+    } else if (last4 === '0006') {
+      expect(legs.map((l: { call_id: string; status: string; disposition: string }) => [l.call_id, l.status, l.disposition])).toEqual([
+        [`${callId}:1`, 'failed', 'CONGESTION'],
+        [`${callId}:2`, 'completed', 'Completed'],
+      ]);
+      // A leg's id finds the whole call.
+      expect((await details(`${callId}:2`)).body).toEqual(got.body);
+    } else {
+      expect(legs).toEqual([]);
+      expect(parent).not.toHaveProperty('transfer');
+    }
+  });
+
+  it('picks the caller id with the destination area code first, else the least recently used', async () => {
+    const la = await call({ agent: caller.agentId, phone: '17145550123' });
+    expect(la.body.from).toBe('17145559001');
+    const explicit = await call({ agent: caller.agentId, phone: phoneEnding('0004'), from: '+1 714 555 9001' });
+    expect(explicit.status).toBe(200);
+    expect(explicit.body.from).toBe('17145559001');
+    await Promise.all([callResult(app, la.body.call_id), callResult(app, explicit.body.call_id)]);
+  });
+
+  it('refuses bad input before anything is dialled', async () => {
+    const before = app.simulator!.ledger.entries.length;
+    const other = await callingWorkspace(app);
+    expect(await call({ agent: other.agentId, phone: phoneEnding('0001') })).toMatchObject({ status: 404, body: { status: 'failed', message: 'Invalid agent' } });
+    expect((await call({ agent: 'not-a-uuid', phone: phoneEnding('0001') })).status).toBe(404);
+    expect((await call({ agent: caller.agentId, phone: '12' })).body).toEqual({ status: 'failed', message: expect.stringMatching(/phone/) });
+    expect((await call({ agent: caller.agentId })).status).toBe(400);
+    expect((await call({ agent: caller.agentId, phone: phoneEnding('0001'), from: '12125550000' })).body.message).toMatch(/from/);
+    const dnc = phoneEnding('0001');
+    await app.db.query("INSERT INTO do_not_call (workspace_id, phone, reason) VALUES ($1, $2, 'asked')", [caller.workspaceId, dnc]);
+    const refused = await call({ agent: caller.agentId, phone: dnc });
+    expect(refused).toMatchObject({ status: 409, body: { status: 'failed', message: expect.stringMatching(/do-not-call/) } });
+    expect(app.simulator!.ledger.entries.length).toBe(before);
+    const rows = await app.db.query('SELECT id FROM calls WHERE workspace_id = $1 AND phone_to = $2', [caller.workspaceId, dnc]);
+    expect(rows).toEqual([]);
+  });
+
+  it('refuses a direct call outside the agent window with a clear 409', async () => {
+    const ws = await callingWorkspace(app);
+    // A window open only on a day that is not today in the workspace's zone.
+    const today = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'America/New_York' }).format(new Date()).toLowerCase();
+    const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].filter((d) => d !== today);
+    await app.db.query('UPDATE agents SET call_window = $2 WHERE id = $1', [ws.agentId, JSON.stringify({ start: '08:00', end: '21:00', days: [days[0]] })]);
+    const res = await call({ agent: ws.agentId, phone: phoneEnding('0001') }, ws.apiKey);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/^Outside the call window \(08:00–21:00 America\/New_York\): no call placed; it opens at /);
+  });
+
+  it("answers 404 for another workspace's call and its legs", async () => {
+    const res = await call({ agent: caller.agentId, phone: phoneEnding('0005') });
+    await callResult(app, res.body.call_id);
+    const other = await app.newWorkspace();
+    expect((await details(res.body.call_id, other.apiKey)).status).toBe(404);
+    expect((await details(`${res.body.call_id}:1`, other.apiKey)).status).toBe(404);
+    expect((await app.request('POST', '/v1/calls/cancel', { key: other.apiKey, body: { call_id: res.body.call_id } })).status).toBe(404);
+    expect((await details('nope')).status).toBe(400);
+    expect((await details('0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e')).status).toBe(404);
+  });
+
+  it('places one call for 100 concurrent requests with one Idempotency-Key', async () => {
+    const body = { agent: caller.agentId, phone: phoneEnding('4444') };
+    const responses = await Promise.all(Array.from({ length: 100 }, () => call(body, caller.apiKey, { 'idempotency-key': 'call-once-1' })));
+    const ok = responses.filter((r) => r.status === 200);
+    expect(responses.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    expect(ok.length).toBeGreaterThan(0);
+    const ids = new Set(ok.map((r) => r.body.call_id));
+    expect(ids.size).toBe(1);
+    const [callId] = [...ids] as string[];
+    await callResult(app, callId!);
+    const again = await call(body, caller.apiKey, { 'idempotency-key': 'call-once-1' });
+    expect(again.body.call_id).toBe(callId);
+    expect(app.simulator!.ledger.entries.filter((e) => e.to === `+${body.phone}`)).toHaveLength(1);
+  });
+
+  it('cancels a call in progress: hung up at the provider, status canceled', async () => {
+    const res = await call({ agent: caller.agentId, phone: phoneEnding('0007') });
+    const callId = res.body.call_id;
+    await eventually(async () => ledgerFor(callId).length === 1, 20_000, 'the call to be placed');
+    const canceled = await app.request('POST', '/v1/calls/cancel', { key: caller.apiKey, body: { call_id: callId } });
+    expect(canceled).toMatchObject({ status: 200, body: { status: 'success', call_id: callId } });
+    expect(await callResult(app, callId)).toMatchObject({ outcome: 'canceled', status: 'canceled' });
+    expect((await details(callId)).body[0]).toMatchObject({ status: 'canceled', ended_reason: 'canceled' });
+    // Never answered, so the provider ends it as canceled: one placement, stopped.
+    expect(ledgerFor(callId)).toEqual([expect.objectContaining({ status: 'canceled' })]);
+    expect((await app.request('POST', '/v1/calls/cancel', { key: caller.apiKey, body: { call_id: callId } })).status).toBe(409);
+  });
+});
+
+describe('status callbacks', () => {
+  const callbackUrl = (callId: string) => `${app.url}/telephony/twilio/status?call_id=${callId}`;
+  const form = (sid: string, status: string, sequence: number) =>
+    new URLSearchParams({ CallSid: sid, CallStatus: status, SequenceNumber: String(sequence), Timestamp: new Date().toUTCString(), From: '+12125559002', To: '+12125550001' });
+  const post = (url: string, body: URLSearchParams, signature?: string) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) }, body: body.toString() });
+
+  it('refuses bad and missing signatures (403, nothing recorded) and ignores replays of an ended call', async () => {
+    const res = await call({ agent: caller.agentId, phone: phoneEnding('0001') });
+    const callId = res.body.call_id;
+    await callResult(app, callId);
+    const before = (await details(callId)).body;
+    const sid = ledgerFor(callId)[0]!.sid;
+    const ringing = form(sid, 'ringing', 99);
+    expect((await post(callbackUrl(callId), ringing)).status).toBe(403);
+    expect((await post(callbackUrl(callId), ringing, 'bm90IGEgc2lnbmF0dXJl')).status).toBe(403);
+    const signedForOtherCall = twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl('0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e'), ringing);
+    expect((await post(callbackUrl(callId), ringing, signedForOtherCall)).status).toBe(403);
+    // Correctly signed, but the call has ended: ignored, and a completed call never goes back to ringing.
+    const replay = await post(callbackUrl(callId), ringing, twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl(callId), ringing));
+    expect(replay.status).toBe(204);
+    expect((await details(callId)).body).toEqual(before);
+    const unknown = '0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e';
+    expect((await post(callbackUrl(unknown), ringing, twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl(unknown), ringing))).status).toBe(404);
+  });
+});

@@ -3,6 +3,7 @@ import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
 import { createCallEventActivities } from './call-events';
 import { createCallActivities } from './calls';
+import { createAutomationActivities } from './automations';
 import { createJourneyActivities } from './journeys';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createJourneyActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
+    ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
   };
 }
 

@@ -3,3 +3,4 @@
 export { journeyEnrollment } from './journey';
 export { deliverCallEvent } from './call-events';
 export { outboundCall } from './outbound-call';
+export { automationRun } from './automation-run';

@@ -7,10 +7,10 @@ import { vendorSpec } from '../helpers/vendor-spec';
 const check = vendorSpec('sendgrid.json');
 const connection: Connection = { id: 'c1', integration: 'sendgrid', kind: 'api_key', secrets: { api_key: 'SG.test' }, settings: {} };
 
-describe('sendgrid send_email', () => {
+describe('sendgrid', () => {
   let fake: VendorFake;
-  const run = (params: unknown) =>
-    runIntegrationAction({ integration: 'sendgrid', action: 'send_email', params, connection, idempotencyKey: 'req-1', baseUrls: { sendgrid: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => {} } });
+  const run = (params: unknown, action = 'send_email') =>
+    runIntegrationAction({ integration: 'sendgrid', action, params, connection, idempotencyKey: 'req-1', baseUrls: { sendgrid: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => {} } });
 
   beforeAll(async () => {
     fake = await startVendorFake();
@@ -46,6 +46,19 @@ describe('sendgrid send_email', () => {
   it('a 401 asks the user to reconnect, without retrying', async () => {
     fake.on('POST', '/v3/mail/send', { status: 401, body: { errors: [{ field: null, message: 'The provided authorization grant is invalid, expired, or revoked' }] } });
     await expect(run({ to: [{ email: 'ada@example.com' }], from: { email: 'a@example.org' }, subject: 's', text: 't' })).rejects.toMatchObject({ type: 'vendor_auth_failed', retryable: false, attempts: 1, message: expect.stringMatching(/invalid, expired, or revoked.*reconnect/) });
+  });
+
+  it('upsert_contact puts the contact with custom fields by id and list ids (no vendor description for it: exact request)', async () => {
+    fake.on('PUT', '/v3/marketing/contacts', { status: 202, body: { job_id: '2387e363-4104-4225-8960-4a5758492351' } });
+    const list = 'ca7a3796-e8d8-4cf2-9b5f-7d9b8e1f0a11';
+    const out = await run({ email: 'ada@example.com', first_name: 'Ada', phone_number: '+14155550100', listIds: [list], custom_fields: { e1_T: 'inbound call', e2_N: 3 } }, 'upsert_contact');
+    expect(out).toEqual({ data: { jobId: '2387e363-4104-4225-8960-4a5758492351' }, attempts: 1, action: 'upsert_contact' });
+    const [req] = fake.requests;
+    expect(req!.method).toBe('PUT');
+    expect(req!.headers.authorization).toBe('Bearer SG.test');
+    expect(req!.body).toEqual({ list_ids: [list], contacts: [{ email: 'ada@example.com', first_name: 'Ada', phone_number: '+14155550100', custom_fields: { e1_T: 'inbound call', e2_N: 3 } }] });
+    await expect(run({ email: 'ada@example.com', custom_fields: { favourite_colour: 'red' } }, 'upsert_contact')).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^custom_fields\.favourite_colour:/)] });
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('picks the EU host for EU connections', () => {

@@ -66,6 +66,29 @@ describe('microsoft_graph', () => {
     expect(fake.requests.map((r) => (r.body as { transactionId: string }).transactionId)).toEqual(['req-9', 'req-9', 'req-9']);
   });
 
+  it('find_free_slots asks getSchedule in UTC and returns the free slots around busy and tentative items', async () => {
+    fake.on('POST', '/v1.0/me/calendar/getSchedule', {
+      status: 200,
+      body: {
+        value: [
+          { scheduleId: 'ada@contoso.com', availabilityView: '2200', scheduleItems: [{ status: 'Busy', start: { dateTime: '2026-12-01T09:00:00.0000000', timeZone: 'UTC' }, end: { dateTime: '2026-12-01T09:40:00.0000000', timeZone: 'UTC' } }] },
+          { scheduleId: 'bob@contoso.com', availabilityView: '0010', scheduleItems: [{ status: 'Tentative', start: { dateTime: '2026-12-01T10:00:00.0000000', timeZone: 'UTC' }, end: { dateTime: '2026-12-01T10:15:00.0000000', timeZone: 'UTC' } }, { status: 'Free', start: { dateTime: '2026-12-01T10:30:00.0000000', timeZone: 'UTC' }, end: { dateTime: '2026-12-01T11:00:00.0000000', timeZone: 'UTC' } }] },
+        ],
+      },
+    });
+    const out = await run('find_free_slots', { from: '2026-12-01T10:00:00+01:00', to: '2026-12-01T12:00:00+01:00', durationMinutes: 30, schedules: ['ada@contoso.com', 'bob@contoso.com'], maxSlots: 3 });
+    // Window 09:00–11:00 UTC; 09:00–09:40 busy and 10:00–10:15 tentative (the Free item does not block): 09:45 would
+    // overlap 10:00, so only 10:15 and 10:30 fit before the window ends.
+    expect(out.data).toEqual({ slots: [{ start: '2026-12-01T10:15:00.000Z', end: '2026-12-01T10:45:00.000Z' }, { start: '2026-12-01T10:30:00.000Z', end: '2026-12-01T11:00:00.000Z' }], busy: 2 });
+    const [req] = fake.requests;
+    expect(req!.headers.prefer).toBe('outlook.timezone="UTC"');
+    expect(req!.body).toEqual({ schedules: ['ada@contoso.com', 'bob@contoso.com'], startTime: { dateTime: '2026-12-01T09:00:00.000', timeZone: 'UTC' }, endTime: { dateTime: '2026-12-01T11:00:00.000', timeZone: 'UTC' }, availabilityViewInterval: 15 });
+    // Without schedules, a mailbox or the connection's email there is nobody to ask: nothing is sent.
+    fake.clear();
+    await expect(run('find_free_slots', { from: '2026-12-01T10:00:00Z', to: '2026-12-01T12:00:00Z' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^schedules:/)] });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('an expired token (401) asks to reconnect', async () => {
     fake.on('POST', '/v1.0/me/sendMail', { status: 401, body: { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired or is not yet valid.' } } });
     await expect(run('send_email', { to: ['ada@example.com'], subject: 's', body: 't' })).rejects.toMatchObject({ type: 'vendor_auth_failed', attempts: 1, message: expect.stringMatching(/expired.*reconnect/) });

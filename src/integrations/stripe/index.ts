@@ -1,0 +1,13 @@
+import { bearerAuth } from '../auth';
+import { defineIntegration } from '../define';
+import createCustomer from './create-customer';
+import createPaymentLink from './create-payment-link';
+
+/** Stripe, by a secret or restricted key (sk_… / rk_…); form-encoded bodies; Idempotency-Key on every create. */
+export default defineIntegration({
+  key: 'stripe',
+  name: 'Stripe',
+  auth: bearerAuth(['api_key', 'oauth2']),
+  baseUrl: 'https://api.stripe.com',
+  actions: [createCustomer, createPaymentLink],
+});

@@ -61,6 +61,8 @@ export function vendorMessage(body: unknown): string {
     const b = body as Record<string, unknown>;
     const nested = (v: unknown): string | undefined => {
       if (typeof v === 'string' && v) return v;
+      // NestJS-style validation answers (HighLevel) list their messages: `message: ["phone must be …"]`.
+      if (Array.isArray(v) && v.length > 0 && v.every((m) => typeof m === 'string')) return v.join('; ');
       if (v && typeof v === 'object') {
         const o = v as Record<string, unknown>;
         return nested(o.message) ?? nested(o.detail) ?? nested(o.title) ?? nested(o.description);

@@ -36,6 +36,14 @@ describe('activecampaign', () => {
     });
   });
 
+  it('spec customFields resolve from callData.fields into fieldValues by field id', async () => {
+    fake.on('POST', '/api/3/contact/sync', { status: 200, body: { contact: { id: 114 } } });
+    const params = { email: 'ada@example.com', custom_field_values: { '4': 'summary' }, customFields: [{ field: 'custom_field_values.4', customFieldEnabled: true }] };
+    const out = await runIntegrationAction({ integration: 'activecampaign', action: 'sync_contact', params, connection: connection(), idempotencyKey: 'req-1', call: { callData: { fields: { summary: 'Wants a demo on Friday' } } }, ssrfAllowlist: ['127.0.0.1/8'] });
+    expect(out.data).toEqual({ id: '114' });
+    expect(fake.requests[0]!.body).toEqual({ contact: { email: 'ada@example.com', fieldValues: [{ field: '4', value: 'Wants a demo on Friday' }] } });
+  });
+
   it('add_tag, add_to_list and add_note write their wrapped objects', async () => {
     fake.on('POST', '/api/3/contactTags', { status: 201, body: { contactTag: { id: '9' } } });
     fake.on('POST', '/api/3/contactLists', { status: 201, body: { contactList: { id: 10 } } });

@@ -40,6 +40,14 @@ describe('gohighlevel', () => {
     });
   });
 
+  it('spec customFields resolve from callData.fields into HighLevel custom field values', async () => {
+    fake.on('POST', '/contacts/upsert', { status: 200, body: { new: false, contact: { id: CONTACT } } });
+    const params = { email: 'caller_email', custom_field_values: { '6dvNaf7VhkQ9snc5vnjJ': 'outcome' }, customFields: [{ field: 'email', customFieldEnabled: true }, { field: 'custom_field_values.6dvNaf7VhkQ9snc5vnjJ', customFieldEnabled: true }] };
+    const out = await runIntegrationAction({ integration: 'gohighlevel', action: 'upsert_contact', params, connection, idempotencyKey: 'req-1', call: { callData: { fields: { caller_email: 'ada@example.com', outcome: 'booked' } } }, baseUrls: { gohighlevel: fake.url }, ssrfAllowlist: ['127.0.0.1/8'] });
+    expect(out.data).toEqual({ id: CONTACT, created: false });
+    expect(fake.requests[0]!.body).toEqual({ email: 'ada@example.com', locationId: 've9EPM428h8vShlRW1KT', customFields: [{ id: '6dvNaf7VhkQ9snc5vnjJ', field_value: 'booked' }] });
+  });
+
   it('add_tags and add_note go to the contact', async () => {
     fake.on('POST', `/contacts/${CONTACT}/tags`, { status: 201, body: { tags: ['ai-call', 'hot'] } });
     fake.on('POST', `/contacts/${CONTACT}/notes`, { status: 201, body: { note: { id: 'n0te0000001', body: 'x' } } });

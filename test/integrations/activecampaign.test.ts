@@ -1,14 +1,17 @@
 import { activecampaignBaseUrl } from '../../src/integrations/activecampaign';
 import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+
+declareCoverage('activecampaign', ['sync_contact', 'add_tag', 'add_to_list', 'add_note']);
 
 describe('activecampaign', () => {
   let fake: VendorFake;
   // The account's own API URL comes from the connection; no global override is involved.
   const connection = (): Connection => ({ id: 'c1', integration: 'activecampaign', kind: 'api_key', secrets: { api_key: 'ac-key-123' }, settings: { account_url: fake.url } });
   const run = (action: string, params: unknown, conn = connection()) =>
-    runIntegrationAction({ integration: 'activecampaign', action, params, connection: conn, idempotencyKey: 'req-1', ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
+    runIntegrationAction({ action, integration: 'activecampaign', params, connection: conn, idempotencyKey: 'req-1', ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

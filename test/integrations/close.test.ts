@@ -1,6 +1,9 @@
 import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+
+declareCoverage('close', ['create_lead', 'add_note', 'log_call']);
 
 const connection: Connection = { id: 'c1', integration: 'close', kind: 'api_key', secrets: { api_key: 'api_4xTESTKEY' }, settings: {} };
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
@@ -8,7 +11,7 @@ const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pa
 describe('close', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown) =>
-    runIntegrationAction({ integration: 'close', action, params, connection, idempotencyKey: 'req-1', baseUrls: { close: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
+    runIntegrationAction({ action, integration: 'close', params, connection, idempotencyKey: 'req-1', baseUrls: { close: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -1,7 +1,10 @@
 import type { Connection } from '../../src/integrations/define';
 import { freshdeskBaseUrl } from '../../src/integrations/freshdesk';
 import { runIntegrationAction } from '../../src/integrations/run';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+
+declareCoverage('freshdesk', ['create_ticket', 'add_note', 'create_contact']);
 
 const connection: Connection = { id: 'c1', integration: 'freshdesk', kind: 'api_key', secrets: { api_key: 'fd-key' }, settings: { domain: 'acme' } };
 
@@ -9,7 +12,7 @@ describe('freshdesk', () => {
   let fake: VendorFake;
   let waits: number[];
   const run = (action: string, params: unknown) =>
-    runIntegrationAction({ integration: 'freshdesk', action, params, connection, idempotencyKey: 'req-1', baseUrls: { freshdesk: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
+    runIntegrationAction({ action, integration: 'freshdesk', params, connection, idempotencyKey: 'req-1', baseUrls: { freshdesk: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -1,6 +1,9 @@
 import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+
+declareCoverage('gohighlevel', ['upsert_contact', 'add_tags', 'add_note', 'find_slots', 'book_appointment']);
 
 const connection: Connection = { id: 'c1', integration: 'gohighlevel', kind: 'api_key', secrets: { api_key: 'pit-0000-test' }, settings: { location_id: 've9EPM428h8vShlRW1KT' } };
 const CONTACT = 'ocQHyuzHvysMo5N5VsXc';
@@ -10,7 +13,7 @@ describe('gohighlevel', () => {
   let fake: VendorFake;
   let waits: number[];
   const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ integration: 'gohighlevel', action, params, connection: conn, idempotencyKey: 'req-1', baseUrls: { gohighlevel: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
+    runIntegrationAction({ action, integration: 'gohighlevel', params, connection: conn, idempotencyKey: 'req-1', baseUrls: { gohighlevel: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -2,7 +2,10 @@ import type { Connection } from '../../src/integrations/define';
 import { intercomBaseUrl } from '../../src/integrations/intercom';
 import { runIntegrationAction } from '../../src/integrations/run';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { vendorSpec } from '../helpers/vendor-spec';
+
+declareCoverage('intercom', ['create_contact', 'add_note', 'add_tag']);
 
 const check = vendorSpec('intercom.json');
 const connection: Connection = { id: 'c1', integration: 'intercom', kind: 'api_key', secrets: { api_key: 'dG9rOmludGVyY29t' }, settings: { region: 'eu' } };
@@ -10,7 +13,7 @@ const connection: Connection = { id: 'c1', integration: 'intercom', kind: 'api_k
 describe('intercom', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown) =>
-    runIntegrationAction({ integration: 'intercom', action, params, connection, idempotencyKey: 'req-1', baseUrls: { intercom: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
+    runIntegrationAction({ action, integration: 'intercom', params, connection, idempotencyKey: 'req-1', baseUrls: { intercom: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -1,7 +1,10 @@
 import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { vendorSpec } from '../helpers/vendor-spec';
+
+declareCoverage('klaviyo', ['create_profile', 'upsert_profile', 'add_to_list', 'track_event']);
 
 const check = vendorSpec('klaviyo.json');
 const connection: Connection = { id: 'c1', integration: 'klaviyo', kind: 'api_key', secrets: { api_key: 'pk_test_123' }, settings: {} };
@@ -11,7 +14,7 @@ describe('klaviyo', () => {
   let fake: VendorFake;
   let waits: number[];
   const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ integration: 'klaviyo', action, params, connection: conn, idempotencyKey: 'req-42', baseUrls: { klaviyo: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
+    runIntegrationAction({ action, integration: 'klaviyo', params, connection: conn, idempotencyKey: 'req-42', baseUrls: { klaviyo: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Connection } from '../../src/integrations/define';
 import { mailchimpBaseUrl } from '../../src/integrations/mailchimp';
 import { runIntegrationAction } from '../../src/integrations/run';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+
+declareCoverage('mailchimp', ['upsert_member', 'add_tags', 'add_note']);
 
 const connection: Connection = { id: 'c1', integration: 'mailchimp', kind: 'api_key', secrets: { api_key: '0123456789abcdef0123456789abcdef-us6' }, settings: {} };
 const HASH = createHash('md5').update('ada@example.com').digest('hex');
@@ -11,7 +14,7 @@ const MEMBER = `/3.0/lists/57afe96172/members/${HASH}`;
 describe('mailchimp', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ integration: 'mailchimp', action, params, connection: conn, idempotencyKey: 'req-1', baseUrls: { mailchimp: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
+    runIntegrationAction({ action, integration: 'mailchimp', params, connection: conn, idempotencyKey: 'req-1', baseUrls: { mailchimp: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -1,7 +1,10 @@
 import type { Connection } from '../../src/integrations/define';
 import pipedrive from '../../src/integrations/pipedrive';
 import { runIntegrationAction } from '../../src/integrations/run';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+
+declareCoverage('pipedrive', ['create_person', 'create_lead', 'add_note']);
 
 const connection: Connection = { id: 'c1', integration: 'pipedrive', kind: 'api_key', secrets: { api_key: '659c9fddb16335e48cc67114694b52074e812e03' }, settings: { company_domain: 'acme' } };
 const FIELD = 'dcf558aac1ae4e8c4f849ba5e668430d8df9be12';
@@ -9,7 +12,7 @@ const FIELD = 'dcf558aac1ae4e8c4f849ba5e668430d8df9be12';
 describe('pipedrive', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ integration: 'pipedrive', action, params, connection: conn, idempotencyKey: 'req-1', baseUrls: { pipedrive: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
+    runIntegrationAction({ action, integration: 'pipedrive', params, connection: conn, idempotencyKey: 'req-1', baseUrls: { pipedrive: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -1,13 +1,16 @@
 import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+
+declareCoverage('salesforce', ['create_lead', 'upsert_record', 'log_call']);
 
 describe('salesforce', () => {
   let fake: VendorFake;
   // The org's own host comes from the connection (instance_url); no global override is involved.
   const connection = (): Connection => ({ id: 'c1', integration: 'salesforce', kind: 'oauth2', secrets: { access_token: '00Dxx!AQ4AQ' }, settings: { instance_url: `${fake.url}/` } });
   const run = (action: string, params: unknown, conn = connection()) =>
-    runIntegrationAction({ integration: 'salesforce', action, params, connection: conn, idempotencyKey: 'req-1', ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
+    runIntegrationAction({ action, integration: 'salesforce', params, connection: conn, idempotencyKey: 'req-1', ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

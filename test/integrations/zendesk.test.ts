@@ -1,7 +1,10 @@
 import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
 import { zendeskBaseUrl } from '../../src/integrations/zendesk';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+
+declareCoverage('zendesk', ['create_ticket', 'add_comment', 'upsert_user']);
 
 const connection: Connection = { id: 'c1', integration: 'zendesk', kind: 'api_key', secrets: { api_key: 'zd-token-abc' }, settings: { subdomain: 'acme', email: 'agent@acme.test' } };
 
@@ -9,7 +12,7 @@ describe('zendesk', () => {
   let fake: VendorFake;
   let waits: number[];
   const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ integration: 'zendesk', action, params, connection: conn, idempotencyKey: 'req-7', baseUrls: { zendesk: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
+    runIntegrationAction({ action, integration: 'zendesk', params, connection: conn, idempotencyKey: 'req-7', baseUrls: { zendesk: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -2,7 +2,10 @@ import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
 import { zohoBaseUrl } from '../../src/integrations/zoho_crm';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+import { declareCoverage } from '../helpers/declare-coverage';
 import { vendorSpec } from '../helpers/vendor-spec';
+
+declareCoverage('zoho_crm', ['create_lead', 'upsert_contact', 'add_note']);
 
 const check = vendorSpec('zoho-crm.json');
 const connection: Connection = { id: 'c1', integration: 'zoho_crm', kind: 'oauth2', secrets: { access_token: '1000.zoho-token' }, settings: { dc: 'eu' } };
@@ -12,7 +15,7 @@ describe('zoho_crm', () => {
   let fake: VendorFake;
   let waits: number[];
   const run = (action: string, params: unknown) =>
-    runIntegrationAction({ integration: 'zoho_crm', action, params, connection, idempotencyKey: 'req-1', baseUrls: { zoho_crm: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
+    runIntegrationAction({ action, integration: 'zoho_crm', params, connection, idempotencyKey: 'req-1', baseUrls: { zoho_crm: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

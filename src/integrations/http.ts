@@ -70,7 +70,9 @@ export function vendorMessage(body: unknown): string {
       return undefined;
     };
     const firstError = Array.isArray(b.errors) ? nested(b.errors[0]) : undefined;
-    const found = nested(b.message) ?? nested(b.error_description) ?? nested(b.error) ?? firstError ?? nested(b.detail) ?? nested(b.title);
+    // Salesforce answers a bare array of errors: `[{message, errorCode, fields}]`.
+    const firstItem = Array.isArray(body) ? nested(body[0]) : undefined;
+    const found = firstItem ?? nested(b.message) ?? nested(b.error_description) ?? nested(b.error) ?? firstError ?? nested(b.detail) ?? nested(b.title);
     if (found) return found.slice(0, 300);
     return JSON.stringify(body).slice(0, 300);
   }

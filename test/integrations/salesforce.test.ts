@@ -47,7 +47,7 @@ describe('salesforce', () => {
 
   it('400 surfaces Salesforce’s validation message', async () => {
     fake.on('POST', '/services/data/v62.0/sobjects/Lead', { status: 400, body: [{ message: 'Required fields are missing: [Company]', errorCode: 'REQUIRED_FIELD_MISSING', fields: ['Company'] }] });
-    await expect(run('create_lead', { LastName: 'X', Company: 'Y' })).rejects.toMatchObject({ type: 'vendor_rejected', message: expect.stringContaining('Required fields are missing: [Company]') });
+    await expect(run('create_lead', { LastName: 'X', Company: 'Y' })).rejects.toMatchObject({ type: 'vendor_rejected', message: 'Salesforce rejected the request (400: Required fields are missing: [Company])' });
   });
 
   it('a connection without instance_url fails asking to reconnect, sending nothing', async () => {

@@ -1,16 +1,27 @@
 /** Every integration, one line each (alphabetical, so parallel additions merge cleanly). */
+export { default as activecampaign } from './activecampaign';
+export { default as close } from './close';
 export { default as discord } from './discord';
+export { default as freshdesk } from './freshdesk';
 export { default as gmail } from './gmail';
+export { default as gohighlevel } from './gohighlevel';
 export { default as google_calendar } from './google_calendar';
 export { default as hubspot } from './hubspot';
+export { default as intercom } from './intercom';
+export { default as klaviyo } from './klaviyo';
+export { default as mailchimp } from './mailchimp';
 export { default as mailgun } from './mailgun';
 export { default as microsoft_graph } from './microsoft_graph';
 export { default as microsoft_teams } from './microsoft_teams';
+export { default as pipedrive } from './pipedrive';
 export { default as postmark } from './postmark';
 export { default as proxy } from './proxy';
+export { default as salesforce } from './salesforce';
 export { default as sendgrid } from './sendgrid';
 export { default as slack } from './slack';
 export { default as stripe } from './stripe';
 export { default as telegram } from './telegram';
 export { default as twilio } from './twilio';
 export { default as whatsapp } from './whatsapp';
+export { default as zendesk } from './zendesk';
+export { default as zoho_crm } from './zoho_crm';

@@ -61,6 +61,8 @@ export function vendorMessage(body: unknown): string {
     const b = body as Record<string, unknown>;
     const nested = (v: unknown): string | undefined => {
       if (typeof v === 'string' && v) return v;
+      // NestJS-style validation answers (HighLevel) list their messages: `message: ["phone must be …"]`.
+      if (Array.isArray(v) && v.length > 0 && v.every((m) => typeof m === 'string')) return v.join('; ');
       if (v && typeof v === 'object') {
         const o = v as Record<string, unknown>;
         return nested(o.message) ?? nested(o.detail) ?? nested(o.title) ?? nested(o.description);
@@ -68,7 +70,9 @@ export function vendorMessage(body: unknown): string {
       return undefined;
     };
     const firstError = Array.isArray(b.errors) ? nested(b.errors[0]) : undefined;
-    const found = nested(b.message) ?? nested(b.error_description) ?? nested(b.error) ?? firstError ?? nested(b.detail) ?? nested(b.title);
+    // Salesforce answers a bare array of errors: `[{message, errorCode, fields}]`.
+    const firstItem = Array.isArray(body) ? nested(body[0]) : undefined;
+    const found = firstItem ?? nested(b.message) ?? nested(b.error_description) ?? nested(b.error) ?? firstError ?? nested(b.detail) ?? nested(b.title);
     if (found) return found.slice(0, 300);
     return JSON.stringify(body).slice(0, 300);
   }

@@ -1,0 +1,21 @@
+import { defineIntegration } from '../define';
+import { createAppointment } from './create-appointment';
+import { getAvailableTimes } from './get-available-times';
+
+/** Acuity Scheduling API v1: HTTP Basic with the numeric user id and API key, or an OAuth2 Bearer token. */
+export default defineIntegration({
+  key: 'acuity',
+  name: 'Acuity Scheduling',
+  auth: {
+    kinds: ['basic', 'oauth2'],
+    apply: (conn) => {
+      if (conn.secrets.access_token) return { headers: { Authorization: `Bearer ${conn.secrets.access_token}` } };
+      const user = conn.secrets.username ?? conn.secrets.user_id ?? '';
+      const key = conn.secrets.password ?? conn.secrets.api_key ?? '';
+      return { headers: { Authorization: `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}` } };
+    },
+    oauth2: { tokenUrl: 'https://acuityscheduling.com/oauth2/token' },
+  },
+  baseUrl: 'https://acuityscheduling.com/api/v1',
+  actions: [getAvailableTimes, createAppointment],
+});

@@ -19,7 +19,7 @@ const input = z
 
 const output = z.object({ gid: z.string().describe('Task gid'), permalink_url: z.string().optional() });
 
-/** Creates a task (`POST /tasks`, wrapped in `data`). */
+/** Creates a task (`POST /tasks`, wrapped in `data`; Asana answers with the full task). */
 export const createTask = defineAction({
   key: 'create_task',
   title: 'Create a task',
@@ -31,7 +31,6 @@ export const createTask = defineAction({
     const res = await http.request<{ data?: { gid?: string; permalink_url?: string } }>({
       method: 'POST',
       path: '/tasks',
-      query: { opt_fields: 'gid,permalink_url' },
       json: { data: params },
     });
     const task = res.body.data;

@@ -11,11 +11,12 @@ const input = z
     attendee: z
       .object({
         name: z.string().min(1).describe("Attendee's name"),
-        email: z.email().describe("Attendee's email"),
+        email: z.email().optional().describe("Attendee's email (or phoneNumber)"),
         timeZone: z.string().min(1).describe("Attendee's IANA time zone (America/New_York)"),
         phoneNumber: z.string().min(1).optional().describe("Attendee's phone in E.164, for SMS reminders"),
         language: z.string().min(2).optional().describe("Attendee's language code (en)"),
       })
+      .refine((a) => a.email !== undefined || a.phoneNumber !== undefined, { message: 'email or phoneNumber is required', path: ['email'] })
       .describe('Who the booking is for'),
     guests: z.array(z.email()).optional().describe('Extra guest emails'),
     lengthInMinutes: z.number().int().positive().optional().describe('Length, for event types with several durations'),

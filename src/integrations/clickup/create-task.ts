@@ -10,7 +10,7 @@ const input = z.object({
   status: z.string().min(1).optional().describe("Status name from the list's statuses"),
   priority: z.number().int().min(1).max(4).optional().describe('1 urgent, 2 high, 3 normal, 4 low'),
   dueDate: z.iso.datetime({ offset: true }).optional().describe('Due date and time (ISO 8601)'),
-  customFields: z
+  customFieldValues: z
     .array(z.object({ id: z.string().min(1).describe('Custom field id (a UUID)'), value: z.unknown().describe('Value in the field type’s form') }))
     .optional()
     .describe('Custom field values by field id'),
@@ -34,7 +34,7 @@ export const createTask = defineAction({
     if (params.status) body.status = params.status;
     if (params.priority) body.priority = params.priority;
     if (params.dueDate) Object.assign(body, { due_date: Date.parse(params.dueDate), due_date_time: true });
-    if (params.customFields) body.custom_fields = params.customFields;
+    if (params.customFieldValues) body.custom_fields = params.customFieldValues;
     const res = await http.request<{ id?: string; url?: string }>({ method: 'POST', path: `/list/${params.listId}/task`, json: body });
     if (!res.body.id) throw new VendorError('vendor_error_in_body', 'ClickUp answered without a task', false, res.status);
     return { id: res.body.id, url: res.body.url };

@@ -10,7 +10,7 @@ const input = z.object({
   labels: z.array(z.string().regex(/^\S+$/, 'labels have no spaces')).optional().describe('Labels'),
   priority: z.string().min(1).optional().describe('Priority name (High)'),
   assigneeAccountId: z.string().min(1).optional().describe("Assignee's Atlassian account id"),
-  customFields: z
+  customFieldValues: z
     .record(z.string().regex(/^customfield_\d+$/, 'custom field ids look like customfield_10010'), z.unknown())
     .optional()
     .describe('Custom field values by field id ({"customfield_10010": "…"})'),
@@ -28,7 +28,7 @@ export const createIssue = defineAction({
   docs: 'https://developer.atlassian.com/cloud/jira/platform/rest/v3/api-group-issues/#api-rest-api-3-issue-post',
   async run(params, { http }) {
     const fields: Record<string, unknown> = {
-      ...params.customFields,
+      ...params.customFieldValues,
       project: { key: params.projectKey },
       summary: params.summary,
       issuetype: { name: params.issueType },

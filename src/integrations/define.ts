@@ -50,6 +50,8 @@ export interface VendorHttp {
  * vendor_timeout, vendor_response_too_large, vendor_error_in_body) and becomes the run's error type.
  */
 export class VendorError extends Error {
+  /** Requests sent to the vendor before the run gave up (set by the runner). */
+  attempts?: number;
   constructor(
     readonly type: string,
     message: string,
@@ -148,4 +150,19 @@ export function defineIntegration(def: IntegrationDefinition): IntegrationDefini
   }
   if (def.defaultAction && !seen.has(def.defaultAction)) throw new Error(`${def.key}: defaultAction ${def.defaultAction} is not an action`);
   return def;
+}
+
+/**
+ * A failure found before anything is sent, never retried: `type` is unknown_integration, unknown_action,
+ * invalid_params or custom_field_missing; `problems` lists each one (field paths for invalid params).
+ */
+export class ActionInputError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly problems: string[] = [],
+  ) {
+    super(message);
+    this.name = 'ActionInputError';
+  }
 }

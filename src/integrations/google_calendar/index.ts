@@ -1,0 +1,12 @@
+import { bearerAuth } from '../auth';
+import { defineIntegration } from '../define';
+import appointment from './appointment';
+
+/** Google Calendar (v3), by OAuth. */
+export default defineIntegration({
+  key: 'google_calendar',
+  name: 'Google Calendar',
+  auth: bearerAuth(['oauth2'], { tokenUrl: 'https://oauth2.googleapis.com/token', scopes: ['https://www.googleapis.com/auth/calendar.events', 'https://www.googleapis.com/auth/calendar.freebusy'] }),
+  baseUrl: 'https://www.googleapis.com',
+  actions: [appointment],
+});

@@ -1,0 +1,82 @@
+import type { z } from 'zod';
+import { resolveCustomFields } from './custom-fields';
+import { ActionInputError, VendorError, type ActionContext, type ActionDefinition, type Connection, type IntegrationDefinition } from './define';
+import { VendorClient, type VendorClientOptions } from './http';
+import { findAction, findIntegration, listIntegrations } from './registry';
+
+/** One action run as the endpoint, the workflow's activity and the bench ask for it. */
+export interface RunActionInput {
+  /** The spec's automationType. */
+  integration: string;
+  /** The spec's nodeParams.action; may be omitted for single-action integrations. */
+  action?: string;
+  params: unknown;
+  connection: Connection;
+  idempotencyKey: string;
+  call?: ActionContext['call'];
+  /** Global base-URL overrides by integration key (configuration; tests). */
+  baseUrls?: Record<string, string>;
+  ssrfAllowlist?: string[];
+  /** Client tuning (timeouts, retries, sleep) for tests and the activity. */
+  http?: Partial<Pick<VendorClientOptions, 'timeoutMs' | 'maxAttempts' | 'retryBaseMs' | 'maxRetryAfterMs' | 'maxResponseBytes' | 'sleep'>>;
+}
+
+/** What a successful run gives: the action's data and the requests it took. */
+export interface RunActionResult {
+  data: unknown;
+  attempts: number;
+  action: string;
+}
+
+/** Every problem of a zod failure with its field path (`properties.email: Invalid email address`). */
+export function zodProblems(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(params)'}: ${issue.message}`);
+}
+
+/** Finds the integration and action or fails listing what exists. */
+export function resolveAction(integrationKey: string, actionKey: string | undefined): { integration: IntegrationDefinition; action: ActionDefinition } {
+  const integration = findIntegration(integrationKey);
+  if (!integration) {
+    const known = listIntegrations().map((i) => i.key);
+    throw new ActionInputError('unknown_integration', `unknown automationType "${integrationKey}"; known: ${known.join(', ')}`, known);
+  }
+  const action = findAction(integration, actionKey);
+  if (!action) {
+    const known = integration.actions.map((a) => a.key);
+    const what = actionKey === undefined ? 'nodeParams.action is required' : `unknown action "${actionKey}"`;
+    throw new ActionInputError('unknown_action', `${what} for ${integration.key}; actions: ${known.join(', ')}`, known);
+  }
+  return { integration, action };
+}
+
+/** Resolves custom fields and validates the params against the action's schema; nothing is sent when they are invalid. */
+export function prepareInput(action: ActionDefinition, params: unknown, callData: Record<string, unknown> | undefined): unknown {
+  const resolved = resolveCustomFields(params ?? {}, callData);
+  const parsed = action.input.safeParse(resolved);
+  if (!parsed.success) {
+    const problems = zodProblems(parsed.error);
+    throw new ActionInputError('invalid_params', `invalid params for ${action.key}: ${problems.join('; ')}`, problems);
+  }
+  return parsed.data;
+}
+
+/** Runs one action of one integration: resolve, validate, then call the vendor through the shared client. */
+export async function runIntegrationAction(input: RunActionInput): Promise<RunActionResult> {
+  const { integration, action } = resolveAction(input.integration, input.action);
+  const params = prepareInput(action, input.params, input.call?.callData);
+  const http = new VendorClient({
+    ...input.http,
+    integration,
+    connection: input.connection,
+    baseUrlOverride: input.baseUrls?.[integration.key],
+    ssrfAllowlist: input.ssrfAllowlist,
+  });
+  let data: unknown;
+  try {
+    data = await action.run(params, { http, connection: input.connection, idempotencyKey: input.idempotencyKey, call: input.call ?? {} });
+  } catch (err) {
+    if (err instanceof VendorError) err.attempts = http.attempts;
+    throw err;
+  }
+  return { data, attempts: http.attempts, action: action.key };
+}

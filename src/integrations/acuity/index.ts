@@ -1,3 +1,4 @@
+import { basicHeader } from '../basic';
 import { defineIntegration } from '../define';
 import { createAppointment } from './create-appointment';
 import { getAvailableTimes } from './get-available-times';
@@ -10,9 +11,7 @@ export default defineIntegration({
     kinds: ['basic', 'oauth2'],
     apply: (conn) => {
       if (conn.secrets.access_token) return { headers: { Authorization: `Bearer ${conn.secrets.access_token}` } };
-      const user = conn.secrets.username ?? conn.secrets.user_id ?? '';
-      const key = conn.secrets.password ?? conn.secrets.api_key ?? '';
-      return { headers: { Authorization: `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}` } };
+      return { headers: { Authorization: basicHeader(conn, ['username', 'user_id'], ['password', 'api_key']) } };
     },
     oauth2: { tokenUrl: 'https://acuityscheduling.com/oauth2/token' },
   },

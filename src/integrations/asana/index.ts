@@ -1,3 +1,4 @@
+import { bearerAuth } from '../auth';
 import { defineIntegration } from '../define';
 import { addComment } from './add-comment';
 import { createTask } from './create-task';
@@ -6,11 +7,7 @@ import { createTask } from './create-task';
 export default defineIntegration({
   key: 'asana',
   name: 'Asana',
-  auth: {
-    kinds: ['api_key', 'oauth2'],
-    apply: (conn) => ({ headers: { Authorization: `Bearer ${conn.secrets.access_token ?? conn.secrets.api_key ?? ''}` } }),
-    oauth2: { tokenUrl: 'https://app.asana.com/-/oauth_token' },
-  },
+  auth: bearerAuth(['api_key', 'oauth2'], { tokenUrl: 'https://app.asana.com/-/oauth_token' }),
   baseUrl: 'https://app.asana.com/api/1.0',
   actions: [createTask, addComment],
 });

@@ -1,3 +1,4 @@
+import { bearerAuth } from '../auth';
 import { defineIntegration } from '../define';
 import { createSchedulingLink } from './create-scheduling-link';
 import { getAvailableTimes } from './get-available-times';
@@ -6,11 +7,7 @@ import { getAvailableTimes } from './get-available-times';
 export default defineIntegration({
   key: 'calendly',
   name: 'Calendly',
-  auth: {
-    kinds: ['oauth2', 'api_key'],
-    apply: (conn) => ({ headers: { Authorization: `Bearer ${conn.secrets.access_token ?? conn.secrets.api_key ?? ''}` } }),
-    oauth2: { tokenUrl: 'https://auth.calendly.com/oauth/token' },
-  },
+  auth: bearerAuth(['oauth2', 'api_key'], { tokenUrl: 'https://auth.calendly.com/oauth/token' }),
   baseUrl: 'https://api.calendly.com',
   actions: [getAvailableTimes, createSchedulingLink],
 });

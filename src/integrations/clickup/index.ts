@@ -1,3 +1,4 @@
+import { bearerToken } from '../auth';
 import { defineIntegration } from '../define';
 import { addComment } from './add-comment';
 import { createTask } from './create-task';
@@ -8,9 +9,7 @@ export default defineIntegration({
   name: 'ClickUp',
   auth: {
     kinds: ['api_key', 'oauth2'],
-    apply: (conn) => ({
-      headers: { Authorization: conn.secrets.access_token ? `Bearer ${conn.secrets.access_token}` : (conn.secrets.api_key ?? '') },
-    }),
+    apply: (conn) => ({ headers: { Authorization: conn.secrets.access_token ? `Bearer ${conn.secrets.access_token}` : bearerToken(conn) } }),
     oauth2: { tokenUrl: 'https://api.clickup.com/api/v2/oauth/token' },
   },
   baseUrl: 'https://api.clickup.com/api/v2',

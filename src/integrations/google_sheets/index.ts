@@ -1,3 +1,4 @@
+import { bearerAuth } from '../auth';
 import { defineIntegration } from '../define';
 import { appendRow } from './append-row';
 import { getRows } from './get-rows';
@@ -6,11 +7,7 @@ import { getRows } from './get-rows';
 export default defineIntegration({
   key: 'google_sheets',
   name: 'Google Sheets',
-  auth: {
-    kinds: ['oauth2'],
-    apply: (conn) => ({ headers: { Authorization: `Bearer ${conn.secrets.access_token ?? ''}` } }),
-    oauth2: { tokenUrl: 'https://oauth2.googleapis.com/token', scopes: ['https://www.googleapis.com/auth/spreadsheets'] },
-  },
+  auth: bearerAuth(['oauth2'], { tokenUrl: 'https://oauth2.googleapis.com/token', scopes: ['https://www.googleapis.com/auth/spreadsheets'] }),
   baseUrl: 'https://sheets.googleapis.com',
   actions: [appendRow, getRows],
 });

@@ -1,3 +1,4 @@
+import { basicHeader } from '../basic';
 import type { Connection } from '../define';
 import { defineIntegration, VendorError } from '../define';
 import { addComment } from './add-comment';
@@ -19,9 +20,7 @@ export default defineIntegration({
     kinds: ['basic', 'oauth2'],
     apply: (conn) => {
       if (conn.secrets.access_token) return { headers: { Authorization: `Bearer ${conn.secrets.access_token}` } };
-      const user = conn.secrets.username ?? conn.secrets.email ?? '';
-      const token = conn.secrets.password ?? conn.secrets.api_token ?? '';
-      return { headers: { Authorization: `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}` } };
+      return { headers: { Authorization: basicHeader(conn, ['username', 'email'], ['password', 'api_token']) } };
     },
     oauth2: { tokenUrl: 'https://auth.atlassian.com/oauth/token', scopes: ['write:jira-work', 'offline_access'] },
   },

@@ -1,3 +1,4 @@
+import { bearerToken } from '../auth';
 import { defineIntegration } from '../define';
 import { addUpdate } from './add-update';
 import { changeColumnValues } from './change-column-values';
@@ -10,7 +11,7 @@ export default defineIntegration({
   name: 'monday.com',
   auth: {
     kinds: ['api_key', 'oauth2'],
-    apply: (conn) => ({ headers: { Authorization: conn.secrets.access_token ?? conn.secrets.api_key ?? '' } }),
+    apply: (conn) => ({ headers: { Authorization: bearerToken(conn) } }),
     oauth2: { tokenUrl: 'https://auth.monday.com/oauth2/token' },
   },
   baseUrl: 'https://api.monday.com',

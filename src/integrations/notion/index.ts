@@ -1,3 +1,4 @@
+import { bearerAuth } from '../auth';
 import { defineIntegration } from '../define';
 import { addComment } from './add-comment';
 import { createPage } from './create-page';
@@ -6,11 +7,7 @@ import { createPage } from './create-page';
 export default defineIntegration({
   key: 'notion',
   name: 'Notion',
-  auth: {
-    kinds: ['api_key', 'oauth2'],
-    apply: (conn) => ({ headers: { Authorization: `Bearer ${conn.secrets.access_token ?? conn.secrets.api_key ?? ''}` } }),
-    oauth2: { tokenUrl: 'https://api.notion.com/v1/oauth/token' },
-  },
+  auth: bearerAuth(['api_key', 'oauth2'], { tokenUrl: 'https://api.notion.com/v1/oauth/token' }),
   baseUrl: 'https://api.notion.com',
   headers: { 'Notion-Version': '2025-09-03' },
   actions: [createPage, addComment],

@@ -1,4 +1,4 @@
-import { defineIntegration } from '../define';
+import { defineIntegration, VendorError } from '../define';
 import { addComment } from './add-comment';
 import { createCard } from './create-card';
 
@@ -11,9 +11,11 @@ export default defineIntegration({
   name: 'Trello',
   auth: {
     kinds: ['api_key'],
-    apply: (conn) => ({
-      headers: { Authorization: `OAuth oauth_consumer_key="${conn.secrets.api_key ?? ''}", oauth_token="${conn.secrets.token ?? ''}"` },
-    }),
+    apply: (conn) => {
+      const { api_key: key, token } = conn.secrets;
+      if (!key || !token) throw new VendorError('vendor_auth_failed', 'the trello connection needs its api_key and token; reconnect the integration', false);
+      return { headers: { Authorization: `OAuth oauth_consumer_key="${key}", oauth_token="${token}"` } };
+    },
   },
   baseUrl: 'https://api.trello.com/1',
   actions: [createCard, addComment],

@@ -1,3 +1,4 @@
+import { bearerAuth } from '../auth';
 import { defineIntegration } from '../define';
 import { addRegistrant } from './add-registrant';
 import { createMeeting } from './create-meeting';
@@ -6,11 +7,7 @@ import { createMeeting } from './create-meeting';
 export default defineIntegration({
   key: 'zoom',
   name: 'Zoom',
-  auth: {
-    kinds: ['oauth2'],
-    apply: (conn) => ({ headers: { Authorization: `Bearer ${conn.secrets.access_token ?? ''}` } }),
-    oauth2: { tokenUrl: 'https://zoom.us/oauth/token', scopes: ['meeting:write:meeting'] },
-  },
+  auth: bearerAuth(['oauth2'], { tokenUrl: 'https://zoom.us/oauth/token', scopes: ['meeting:write:meeting'] }),
   baseUrl: 'https://api.zoom.us/v2',
   actions: [createMeeting, addRegistrant],
 });

@@ -1,8 +1,32 @@
 import { actionHarness } from '../helpers/integration-harness';
 
-const airtable = actionHarness('airtable', ['create_record', 'upsert_record'], { kind: 'api_key', secrets: { api_key: 'patTEST.secret' } });
+const airtable = actionHarness('airtable', ['find_records', 'create_record', 'upsert_record'], { kind: 'api_key', secrets: { api_key: 'patTEST.secret' } });
 
 describe('airtable', () => {
+  test('find_records filters by field values and follows offset pages up to maxRecords', async () => {
+    const page = (ids: string[], offset?: string) => ({ body: { records: ids.map((id) => ({ id, createdTime: 't', fields: { Phone: '+15550100' } })), ...(offset ? { offset } : {}) } });
+    airtable.fake.on('GET', '/v0/appBase123/Leads', page(['rec1', 'rec2'], 'itr1/rec2'), page(['rec3', 'rec4'], 'itr2/rec4'));
+    const result = await airtable.run('find_records', { baseId: 'appBase123', table: 'Leads', where: { Phone: '+15550100', 'Say "hi"': 'a\\b"c' }, maxRecords: 3 });
+    expect(airtable.fake.requests.map((r) => [r.method, r.path])).toEqual([
+      ['GET', '/v0/appBase123/Leads'],
+      ['GET', '/v0/appBase123/Leads'],
+    ]);
+    const formula = 'AND({Phone}="+15550100",{Say "hi"}="a\\\\b\\"c")';
+    expect(airtable.fake.requests[0]!.query).toEqual({ filterByFormula: formula, pageSize: '100' });
+    expect(airtable.fake.requests[1]!.query).toEqual({ filterByFormula: formula, pageSize: '100', offset: 'itr1/rec2' });
+    expect(airtable.fake.requests[0]!.headers.authorization).toBe('Bearer patTEST.secret');
+    const data = result.data as { records: Array<{ id: string }>; truncated: boolean };
+    expect(data.records.map((r) => r.id)).toEqual(['rec1', 'rec2', 'rec3']);
+    expect(data.truncated).toBe(true);
+  });
+
+  test('find_records stops at the last page', async () => {
+    airtable.fake.on('GET', '/v0/appBase123/Leads', { body: { records: [{ id: 'rec9', fields: {} }] } });
+    const result = await airtable.run('find_records', { baseId: 'appBase123', table: 'Leads', filterByFormula: "{Status}='New'", view: 'Grid view' });
+    expect(airtable.sent().query).toEqual({ filterByFormula: "{Status}='New'", view: 'Grid view', pageSize: '100' });
+    expect(result.data).toEqual({ records: [{ id: 'rec9', fields: {} }], truncated: false });
+  });
+
   test('create_record posts one record with typecast; table names are path-encoded', async () => {
     airtable.fake.on('POST', '/v0/appBase123/Inbound%20Calls', { body: { records: [{ id: 'rec1', createdTime: '2026-03-01T10:00:00.000Z', fields: { Name: 'Ada' } }] } });
     const result = await airtable.run('create_record', { baseId: 'appBase123', table: 'Inbound Calls', fields: { Name: 'Ada', Phone: '+15550100' } });

@@ -34,4 +34,11 @@ describe('calendly', () => {
     expect(err.message).toContain('The supplied parameters are invalid.');
     expect(calendly.fake.requests).toHaveLength(1);
   });
+
+  test('a range over Calendly’s one-week limit is refused before anything is sent', async () => {
+    const err = await calendly.fail('get_available_times', { event_type: EVENT_TYPE, start_time: '2026-03-02T00:00:00Z', end_time: '2026-03-10T00:00:00Z' });
+    expect(err.type).toBe('invalid_params');
+    expect(err.message).toContain('end_time: end_time must be after start_time and at most 7 days later');
+    expect(calendly.fake.requests).toHaveLength(0);
+  });
 });

@@ -37,8 +37,10 @@ describe('the integration registry', () => {
   });
 
   test('every action has a request test, and every declared action exists', () => {
+    // A file tied to an integration only by its name counts when that name is a registered integration.
+    const declarations = coverageDeclarations().filter((d) => !d.byFileName || findIntegration(d.integration) !== undefined);
     const declared = new Set(
-      coverageDeclarations().flatMap((d) => {
+      declarations.flatMap((d) => {
         const integration = findIntegration(d.integration);
         // The default action, or an action the registry does not have (kept as named so it is reported below).
         return d.actions.map((a) => `${d.integration}.${(integration && findAction(integration, a ?? undefined)?.key) ?? a ?? '(default)'}`);

@@ -1,6 +1,6 @@
 import { actionHarness } from '../helpers/integration-harness';
 
-const acuity = actionHarness('acuity', ['get_available_times', 'create_appointment'], { kind: 'basic', secrets: { username: '1234', password: 'acuity-key' } });
+const acuity = actionHarness('acuity', ['get_available_times', 'create_appointment', 'reschedule_appointment', 'cancel_appointment'], { kind: 'basic', secrets: { username: '1234', password: 'acuity-key' } });
 const BASIC = `Basic ${Buffer.from('1234:acuity-key').toString('base64')}`;
 
 describe('acuity', () => {
@@ -56,5 +56,24 @@ describe('acuity', () => {
     expect(err.type).toBe('invalid_params');
     expect(err.message).toContain('calendarID: admin bookings need a calendarID');
     expect(acuity.fake.requests).toHaveLength(0);
+  });
+
+  test('reschedule_appointment PUTs the new time', async () => {
+    acuity.fake.on('PUT', '/appointments/880/reschedule', { body: { id: 880, datetime: '2026-03-03T10:00:00-0800' } });
+    const result = await acuity.run('reschedule_appointment', { id: 880, datetime: '2026-03-03T10:00:00-08:00' });
+    const req = acuity.sent();
+    expect([req.method, req.path]).toEqual(['PUT', '/appointments/880/reschedule']);
+    expect(req.headers.authorization).toBe(BASIC);
+    expect(req.body).toEqual({ datetime: '2026-03-03T10:00:00-08:00' });
+    expect(result.data).toEqual({ id: 880, datetime: '2026-03-03T10:00:00-0800' });
+  });
+
+  test('cancel_appointment PUTs the cancellation with its note', async () => {
+    acuity.fake.on('PUT', '/appointments/880/cancel', { body: { id: 880, canceled: true } });
+    const result = await acuity.run('cancel_appointment', { id: 880, cancelNote: 'Caller cancelled by phone' });
+    const req = acuity.sent();
+    expect([req.method, req.path]).toEqual(['PUT', '/appointments/880/cancel']);
+    expect(req.body).toEqual({ cancelNote: 'Caller cancelled by phone' });
+    expect(result.data).toEqual({ id: 880, canceled: true });
   });
 });

@@ -1,7 +1,7 @@
 import { actionHarness } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
 
-const calcom = actionHarness('calcom', ['get_slots', 'create_booking'], { kind: 'api_key', secrets: { api_key: 'cal_live_test' } });
+const calcom = actionHarness('calcom', ['get_slots', 'create_booking', 'reschedule_booking', 'cancel_booking'], { kind: 'api_key', secrets: { api_key: 'cal_live_test' } });
 const spec = vendorSpec('calcom.json');
 
 /**
@@ -61,5 +61,33 @@ describe('calcom', () => {
   test('the description check itself catches a booking without its required attendee', () => {
     const problems = spec({ method: 'POST', path: '/v2/bookings', query: {}, headers: { 'cal-api-version': '2024-08-13', 'content-type': 'application/json' }, rawBody: '{"start":"x"}', body: { start: 'x' } });
     expect(problems.join('\n')).toContain("must have required property 'attendee'");
+  });
+
+  test('reschedule_booking moves the booking and returns the new one', async () => {
+    calcom.fake.on('POST', '/v2/bookings/bk_1/reschedule', { status: 201, body: { status: 'success', data: { id: 8, uid: 'bk_2', status: 'accepted', start: '2050-09-06T10:00:00.000Z' } } });
+    const result = await calcom.run('reschedule_booking', { bookingUid: 'bk_1', start: '2050-09-06T10:00:00Z', reschedulingReason: 'Caller asked' });
+    const req = calcom.sent();
+    expect([req.method, req.path]).toEqual(['POST', '/v2/bookings/bk_1/reschedule']);
+    expect(req.headers['cal-api-version']).toBe('2024-08-13');
+    expect(req.headers.authorization).toBe('Bearer cal_live_test');
+    expect(req.body).toEqual({ start: '2050-09-06T10:00:00Z', reschedulingReason: 'Caller asked' });
+    expect(result.data).toEqual({ uid: 'bk_2', id: 8, status: 'accepted', start: '2050-09-06T10:00:00.000Z' });
+  });
+
+  test('cancel_booking cancels with the reason', async () => {
+    calcom.fake.on('POST', '/v2/bookings/bk_2/cancel', { body: { status: 'success', data: { id: 8, uid: 'bk_2', status: 'cancelled' } } });
+    const result = await calcom.run('cancel_booking', { bookingUid: 'bk_2', cancellationReason: 'No longer needed' });
+    const req = calcom.sent();
+    expect([req.method, req.path]).toEqual(['POST', '/v2/bookings/bk_2/cancel']);
+    expect(req.headers['cal-api-version']).toBe('2024-08-13');
+    expect(req.body).toEqual({ cancellationReason: 'No longer needed' });
+    expect(result.data).toEqual({ uid: 'bk_2', id: 8, status: 'cancelled' });
+  });
+
+  test('an unknown booking uid is a not-found failure with Cal.com’s message', async () => {
+    calcom.fake.on('POST', '/v2/bookings/nope/cancel', { status: 404, body: { status: 'error', error: { code: 'NotFoundException', message: 'Booking with uid=nope was not found in the database' } } });
+    const err = await calcom.fail('cancel_booking', { bookingUid: 'nope' });
+    expect(err.type).toBe('vendor_not_found');
+    expect(err.message).toContain('Booking with uid=nope was not found');
   });
 });

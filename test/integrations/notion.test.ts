@@ -1,7 +1,7 @@
 import { actionHarness } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
 
-const notion = actionHarness('notion', ['create_page', 'add_comment'], { kind: 'api_key', secrets: { api_key: 'ntn_secret' } });
+const notion = actionHarness('notion', ['create_page', 'update_page', 'add_comment'], { kind: 'api_key', secrets: { api_key: 'ntn_secret' } });
 // INDEX.md: Notion's MCP description types children/icon/cover as strings, so it is checked leniently.
 const spec = vendorSpec('notion.json', { lenient: true });
 
@@ -56,5 +56,15 @@ describe('notion', () => {
     expect(err.type).toBe('invalid_params');
     expect(err.message).toContain('exactly one of database_id, data_source_id or page_id');
     expect(notion.fake.requests).toHaveLength(0);
+  });
+
+  test('update_page PATCHes the properties of a row', async () => {
+    notion.fake.on('PATCH', '/v1/pages/b55c9c91-384d-452b-81db-d1ef79372b75', { body: { object: 'page', id: 'b55c9c91-384d-452b-81db-d1ef79372b75', url: 'https://www.notion.so/x' } });
+    const result = await notion.run('update_page', { page_id: 'b55c9c91-384d-452b-81db-d1ef79372b75', properties: { Status: { select: { name: 'Called' } } } });
+    const req = notion.sent();
+    expect([req.method, req.path]).toEqual(['PATCH', '/v1/pages/b55c9c91-384d-452b-81db-d1ef79372b75']);
+    expect(req.headers['notion-version']).toBe('2025-09-03');
+    expect(req.body).toEqual({ properties: { Status: { select: { name: 'Called' } } } });
+    expect(result.data).toEqual({ id: 'b55c9c91-384d-452b-81db-d1ef79372b75', url: 'https://www.notion.so/x' });
   });
 });

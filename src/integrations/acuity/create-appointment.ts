@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineAction, VendorError } from '../define';
+import { defineAction } from '../define';
+import { appointmentOf, appointmentOutput, type AcuityAppointment } from './appointment-output';
 
 const input = z.object({
   datetime: z.iso.datetime({ offset: true }).describe('Start with its offset (2026-02-03T14:00:00-08:00)'),
@@ -18,28 +19,21 @@ const input = z.object({
   admin: z.boolean().optional().describe('Book as an admin: skips availability checks, needs calendarID'),
 }).refine((v) => !v.admin || v.calendarID !== undefined, { message: 'admin bookings need a calendarID', path: ['calendarID'] });
 
-const output = z.object({
-  id: z.number(),
-  datetime: z.string().optional(),
-  confirmationPage: z.string().optional(),
-});
-
 /** Books an appointment (`POST /appointments`; `?admin=true` books as an admin). */
 export const createAppointment = defineAction({
   key: 'create_appointment',
   title: 'Book an appointment',
   input,
-  output,
+  output: appointmentOutput,
   idempotent: false,
   docs: 'https://developers.acuityscheduling.com/reference/post-appointments',
   async run({ admin, ...body }, { http }) {
-    const res = await http.request<{ id?: number; datetime?: string; confirmationPage?: string }>({
+    const res = await http.request<AcuityAppointment>({
       method: 'POST',
       path: '/appointments',
       query: admin ? { admin: true } : undefined,
       json: body,
     });
-    if (typeof res.body.id !== 'number') throw new VendorError('vendor_error_in_body', 'Acuity answered without an appointment', false, res.status);
-    return { id: res.body.id, datetime: res.body.datetime, confirmationPage: res.body.confirmationPage };
+    return appointmentOf(res.body, res.status);
   },
 });

@@ -1,7 +1,9 @@
 import { basicHeader } from '../basic';
 import { defineIntegration } from '../define';
+import { cancelAppointment } from './cancel-appointment';
 import { createAppointment } from './create-appointment';
 import { getAvailableTimes } from './get-available-times';
+import { rescheduleAppointment } from './reschedule-appointment';
 
 /** Acuity Scheduling API v1: HTTP Basic with the numeric user id and API key, or an OAuth2 Bearer token. */
 export default defineIntegration({
@@ -16,5 +18,5 @@ export default defineIntegration({
     oauth2: { tokenUrl: 'https://acuityscheduling.com/oauth2/token' },
   },
   baseUrl: 'https://acuityscheduling.com/api/v1',
-  actions: [getAvailableTimes, createAppointment],
+  actions: [getAvailableTimes, createAppointment, rescheduleAppointment, cancelAppointment],
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineAction, VendorError } from '../define';
+import { defineAction } from '../define';
+import { bookingOf, bookingOutput, type CalBooking } from './booking-output';
 
 const input = z
   .object({
@@ -28,32 +29,21 @@ const input = z
     path: ['eventTypeId'],
   });
 
-const output = z.object({
-  uid: z.string().describe('Booking uid'),
-  id: z.number().optional(),
-  status: z.string().optional(),
-  start: z.string().optional(),
-  end: z.string().optional(),
-  meetingUrl: z.string().optional(),
-});
-
 /** Books a slot (`POST /v2/bookings`, cal-api-version 2024-08-13). */
 export const createBooking = defineAction({
   key: 'create_booking',
   title: 'Book a slot',
   input,
-  output,
+  output: bookingOutput,
   idempotent: false,
   docs: 'https://cal.com/docs/api-reference/v2/bookings/create-a-booking',
   async run(params, { http }) {
-    const res = await http.request<{ data?: { uid: string; id?: number; status?: string; start?: string; end?: string; meetingUrl?: string } }>({
+    const res = await http.request<{ data?: CalBooking }>({
       method: 'POST',
       path: '/v2/bookings',
       headers: { 'cal-api-version': '2024-08-13' },
       json: params,
     });
-    const b = res.body.data;
-    if (!b) throw new VendorError('vendor_error_in_body', 'Cal.com answered without a booking', false, res.status);
-    return { uid: b.uid, id: b.id, status: b.status, start: b.start, end: b.end, meetingUrl: b.meetingUrl };
+    return bookingOf(res.body, res.status);
   },
 });

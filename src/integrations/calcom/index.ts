@@ -1,7 +1,9 @@
 import { bearerAuth } from '../auth';
 import { defineIntegration } from '../define';
+import { cancelBooking } from './cancel-booking';
 import { createBooking } from './create-booking';
 import { getSlots } from './get-slots';
+import { rescheduleBooking } from './reschedule-booking';
 
 /** Cal.com API v2: an API key (`cal_…`) as a Bearer token; each endpoint pins its own `cal-api-version`. */
 export default defineIntegration({
@@ -9,5 +11,5 @@ export default defineIntegration({
   name: 'Cal.com',
   auth: bearerAuth(['api_key']),
   baseUrl: 'https://api.cal.com',
-  actions: [getSlots, createBooking],
+  actions: [getSlots, createBooking, rescheduleBooking, cancelBooking],
 });

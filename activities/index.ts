@@ -1,6 +1,7 @@
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
+import { createAutomationActivities } from './automations';
 import { createJourneyActivities } from './journeys';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
@@ -15,6 +16,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createJourneyActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist: deps.config?.SSRF_ALLOWLIST ?? [] }),
+    ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
   };
 }
 

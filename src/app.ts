@@ -15,6 +15,9 @@ import { mountRoutes } from './http/mount';
 import { buildOpenApi } from './http/openapi';
 import { LatestJourneyVersions } from './journeys/latest-versions';
 import { routes } from './http/routes';
+import { automationRoutes } from './http/routes/automation';
+import { mountAutomationRoutes } from './http/automation-mount';
+import { superuserKeyAuth } from './automation/interim-auth';
 import { systemRouter } from './http/routes/system';
 import type { AppState } from './http/state';
 
@@ -51,11 +54,12 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   koa.use(system.routes());
 
   const api = new Router<AppState>();
-  const openapi = buildOpenApi(routes, publicUrls(deps.config));
+  const openapi = buildOpenApi([...routes, ...automationRoutes], publicUrls(deps.config));
   api.get('/v1/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
   mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys), limits.perKey], none: [] }, { ...deps, journeyVersions });
+  mountAutomationRoutes(api, automationRoutes, [superuserKeyAuth(keys)], { ...deps, journeyVersions });
   koa.use(api.routes());
 
   return {

@@ -48,6 +48,19 @@ const schema = z.object({
       if (bad.length) ctx.addIssue({ code: 'custom', message: `not a CIDR (e.g. 127.0.0.1/8, fd00::/8): ${bad.join(', ')}` });
       return cidrs;
     }),
+  /** Vendor base URLs by integration, `slack=https://…,hubspot=https://…`: overrides the built-in ones (tests point them at fakes). */
+  INTEGRATION_BASE_URLS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const out: Record<string, string> = {};
+      for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+        const [key = '', url = ''] = pair.split(/=(.*)/s);
+        if (!/^[a-z][a-z0-9_]*$/.test(key) || !/^https?:\/\/\S+$/.test(url)) ctx.addIssue({ code: 'custom', message: `expected integration=url pairs: ${pair}` });
+        else out[key] = url;
+      }
+      return out;
+    }),
   /** Requests per window per API key and per client address (0: no limit), counted across every api process. */
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(1200),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(2400),

@@ -8,12 +8,14 @@ import type { AppState } from './state';
 import { parseOrThrow } from './validation';
 
 /** Middleware each auth kind puts in front of a route. */
-export type AuthMiddleware = Record<Route['auth'], Middleware<AppState>[]>;
+export type AuthMiddleware = Partial<Record<Route['auth'], Middleware<AppState>[]>>;
 
 /** Registers routes on a router as the chain auth → body → idempotency (when the route asks) → validate → handler. */
 export function mountRoutes(router: Router<AppState>, routes: Route<any, any>[], auth: AuthMiddleware, deps: AppDeps): void {
   for (const route of routes) {
-    const chain: Middleware<AppState>[] = [...auth[route.auth]];
+    const guard = auth[route.auth];
+    if (!guard) throw new Error(`${route.method} ${route.path}: no middleware for auth kind ${route.auth}`);
+    const chain: Middleware<AppState>[] = [...guard];
     if (route.body) chain.push(jsonBody());
     if (route.idempotent) chain.push(idempotency(deps.db));
     chain.push(async (ctx) => {

@@ -19,6 +19,10 @@ function standardFailures(route: Route<any, any>): Record<string, Documented> {
   const out: Record<string, Documented> = {};
   if (route.query || route.body || route.idempotent) out[400] = { description: 'Invalid request: the message names the fields at fault' };
   if (route.auth === 'apiKey') out[401] = { description: 'Missing, invalid or revoked API key' };
+  if (route.auth === 'automation') {
+    out[401] = { description: 'Missing or invalid credentials (a user JWT in Authorization: Bearer, or a superuser key in x-key)' };
+    out[403] = { description: 'An ordinary API key in x-key, or a user not allowed this integration or asking for another user' };
+  }
   if (route.idempotent) out[409] = { description: 'Idempotency-Key already used with a different request, or its first request is still running' };
   if (route.body) {
     out[413] = { description: 'Request body over 1 MiB' };
@@ -57,7 +61,8 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
   for (const route of routes) {
     const parameters: unknown[] = [];
     for (const m of route.path.matchAll(/:([A-Za-z_]+)/g)) {
-      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
+      const example = route.example?.params?.[m[1]!];
+      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' }, ...(example !== undefined ? { example } : {}) });
     }
     parameters.push(...queryParameters(route));
     if (route.idempotent) {
@@ -80,7 +85,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       responses[status] = {
         description: r.description,
         ...(r.headers ? { headers: r.headers } : {}),
-        ...(r.schema || failed ? { content: { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : FAILURE_REF } } } : {}),
+        ...(r.schema || failed ? { content: { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : route.failure ? jsonSchema(route.failure, 'output') : FAILURE_REF } } } : {}),
         ...(status === '200' && route.links ? { links: route.links } : {}),
       };
     }
@@ -89,7 +94,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
-      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : [],
+      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : [],
       parameters: parameters.length ? parameters : undefined,
       requestBody: route.body
         ? {

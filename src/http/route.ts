@@ -5,7 +5,8 @@ import { forbidden, unauthorized } from '../errors';
 import type { AppState, KeyAuth } from './state';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-export type AuthKind = 'apiKey' | 'none';
+/** apiKey: /v1 Bearer API key; automation: the automation endpoint's JWT or x-key superuser key; none: public. */
+export type AuthKind = 'apiKey' | 'automation' | 'none';
 
 export interface RouteInput<Q, B> {
   query: Q;
@@ -43,11 +44,13 @@ export interface Route<Q = unknown, B = unknown> {
   body?: z.ZodType<B>;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** A valid request for the document: query parameters and body (also the fuzzer's example phase). */
-  example?: { query?: Record<string, string>; body?: unknown };
+  example?: { query?: Record<string, string>; body?: unknown; params?: Record<string, string> };
   /** OpenAPI links from the 200 response to other operations, by name (for clients and stateful fuzzing). */
   links?: Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown; description?: string }>;
   /** Honours an `Idempotency-Key` header: a retry with the same key and request replays the first response. */
   idempotent?: boolean;
+  /** The body failures answer with, when not the spec's {status:"failed",message} (the automation envelope). */
+  failure?: z.ZodType;
   /** Returns the 200 body; failures are thrown as ApiError. */
   handler: (input: RouteInput<Q, B>) => Promise<unknown>;
 }

@@ -46,9 +46,10 @@ function conforms(method: string, path: string, res: HttpResult): void {
   if (res.status === 200) seen.add(`${method} ${path}`);
 }
 
-async function call(method: string, path: string, o: { body?: unknown; query?: Record<string, string>; key?: string | null; headers?: Record<string, string> } = {}) {
+async function call(method: string, path: string, o: { body?: unknown; query?: Record<string, string>; key?: string | null; headers?: Record<string, string>; params?: Record<string, string> } = {}) {
   const qs = o.query ? `?${new URLSearchParams(o.query).toString()}` : '';
-  const res = await app.request(method, path + qs, { key: o.key === null ? undefined : (o.key ?? ws.apiKey), body: o.body, headers: o.headers });
+  const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(o.params?.[name] ?? ''));
+  const res = await app.request(method, concrete + qs, { key: o.key === null ? undefined : (o.key ?? ws.apiKey), body: o.body, headers: o.headers });
   conforms(method, path, res);
   return res;
 }
@@ -102,6 +103,16 @@ describe('the OpenAPI document against the handlers', () => {
     await call('POST', '/v1/journeys/webhook-secret/rotate', { body: { grace_period_seconds: 60 } });
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: -1 } });
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: 60 } });
+
+    // The automation routes (x-key superuser; proxy to an address the guard refuses: a failed action, still 200).
+    const su = { key: null, headers: { 'x-key': ws.superuserKey! } };
+    const ran = await call('POST', '/api/automation/execute', { ...su, body: { automationType: 'proxy', nodeParams: { params: { apiURL: 'http://10.0.0.1/x' } } } });
+    await call('POST', '/api/automation/execute', { ...su, body: { automationType: 'proxy' } });
+    await call('POST', '/api/automation/execute', { key: null, body: { automationType: 'proxy', nodeParams: {} } });
+    await call('POST', '/api/automation/execute', { key: null, headers: { 'x-key': ws.apiKey }, body: { automationType: 'proxy', nodeParams: {} } });
+    await call('GET', '/api/automation/integrations', su);
+    await call('GET', '/api/automation/runs/{requestId}', { ...su, params: { requestId: ran.body.requestId } });
+    await call('GET', '/api/automation/runs/{requestId}', { ...su, params: { requestId: 'nope' } });
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.filter((op) => !seen.has(op))).toEqual([]);

@@ -21,11 +21,11 @@ const MAX_DEPTH = 64;
  * response with `Idempotent-Replayed: true`. A different request → 409; a duplicate while the first runs → 409.
  * A 5xx or 429 releases the claim so a retry runs again. Records live 24 h; a claim left by a crash, 5 minutes.
  */
-export function idempotency(db: Db): Middleware<AppState> {
+export function idempotency(db: Db, workspaceOf: (ctx: ParameterizedContext<AppState>) => string | undefined = (ctx) => ctx.state.auth?.workspaceId): Middleware<AppState> {
   let lastCleanup = 0;
   return async (ctx, next) => {
     const key = ctx.request.headers['idempotency-key'];
-    const workspaceId = ctx.state.auth?.workspaceId;
+    const workspaceId = workspaceOf(ctx);
     if (key === undefined || !workspaceId) return next();
     if (typeof key !== 'string' || !KEY.test(key)) throw badRequest('Idempotency-Key: must be 1–255 printable ASCII characters');
     const hash = requestHash(ctx);

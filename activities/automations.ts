@@ -1,0 +1,101 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { createHash } from 'node:crypto';
+import { connectionFor } from '../src/automation/connection';
+import { outcomeEnvelope } from '../src/automation/envelope';
+import { redact, redactMessage } from '../src/automation/redact';
+import type { AutomationOutcome, AutomationRunInput } from '../src/automation/types';
+import type { Config } from '../src/config';
+import type { Db } from '../src/db/pool';
+import { finishAutomationRun } from '../src/db/repos/automation-runs';
+import { webhookSecrets } from '../src/db/repos/webhook-secrets';
+import { ActionInputError, VendorError } from '../src/integrations/define';
+import { resolveAction, runIntegrationAction } from '../src/integrations/run';
+import { deliverWebhook } from '../src/journeys/webhook';
+import { ssrfAllowlist } from '../src/net/ssrf';
+import type { Logger } from '../src/log';
+import { automationWorkflowId } from '../src/temporal/ids';
+
+/** A failure the run reports as success:false rather than retrying (input, vendor refusals, connection problems). */
+function finalFailure(err: unknown): { type: string; message: string; retryable: boolean; retryAfterMs?: number } | undefined {
+  if (err instanceof ActionInputError) return { type: err.type, message: err.message, retryable: false };
+  if (err instanceof VendorError) return { type: err.type, message: err.message, retryable: err.retryable, retryAfterMs: err.retryAfterMs };
+  const typed = err as { type?: unknown; message?: unknown } | null;
+  // The connection store's refresh failure (reconnect_required) and its kin carry a stable type.
+  if (typed && typeof typed.type === 'string' && typeof typed.message === 'string') return { type: typed.type, message: typed.message, retryable: false };
+  return undefined;
+}
+
+/** Automation activities: the run itself (a local activity: one vendor call, then its record) and the async callback. */
+export function createAutomationActivities(deps: { db: Db; logger: Logger; config?: Config }) {
+  const { db } = deps;
+  const allow = deps.config?.SSRF_ALLOWLIST ?? [];
+  const baseUrls = deps.config?.INTEGRATION_BASE_URLS ?? {};
+
+  const record = (input: AutomationRunInput, outcome: AutomationOutcome, startedAt: number) =>
+    finishAutomationRun(db, {
+      id: input.requestId,
+      workspaceId: input.workspaceId,
+      success: outcome.success,
+      error: outcome.error === null ? null : redactMessage(outcome.error),
+      errorType: outcome.errorType,
+      data: redact(outcome.data),
+      attempts: outcome.attempts,
+      runAttempts: outcome.runAttempts,
+      durationMs: Date.now() - startedAt,
+    });
+
+  return {
+    /**
+     * Runs the action once (the shared client retries 429/5xx within the attempt) and records the outcome. A retryable
+     * failure before the last attempt is thrown (Temporal retries, honouring Retry-After); any other ends the run.
+     */
+    async executeAutomation(input: AutomationRunInput): Promise<AutomationOutcome> {
+      const startedAt = Date.now();
+      const runAttempts = Context.current().info.attempt;
+      let outcome: AutomationOutcome;
+      try {
+        const { integration } = resolveAction(input.automationType, input.action);
+        const connection = await connectionFor(db, input, integration, deps.config);
+        const result = await runIntegrationAction({
+          integration: input.automationType,
+          action: input.action,
+          params: input.params,
+          connection,
+          idempotencyKey: input.requestId,
+          call: input.call,
+          baseUrls,
+          ssrfAllowlist: allow,
+        });
+        outcome = { success: true, data: result.data ?? null, error: null, errorType: null, attempts: result.attempts, runAttempts };
+      } catch (err) {
+        const failure = finalFailure(err);
+        if (!failure) throw err;
+        if (failure.retryable && runAttempts < input.maxRunAttempts) {
+          throw ApplicationFailure.create({ type: failure.type, message: failure.message, nextRetryDelay: failure.retryAfterMs });
+        }
+        const attempts = err instanceof VendorError ? (err.attempts ?? 0) : 0;
+        outcome = { success: false, data: null, error: failure.message, errorType: failure.type, attempts, runAttempts };
+      }
+      await record(input, outcome, startedAt);
+      return outcome;
+    },
+
+    /** Records a run whose activity failed for good (its worker kept failing): success false. */
+    async recordAutomationFailure(input: AutomationRunInput & { outcome: AutomationOutcome }): Promise<void> {
+      await record(input, input.outcome, input.receivedAt);
+    },
+
+    /** POSTs the envelope to the async caller's callbackUrl, signed like journey webhooks; retryable failures retry. */
+    async deliverAutomationCallback(c: { input: AutomationRunInput; outcome: AutomationOutcome }): Promise<void> {
+      const { input } = c;
+      const envelope = outcomeEnvelope({ ...input, workflowId: automationWorkflowId(input.requestId) }, c.outcome, { async: true });
+      const s = await webhookSecrets(db, input.workspaceId);
+      if (!s) throw ApplicationFailure.create({ type: 'workspace_not_found', message: 'the workspace no longer exists', nonRetryable: true });
+      const secrets = [s.current, ...(s.previous ? [s.previous] : [])];
+      const eventId = `evt_${createHash('sha256').update(`automation\n${input.requestId}`).digest('hex').slice(0, 32)}`;
+      const result = await deliverWebhook({ url: input.callbackUrl!, body: JSON.stringify(envelope), secrets, eventId }, { allow: ssrfAllowlist(allow) });
+      if (result.ok) return;
+      throw ApplicationFailure.create({ type: result.retryable ? 'callback_unavailable' : 'callback_rejected', message: `callback: ${result.reason}`, nonRetryable: !result.retryable, nextRetryDelay: result.retryAfterMs });
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/pool';
+import { finishAutomationRun, insertAutomationRun } from '../db/repos/automation-runs';
+import { forbidden, unavailable } from '../errors';
+import { ActionInputError } from '../integrations/define';
+import { prepareInput, resolveAction } from '../integrations/run';
+import { automationWorkflowId } from '../temporal/ids';
+import { SA } from '../temporal/search-attribute-keys';
+import { taskQueue } from '../temporal/task-queues';
+import { outcomeEnvelope, type AutomationEnvelope } from './envelope';
+import { redact, redactMessage } from './redact';
+import { AUTOMATION_RUN_ATTEMPTS, type AutomationAuth, type AutomationOutcome, type AutomationRunInput } from './types';
+
+/** The spec's 4.6 request body (validated). */
+export interface ExecuteRequest {
+  automationType: string;
+  nodeId?: string;
+  userId?: string;
+  nodeParams: { action?: string; params: Record<string, unknown> };
+  transcript?: unknown;
+  context?: unknown;
+  callData?: Record<string, unknown>;
+  async?: boolean;
+  callbackUrl?: string;
+}
+
+/** Refuses a JWT user another user's userId or an integration they are not allowed (403). */
+export function authorize(auth: AutomationAuth, body: ExecuteRequest): void {
+  if (auth.superuser) return;
+  if (body.userId !== undefined && body.userId !== auth.userId) throw forbidden('Forbidden: userId must be your own user (or use a superuser key)');
+  if (auth.allowedIntegrations && !auth.allowedIntegrations.includes(body.automationType)) {
+    throw forbidden(`Forbidden: you are not allowed to run ${body.automationType} automations`);
+  }
+}
+
+/**
+ * Runs one automation request: checks the action and its params (failures answer success:false without a run),
+ * records the run, and executes the automationRun workflow, waiting for it (sync) or not (async with a callback).
+ */
+export async function executeAutomation(
+  deps: { db: Db; client: Client; taskQueuePrefix: string },
+  auth: AutomationAuth,
+  body: ExecuteRequest,
+  receivedAt: number,
+): Promise<AutomationEnvelope> {
+  authorize(auth, body);
+  const requestId = randomUUID();
+  const userId = auth.superuser ? null : auth.userId;
+  const nodeId = body.nodeId ?? null;
+  const call = { callData: body.callData, transcript: body.transcript, context: body.context };
+  const base = { requestId, nodeId, automationType: body.automationType, superuser: auth.superuser, receivedAt };
+  const row = { id: requestId, workspaceId: auth.workspaceId, userId, automationType: body.automationType, nodeId, superuser: auth.superuser, async: !!body.async };
+  const request = redact({ nodeParams: body.nodeParams, callData: body.callData, async: !!body.async });
+
+  let action: string;
+  try {
+    const resolved = resolveAction(body.automationType, body.nodeParams.action);
+    action = resolved.action.key;
+    prepareInput(resolved.action, body.nodeParams.params, body.callData);
+  } catch (err) {
+    if (!(err instanceof ActionInputError)) throw err;
+    const outcome: AutomationOutcome = { success: false, data: null, error: err.message, errorType: err.type, attempts: 0, runAttempts: 0 };
+    await insertAutomationRun(deps.db, { ...row, action: body.nodeParams.action ?? '', request, workflowId: null });
+    await finishAutomationRun(deps.db, { id: requestId, workspaceId: auth.workspaceId, success: false, error: redactMessage(err.message), errorType: err.type, data: null, attempts: 0, runAttempts: 0, durationMs: Date.now() - receivedAt });
+    return outcomeEnvelope({ ...base, action: body.nodeParams.action ?? '', workflowId: null }, outcome, { problems: err.problems });
+  }
+
+  const workflowId = automationWorkflowId(requestId);
+  await insertAutomationRun(deps.db, { ...row, action, request, workflowId });
+  const input: AutomationRunInput = {
+    requestId,
+    workspaceId: auth.workspaceId,
+    userId,
+    superuser: auth.superuser,
+    automationType: body.automationType,
+    action,
+    nodeId,
+    params: body.nodeParams.params,
+    call,
+    ...(body.async ? { callbackUrl: body.callbackUrl } : {}),
+    maxRunAttempts: AUTOMATION_RUN_ATTEMPTS,
+    receivedAt,
+  };
+  const options = {
+    workflowId,
+    taskQueue: taskQueue('automations', deps.taskQueuePrefix),
+    args: [input] as [AutomationRunInput],
+    typedSearchAttributes: [
+      { key: SA.WorkspaceId, value: auth.workspaceId },
+      { key: SA.AutomationType, value: body.automationType },
+    ],
+  };
+  const engineDown = (err: unknown) => {
+    throw Object.assign(unavailable('Could not run the automation (workflow engine unavailable), please retry'), { cause: err });
+  };
+  if (body.async) {
+    await deps.client.workflow.start('automationRun', options).catch(engineDown);
+    return { ...outcomeEnvelope({ ...base, action, workflowId }, { success: true, data: null, error: null, errorType: null, attempts: 0, runAttempts: 0 }, { async: true }) };
+  }
+  const outcome = await deps.client.workflow.execute<(i: AutomationRunInput) => Promise<AutomationOutcome>>('automationRun', options).catch(engineDown);
+  return outcomeEnvelope({ ...base, action, workflowId }, outcome);
+}

@@ -1,0 +1,44 @@
+/** Attempts of an automation run's activity (the workflow's retry policy; the input tells the activity). */
+export const AUTOMATION_RUN_ATTEMPTS = 3;
+
+/** Who called the automation endpoint (set on ctx.state.automation by the automation auth middleware). */
+export interface AutomationAuth {
+  workspaceId: string;
+  /** The JWT's user; null in superuser mode (x-key). */
+  userId: string | null;
+  superuser: boolean;
+  /** Integrations a JWT user may run; null: all. */
+  allowedIntegrations: string[] | null;
+}
+
+/** The automationRun workflow's input: one action run with its call context. */
+export interface AutomationRunInput {
+  requestId: string;
+  workspaceId: string;
+  userId: string | null;
+  superuser: boolean;
+  automationType: string;
+  action: string;
+  nodeId: string | null;
+  params: unknown;
+  call: { callData?: Record<string, unknown>; transcript?: unknown; context?: unknown };
+  /** Async mode: where the envelope is POSTed when the run ends. */
+  callbackUrl?: string;
+  /** Attempts of the run activity (its retry policy's maximum), so the activity knows its last one. */
+  maxRunAttempts: number;
+  /** When the request arrived (ms), for the envelope's duration in async mode. */
+  receivedAt: number;
+}
+
+/** How a run ended. */
+export interface AutomationOutcome {
+  success: boolean;
+  data: unknown;
+  error: string | null;
+  /** Stable failure type (vendor_rejected, invalid_params, custom_field_missing, reconnect_required, …). */
+  errorType: string | null;
+  /** Requests sent to the vendor by the run's last attempt. */
+  attempts: number;
+  /** Attempts of the run activity (2+: a worker died or a retryable failure was retried later). */
+  runAttempts: number;
+}

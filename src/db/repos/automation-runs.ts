@@ -1,0 +1,55 @@
+import type { Queryable } from '../pool';
+
+/** One automation run as stored (request and data already redacted). */
+export interface AutomationRunRow {
+  id: string;
+  workspace_id: string;
+  user_id: string | null;
+  automation_type: string;
+  action: string;
+  node_id: string | null;
+  status: 'running' | 'succeeded' | 'failed';
+  success: boolean | null;
+  error: string | null;
+  error_type: string | null;
+  data: unknown;
+  request: unknown;
+  attempts: number;
+  run_attempts: number;
+  superuser: boolean;
+  workflow_id: string | null;
+  async: boolean;
+  duration_ms: number | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+/** Records a run as running (idempotent on its request id). */
+export async function insertAutomationRun(
+  db: Queryable,
+  r: { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string | null; async: boolean },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO automation_runs (id, workspace_id, user_id, automation_type, action, node_id, request, superuser, workflow_id, async)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+    [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async],
+  );
+}
+
+/** Records how a run ended (the first ending wins: a replayed activity cannot overwrite it). */
+export async function finishAutomationRun(
+  db: Queryable,
+  r: { id: string; workspaceId: string; success: boolean; error: string | null; errorType: string | null; data: unknown; attempts: number; runAttempts: number; durationMs: number },
+): Promise<void> {
+  await db.query(
+    `UPDATE automation_runs SET status = CASE WHEN $3 THEN 'succeeded' ELSE 'failed' END, success = $3, error = $4, error_type = $5,
+       data = $6, attempts = $7, run_attempts = $8, duration_ms = $9, finished_at = now()
+     WHERE id = $1 AND workspace_id = $2 AND status = 'running'`,
+    [r.id, r.workspaceId, r.success, r.error, r.errorType, JSON.stringify(r.data ?? null), r.attempts, r.runAttempts, r.durationMs],
+  );
+}
+
+/** One run of a workspace, or undefined (another workspace's run is not found). */
+export async function findAutomationRun(db: Queryable, workspaceId: string, id: string): Promise<AutomationRunRow | undefined> {
+  return db.one<AutomationRunRow>(`SELECT * FROM automation_runs WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
+}

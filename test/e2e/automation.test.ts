@@ -1,0 +1,160 @@
+import { startTestApp, type TestApp } from '../helpers/stack';
+import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
+
+jest.setTimeout(120_000);
+
+const EXECUTE = '/api/automation/execute';
+
+describe('POST /api/automation/execute (superuser mode)', () => {
+  let app: TestApp;
+  let fake: VendorFake;
+  let ws: { workspaceId: string; apiKey: string; superuserKey: string };
+  const run = (body: unknown, headers: Record<string, string> = {}) => app.request('POST', EXECUTE, { body, headers: { 'x-key': ws.superuserKey, ...headers } });
+  const proxy = (path: string, extra: Record<string, unknown> = {}) => ({ automationType: 'proxy', nodeId: 'node-1', nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}${path}`, requestBodyJson: { hello: 'world' }, ...extra } } });
+
+  beforeAll(async () => {
+    fake = await startVendorFake();
+    app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8', INTEGRATION_BASE_URLS: `slack=${fake.url}/api` } });
+    ws = await app.newWorkspace({ superuser: true });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.stop();
+  });
+  beforeEach(() => fake.clear());
+
+  it('runs the action as a durable, findable run and answers the 4.6 envelope', async () => {
+    fake.on('POST', '/ok', { status: 201, body: { id: 'x1' } });
+    const res = await run(proxy('/ok'));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ nodeId: 'node-1', automationType: 'proxy', success: true, error: null, data: { status: 201, body: { id: 'x1' } } });
+    expect(res.body.metadata).toMatchObject({ action: 'request', attempts: 1, runAttempts: 1, superuser: true, workflowId: `automation:${res.body.requestId}` });
+    expect(typeof res.body.duration).toBe('number');
+    expect(new Date(res.body.timestamp).toISOString()).toBe(res.body.timestamp);
+    expect(fake.received('POST', '/ok')).toHaveLength(1);
+
+    const stored = await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': ws.superuserKey } });
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({ requestId: res.body.requestId, status: 'succeeded', success: true, attempts: 1, superuser: true, workflowId: `automation:${res.body.requestId}` });
+    // Redacted: the URL and body the caller sent are not kept.
+    expect(JSON.stringify(stored.body.request)).not.toContain('world');
+    expect(JSON.stringify(stored.body.request)).not.toContain('127.0.0.1');
+
+    const handle = app.temporal.client.workflow.getHandle(`automation:${res.body.requestId}`);
+    const desc = await handle.describe();
+    expect(desc.status.name).toBe('COMPLETED');
+    const attrs = desc.typedSearchAttributes;
+    const get = (name: string) => attrs.getAll().find((p) => p.key.name === name)?.value;
+    expect(get('WorkspaceId')).toBe(ws.workspaceId);
+    expect(get('AutomationType')).toBe('proxy');
+    expect(get('Outcome')).toBe('succeeded');
+  });
+
+  it('refuses missing, bad and ordinary keys in the envelope, running nothing', async () => {
+    const none = await app.request('POST', EXECUTE, { body: proxy('/ok') });
+    expect(none.status).toBe(401);
+    expect(none.body).toMatchObject({ success: false, error: expect.stringMatching(/Unauthorized/), requestId: expect.any(String), timestamp: expect.any(String) });
+    expect((await run(proxy('/ok'), { 'x-key': 'sk_nope' })).status).toBe(401);
+    const ordinary = await run(proxy('/ok'), { 'x-key': ws.apiKey });
+    expect(ordinary.status).toBe(403);
+    expect(ordinary.body.success).toBe(false);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('answers a malformed request 400 with the envelope', async () => {
+    for (const body of [{}, { automationType: 'proxy' }, { automationType: 'proxy', nodeParams: { params: [] } }, { automationType: 'proxy', nodeParams: {}, async: true }, '[1']) {
+      const res = await run(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, requestId: expect.any(String), timestamp: expect.any(String), error: expect.any(String) });
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('answers a failing action 200 success:false, with the vendor\'s reason and no retry on a 4xx', async () => {
+    fake.on('POST', '/rejects', { status: 422, body: { message: 'hello is not allowed' } });
+    const res = await run(proxy('/rejects'));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: false, data: null, error: expect.stringContaining('hello is not allowed'), metadata: { errorType: 'vendor_rejected', attempts: 1 } });
+    expect(fake.received('POST', '/rejects')).toHaveLength(1);
+    const stored = await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': ws.superuserKey } });
+    expect(stored.body).toMatchObject({ status: 'failed', errorType: 'vendor_rejected' });
+  });
+
+  it('retries 429 and 5xx honouring Retry-After, counting the attempts', async () => {
+    fake.on('POST', '/flaky', { status: 429, headers: { 'retry-after': '0' }, body: {} }, { status: 503, body: 'down' }, { status: 200, body: { fine: true } });
+    const res = await run(proxy('/flaky'));
+    expect(res.body).toMatchObject({ success: true, metadata: { attempts: 3 } });
+    expect(fake.received('POST', '/flaky')).toHaveLength(3);
+  });
+
+  it('reports unknown integrations and actions, invalid params and missing custom fields without sending', async () => {
+    const unknown = await run({ automationType: 'nope', nodeParams: { params: {} } });
+    expect(unknown.body).toMatchObject({ success: false, metadata: { errorType: 'unknown_integration' }, error: expect.stringContaining('slack') });
+    const invalid = await run({ automationType: 'slack', nodeParams: { action: 'post_message', params: { text: 5 } } });
+    expect(invalid.body).toMatchObject({ success: false, metadata: { errorType: 'invalid_params', problems: expect.arrayContaining([expect.stringMatching(/^channel:/), expect.stringMatching(/^text:/)]) } });
+    const missing = await run({ ...proxy('/ok', { apiURL: 'target_url', customFields: [{ field: 'apiURL', customFieldEnabled: true }] }), callData: { fields: { other: 'x' } } });
+    expect(missing.status).toBe(200);
+    expect(missing.body).toMatchObject({ success: false, metadata: { errorType: 'custom_field_missing' }, error: expect.stringContaining('"target_url"') });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('resolves custom fields from callData.fields', async () => {
+    fake.on('POST', '/cf', { status: 200, body: {} });
+    const res = await run({ ...proxy('/ok', { apiURL: 'target_url', customFields: [{ field: 'apiURL', customFieldEnabled: true }] }), callData: { fields: { target_url: `${fake.url}/cf` } } });
+    expect(res.body.success).toBe(true);
+    expect(fake.received('POST', '/cf')).toHaveLength(1);
+  });
+
+  it('replays an Idempotency-Key without running again', async () => {
+    fake.on('POST', '/once', { status: 200, body: { n: 1 } });
+    const headers = { 'idempotency-key': `auto-${Date.now()}` };
+    const first = await run(proxy('/once'), headers);
+    const again = await run(proxy('/once'), headers);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(fake.received('POST', '/once')).toHaveLength(1);
+    const other = await run(proxy('/other'), headers);
+    expect(other.status).toBe(409);
+    expect(other.body.success).toBe(false);
+  });
+
+  it('async: answers at once, then POSTs the signed envelope to the callback, retrying a failed delivery', async () => {
+    const receiver = new WebhookReceiver();
+    const url = await receiver.start();
+    try {
+      receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: ws.superuserKey })).body.webhook_secret;
+      receiver.script('/cb', [500, 200]);
+      fake.on('POST', '/slow', { status: 200, body: { done: true } });
+      const res = await run({ ...proxy('/slow'), async: true, callbackUrl: `${url}/cb` });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ requestId: expect.any(String), success: true, metadata: { async: true } });
+      const delivered = await eventually(async () => receiver.on('/cb').find((d) => d.status === 200), 60_000, 'the callback');
+      expect(receiver.on('/cb').map((d) => d.status)).toEqual([500, 200]);
+      expect(delivered.verified).toBe(true);
+      expect(JSON.parse(delivered.body)).toMatchObject({ requestId: res.body.requestId, success: true, data: { status: 200, body: { done: true } }, metadata: { async: true, attempts: 1 } });
+      expect(new Set(receiver.on('/cb').map((d) => d.eventId)).size).toBe(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("answers 404 for another workspace's run and an unknown id", async () => {
+    fake.on('POST', '/ok', { status: 200, body: {} });
+    const res = await run(proxy('/ok'));
+    const other = await app.newWorkspace({ superuser: true });
+    const theirs = await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': other.superuserKey } });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.success).toBe(false);
+    expect((await app.request('GET', '/api/automation/runs/not-a-uuid', { headers: { 'x-key': ws.superuserKey } })).status).toBe(404);
+  });
+
+  it('lists the catalogue with JSON Schemas', async () => {
+    const res = await app.request('GET', '/api/automation/integrations', { headers: { 'x-key': ws.superuserKey } });
+    expect(res.status).toBe(200);
+    const keys = res.body.integrations.map((i: { key: string }) => i.key);
+    expect(keys).toEqual(expect.arrayContaining(['proxy', 'slack', 'hubspot', 'google_calendar']));
+    expect((await app.request('GET', '/api/automation/integrations')).status).toBe(401);
+  });
+});

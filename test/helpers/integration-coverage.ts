@@ -13,7 +13,7 @@ export interface CoverageDeclaration {
   byFileName: boolean;
 }
 
-/** `actionHarness('key', ['a', 'b'], …)` or `declareCoverage('key', ['a'])`: the explicit declarations. */
+/** `actionHarness('key', ['a', 'b'], …)` (integration-harness.ts) or `declareCoverage('key', ['a'])`: the explicit declarations. */
 const DECLARATION = /\b(?:actionHarness|declareCoverage)\(\s*'([a-z0-9_]+)',\s*\[([^\]]*)\]/g;
 /** `runIntegrationAction({ integration: 'key', action: 'a'` (the action may be omitted: the default one runs). */
 const DIRECT_RUN = /runIntegrationAction\(\{\s*integration:\s*'([a-z0-9_]+)'(?:,\s*action:\s*'([a-z0-9_]+)')?/g;

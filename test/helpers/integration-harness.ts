@@ -84,12 +84,3 @@ export function actionHarness(integration: string, actions: string[], connection
     },
   };
 }
-
-/**
- * Declares that this test file exercises the given actions some other way (e.g. through the automation endpoint); the
- * registry test reads the literal `declareCoverage('<key>', [...])` call like an actionHarness declaration.
- */
-export function declareCoverage(integration: string, actions: string[]): void {
-  void integration;
-  void actions;
-}

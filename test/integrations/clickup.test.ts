@@ -8,7 +8,7 @@ describe('clickup', () => {
     const result = await clickup.run('create_task', {
       listId: '901',
       name: 'Call back Ada',
-      markdownContent: '**Wants pricing**',
+      description: 'Wants pricing',
       assignees: [183],
       tags: ['voice'],
       priority: 2,
@@ -20,7 +20,7 @@ describe('clickup', () => {
     expect(req.headers.authorization).toBe('pk_123_ABC');
     expect(req.body).toEqual({
       name: 'Call back Ada',
-      markdown_content: '**Wants pricing**',
+      description: 'Wants pricing',
       assignees: [183],
       tags: ['voice'],
       priority: 2,

@@ -4,7 +4,7 @@ import { defineAction, VendorError } from '../define';
 const input = z.object({
   listId: z.string().regex(/^\d+$/, 'a ClickUp list id is numeric').describe('List the task is created in'),
   name: z.string().min(1).describe('Task name'),
-  markdownContent: z.string().optional().describe('Task description (Markdown)'),
+  description: z.string().optional().describe('Task description (plain text)'),
   assignees: z.array(z.number().int()).optional().describe('Assignee user ids'),
   tags: z.array(z.string().min(1)).optional().describe('Tag names'),
   status: z.string().min(1).optional().describe("Status name from the list's statuses"),
@@ -28,7 +28,7 @@ export const createTask = defineAction({
   docs: 'https://developer.clickup.com/reference/createtask',
   async run(params, { http }) {
     const body: Record<string, unknown> = { name: params.name };
-    if (params.markdownContent !== undefined) body.markdown_content = params.markdownContent;
+    if (params.description !== undefined) body.description = params.description;
     if (params.assignees) body.assignees = params.assignees;
     if (params.tags) body.tags = params.tags;
     if (params.status) body.status = params.status;

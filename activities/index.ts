@@ -1,6 +1,9 @@
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
+import { chatModelFromConfig } from '../src/llm/from-config';
+import type { ChatModel } from '../src/llm/model';
+import { createChatActivities } from './chat';
 import { createJourneyActivities } from './journeys';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
@@ -9,12 +12,15 @@ export interface ActivityDeps {
   logger: Logger;
   /** Settings activities read (e.g. SSRF_ALLOWLIST); unset means the secure defaults. */
   config?: Config;
+  /** The chat model for ai_reply nodes; default: the one the configuration names. */
+  chatModel?: ChatModel;
 }
 
 /** Activities: thin wrappers that call src/ (db, telephony, integrations). */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createJourneyActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist: deps.config?.SSRF_ALLOWLIST ?? [] }),
+    ...createChatActivities({ db: deps.db, logger: deps.logger, model: deps.chatModel ?? chatModelFromConfig(deps.config) }),
   };
 }
 

@@ -1,3 +1,4 @@
 // Every workflow the worker registers. Workflow files import only @temporalio/workflow, activity types and
 // each other: no Node built-ins, pg, koa or src/db (the lint rule in eslint.config.mjs enforces it).
 export { journeyEnrollment } from './journey';
+export { chatSession } from './chat-session';

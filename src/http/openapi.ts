@@ -12,7 +12,7 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
 const FAILURE_REF = { $ref: '#/components/schemas/Failure' };
 const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: { type: 'integer', minimum: 0 } } });
 
-type Documented = { description: string; schema?: z.ZodType; headers?: Record<string, unknown> };
+type Documented = { description: string; schema?: z.ZodType; headers?: Record<string, unknown>; contentType?: string };
 
 /** The statuses every route of a kind can answer, besides the ones it lists itself. */
 function standardFailures(route: Route<any, any>): Record<string, Documented> {
@@ -57,7 +57,8 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
   for (const route of routes) {
     const parameters: unknown[] = [];
     for (const m of route.path.matchAll(/:([A-Za-z_]+)/g)) {
-      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
+      const example = route.example?.params?.[m[1]!];
+      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' }, ...(example !== undefined ? { example } : {}) });
     }
     parameters.push(...queryParameters(route));
     if (route.idempotent) {
@@ -80,7 +81,11 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       responses[status] = {
         description: r.description,
         ...(r.headers ? { headers: r.headers } : {}),
-        ...(r.schema || failed ? { content: { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : FAILURE_REF } } } : {}),
+        ...(r.contentType
+          ? { content: { [r.contentType]: { schema: { type: 'string' } } } }
+          : r.schema || failed
+            ? { content: { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : FAILURE_REF } } }
+            : {}),
         ...(status === '200' && route.links ? { links: route.links } : {}),
       };
     }

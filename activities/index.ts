@@ -4,6 +4,9 @@ import type { Logger } from '../src/log';
 import { createCallEventActivities } from './call-events';
 import { createCallActivities } from './calls';
 import { createAutomationActivities } from './automations';
+import { chatModelFromConfig } from '../src/llm/from-config';
+import type { ChatModel } from '../src/llm/model';
+import { createChatActivities } from './chat';
 import { createJourneyActivities } from './journeys';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
@@ -12,6 +15,8 @@ export interface ActivityDeps {
   logger: Logger;
   /** Settings activities read (e.g. SSRF_ALLOWLIST); unset means the secure defaults. */
   config?: Config;
+  /** The chat model for ai_reply nodes; default: the one the configuration names. */
+  chatModel?: ChatModel;
 }
 
 /** Activities: thin wrappers that call src/ (db, telephony, integrations). */
@@ -22,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
+    ...createChatActivities({ db: deps.db, logger: deps.logger, model: deps.chatModel ?? chatModelFromConfig(deps.config) }),
   };
 }
 

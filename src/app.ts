@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Server } from 'node:http';
 import Koa from 'koa';
+import websockify from 'koa-websocket';
 import { publicUrls } from './config';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, ApiKeyResolver } from './http/auth';
@@ -20,6 +21,10 @@ import { mountAutomationRoutes } from './http/automation-mount';
 import { superuserKeyAuth } from './automation/interim-auth';
 import { systemRouter } from './http/routes/system';
 import { telephonyRouter } from './http/routes/telephony';
+import { webchatRoutes } from './http/routes/webchat';
+import { webchatPageRoutes } from './http/routes/webchat-pages';
+import { CLOSE, MAX_FRAME_BYTES } from './webchat/frames';
+import { ChatSockets } from './webchat/sockets';
 import type { AppState } from './http/state';
 
 export interface App {
@@ -28,7 +33,12 @@ export interface App {
   journeyVersions: LatestJourneyVersions;
   /** Starts the caches' change listeners (api keys, journey versions). */
   startListeners(): Promise<void>;
-  /** Refuses new requests with 503 and answers in-flight ones (503 after graceMs); resolves when all are answered. */
+  /** The open chat WebSockets. */
+  chat: ChatSockets;
+  /**
+   * Refuses new requests with 503 and answers in-flight ones (503 after graceMs); resolves when all are answered.
+   * Chat sockets are closed with 1012 so their clients reconnect (r/true) to another instance.
+   */
   drain(graceMs: number): Promise<void>;
   /** Listens like koa.listen, with malformed requests (rejected before Koa) answered in the error shape. */
   listen(port: number, host: string): Server;
@@ -37,7 +47,10 @@ export interface App {
 
 /** Builds the api (no listen): system routes, the OpenAPI document and every /v1 route. */
 export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {}): App {
-  const koa = new Koa<AppState>({ proxy: deps.config.TRUST_PROXY });
+  const chat = new ChatSockets(deps);
+  // The chat WebSocket shares the api's server and port; ws closes frames over 64 KiB with 1009.
+  const koa = websockify(new Koa<AppState>({ proxy: deps.config.TRUST_PROXY }), { maxPayload: MAX_FRAME_BYTES, verifyClient: chat.verifyClient });
+  koa.ws.use((ctx) => chat.accept(ctx.websocket, ctx.req));
   const metrics = createHttpMetrics();
   const keys = new ApiKeyResolver(deps.db, deps.logger);
   const draining = createDraining();
@@ -56,25 +69,37 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   koa.use(telephonyRouter(deps).routes());
 
   const api = new Router<AppState>();
-  const openapi = buildOpenApi([...routes, ...automationRoutes], publicUrls(deps.config));
+  const openapi = buildOpenApi([...routes, ...automationRoutes, ...webchatRoutes, ...webchatPageRoutes], publicUrls(deps.config));
   api.get('/v1/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
   mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys), limits.perKey], none: [] }, { ...deps, journeyVersions });
   mountAutomationRoutes(api, automationRoutes, [superuserKeyAuth(keys)], { ...deps, journeyVersions });
+  mountRoutes(api, webchatRoutes, { apiKey: [], none: [limits.perAddressOf('webchat', deps.config.WEBCHAT_SESSIONS_PER_ADDRESS)] }, { ...deps, journeyVersions });
+  mountRoutes(api, webchatPageRoutes, { apiKey: [], none: [] }, { ...deps, journeyVersions });
   koa.use(api.routes());
 
   return {
     koa,
     keys,
     journeyVersions,
+    chat,
     async startListeners() {
       await Promise.all([keys.listen(), journeyVersions.listen(deps.db)]);
     },
-    drain: (graceMs) => draining.begin(graceMs),
+    drain(graceMs) {
+      chat.closeAll(CLOSE.restart, 'Server restarting, reconnect');
+      return draining.begin(graceMs);
+    },
     listen(port, host) {
       const server = koa.listen(port, host);
       answerClientErrorsInShape(server);
+      // Upgraded sockets keep server.close() waiting: whoever closes the server closes the chats first.
+      const close = server.close.bind(server);
+      server.close = (cb) => {
+        chat.closeAll(CLOSE.goingAway, 'Server shutting down, reconnect');
+        return close(cb);
+      };
       return server;
     },
     async close() {

@@ -81,6 +81,25 @@ const schema = z.object({
   VOICE_AGENT_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** A placed call the provider says nothing more about for this long ends failed (ended_reason provider_timeout). */
   CALL_PROVIDER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+  /** Web chat: the WebSocket's public port and host as POST /webchat/session reports them (default: from PUBLIC_BASE_URL). */
+  WEBCHAT_PUBLIC_PORT: port.optional(),
+  WEBCHAT_PUBLIC_HOST: z.string().min(1).optional(),
+  /** A chat connection that sends nothing (no heartbeat, no message) for this long is closed (clients beat every 15 s). */
+  WEBCHAT_SILENCE_GRACE_MS: z.coerce.number().int().min(1000).default(45_000),
+  /** Frames per second a chat client may send (a burst of twice as many is allowed); beyond, an error frame and a close. */
+  WEBCHAT_FRAMES_PER_SECOND: z.coerce.number().int().min(1).default(10),
+  /** POST /webchat/session per client address per RATE_LIMIT_WINDOW_SECONDS (0: no limit). */
+  WEBCHAT_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(60),
+  /** A chat session's workflow ends after this long without a message; the conversation resumes from Postgres later. */
+  CHAT_IDLE_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
+  /** Messages a chatSession run takes before it continues as new (Temporal accepts at most 2,000 Updates per run). */
+  CHAT_UPDATES_PER_RUN: z.coerce.number().int().min(2).max(1999).default(1000),
+  /** An OpenAI-compatible server for ai_reply nodes ({base}/chat/completions); unset: the scripted model. */
+  CHAT_MODEL_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CHAT_MODEL_API_KEY: z.string().min(1).optional(),
+  CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  CHAT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  CHAT_MODEL_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -4,3 +4,4 @@ export { journeyEnrollment } from './journey';
 export { deliverCallEvent } from './call-events';
 export { outboundCall } from './outbound-call';
 export { automationRun } from './automation-run';
+export { chatSession } from './chat-session';

@@ -39,11 +39,20 @@ export const demoJourneySteps = [
 ];
 
 export const demoFlowGraph = {
-  start: 'greet',
   nodes: [
-    { id: 'greet', kind: 'message', text: 'Hi! I am Ava from Switchboard. How can I help you today?', next: 'reply' },
-    { id: 'reply', kind: 'ai_reply', prompt: 'Answer briefly and offer to book a call.', next: 'end' },
-    { id: 'end', kind: 'end' },
+    { id: 'start', type: 'start', next: 'greet' },
+    { id: 'greet', type: 'message', text: 'Hi! I am Ava from Switchboard.', next: 'ask_email' },
+    { id: 'ask_email', type: 'question', text: 'What is your email address?', field: 'email', validate: 'email', next: 'reply' },
+    {
+      id: 'reply',
+      type: 'ai_reply',
+      text: 'Thanks! What would you like to know?',
+      prompt: 'Answer briefly and offer to book a call.',
+      facts: ['Switchboard calls your leads with an AI voice agent and follows up by chat.', 'Pricing starts with a free trial; a call can be booked any weekday.'],
+      next: 'more',
+    },
+    { id: 'more', type: 'decision', branches: [{ when: { keywords: ['bye', 'thanks', 'done'] }, next: 'end' }], otherwise: 'reply' },
+    { id: 'end', type: 'end', text: 'Thanks for chatting!' },
   ],
 };
 

@@ -6,6 +6,7 @@ import { createDb, type Db } from '../db/pool';
 import { createAgent, createPhoneGroup } from '../db/repos/agents';
 import { createApiKey, listApiKeys, revokeApiKey } from '../db/repos/api-keys';
 import { importFlow } from '../db/repos/flows';
+import { parseFlowGraph } from '../chat/flow-schema';
 import { importJourney } from '../db/repos/journeys';
 import { JourneyDefinitionError, parseJourneySteps } from '../journeys/schema';
 import { defineCustomField, listCustomFields } from '../db/repos/leads';
@@ -30,7 +31,7 @@ const USAGE = `Usage: switchboard <command> [options]
   agent create --workspace W --name N [--picture URL] [--transfer-number PHONE]
                [--phone-group NAME] [--numbers PHONE,PHONE]
   journey import --workspace W FILE.json                   {id?, name, steps}
-  flow import --workspace W FILE.json                      {id?, name, public_chat?, owner:{name, picture?}, graph}
+  flow import --workspace W FILE.json                      {id?, name, public_chat?, allowed_origins?, owner:{name, picture?}, graph}
   custom-field define --workspace W --key K [--label L]   lead fields beyond the standard ones are kept only when defined
   demo [--json]                         create a complete demo workspace and print its keys and ids
 
@@ -175,8 +176,26 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       return print(await importJourney(db, await workspace(), { id: file.id, name: file.name, steps }));
     }
     case 'flow import': {
-      const file = readJson(c.rest[0]) as { id?: string; name?: string; public_chat?: boolean; owner?: { name?: string; picture?: string }; graph?: unknown };
+      const file = readJson(c.rest[0]) as {
+        id?: string;
+        name?: string;
+        public_chat?: boolean;
+        allowed_origins?: unknown;
+        owner?: { name?: string; picture?: string };
+        graph?: unknown;
+      };
       if (!file.name || !file.owner?.name || file.graph === undefined) throw new Error('flow file needs "name", "owner.name" and "graph"');
+      if (file.id !== undefined && (typeof file.id !== 'string' || !isUuid(file.id))) throw new Error('flow "id" must be a UUID');
+      const origins = file.allowed_origins ?? [];
+      if (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string' && /^https?:\/\/[^/\s]+$/.test(o))) {
+        throw new Error('flow "allowed_origins" must be a list of origins like "https://example.com" (scheme and host, no path)');
+      }
+      let graph;
+      try {
+        graph = parseFlowGraph(file.graph);
+      } catch (err) {
+        throw new Error(`${c.rest[0]}: ${(err as Error).message}`);
+      }
       return print(
         await importFlow(db, await workspace(), {
           id: file.id,
@@ -184,7 +203,8 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
           publicChat: file.public_chat ?? false,
           ownerName: file.owner.name,
           ownerPicture: file.owner.picture,
-          graph: file.graph,
+          allowedOrigins: origins as string[],
+          graph,
         }),
       );
     }

@@ -12,7 +12,7 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
 const FAILURE_REF = { $ref: '#/components/schemas/Failure' };
 const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: { type: 'integer', minimum: 0 } } });
 
-type Documented = { description: string; schema?: z.ZodType; headers?: Record<string, unknown> };
+type Documented = { description: string; schema?: z.ZodType; headers?: Record<string, unknown>; contentType?: string };
 
 /** The statuses every route of a kind can answer, besides the ones it lists itself. */
 function standardFailures(route: Route<any, any>): Record<string, Documented> {
@@ -85,7 +85,11 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       responses[status] = {
         description: r.description,
         ...(r.headers ? { headers: r.headers } : {}),
-        ...(r.schema || failed ? { content: { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : route.failure ? jsonSchema(route.failure, 'output') : FAILURE_REF } } } : {}),
+        ...(r.contentType
+          ? { content: { [r.contentType]: { schema: { type: 'string' } } } }
+          : r.schema || failed
+            ? { content: { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : route.failure ? jsonSchema(route.failure, 'output') : FAILURE_REF } } }
+            : {}),
         ...(status === '200' && route.links ? { links: route.links } : {}),
       };
     }

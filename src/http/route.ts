@@ -42,7 +42,8 @@ export interface Route<Q = unknown, B = unknown> {
   auth: AuthKind;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** contentType: a non-JSON answer (a script, a page), documented as a string of that media type. */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** A valid request for the document: query parameters and body (also the fuzzer's example phase). */
   example?: { query?: Record<string, string>; body?: unknown; params?: Record<string, string> };
   /** OpenAPI links from the 200 response to other operations, by name (for clients and stateful fuzzing). */

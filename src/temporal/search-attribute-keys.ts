@@ -8,6 +8,7 @@ export const SA = {
   WorkspaceId: defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD),
   LeadId: defineSearchAttributeKey('LeadId', SearchAttributeType.KEYWORD),
   JourneyId: defineSearchAttributeKey('JourneyId', SearchAttributeType.KEYWORD),
+  FlowId: defineSearchAttributeKey('FlowId', SearchAttributeType.KEYWORD),
   CallId: defineSearchAttributeKey('CallId', SearchAttributeType.KEYWORD),
   AgentId: defineSearchAttributeKey('AgentId', SearchAttributeType.KEYWORD),
   AutomationType: defineSearchAttributeKey('AutomationType', SearchAttributeType.KEYWORD),

@@ -1,6 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
+import { demoFlowGraph } from '../../src/cli/demo';
+import { importFlow } from '../../src/db/repos/flows';
 import { importSteps, newPhone, rowsWhen } from '../helpers/journeys';
 import { startTestApp, type HttpResult, type TestApp } from '../helpers/stack';
 
@@ -11,7 +13,7 @@ type Operation = {
   operationId: string;
   parameters?: { name: string; in: string; schema: object; example?: unknown }[];
   requestBody?: { content: { 'application/json': { schema: object; example?: unknown } } };
-  responses: Record<string, { content?: { 'application/json': { schema: object } }; links?: Record<string, { operationId: string }> }>;
+  responses: Record<string, { content?: Record<string, { schema: object }>; links?: Record<string, { operationId: string }> }>;
 };
 
 let app: TestApp;
@@ -38,6 +40,13 @@ function conforms(method: string, path: string, res: HttpResult): void {
   expect([what, op !== undefined]).toEqual([what, true]);
   const declared = op!.responses[String(res.status)];
   expect([what, declared !== undefined ? 'documented' : `undocumented; documented: ${Object.keys(op!.responses).join(', ')}`]).toEqual([what, 'documented']);
+  const other = Object.keys(declared!.content ?? {}).find((type) => type !== 'application/json');
+  if (other) {
+    // A page or a script: its media type and a text body.
+    expect([what, res.headers.get('content-type')?.split(';')[0], typeof res.body]).toEqual([what, other, 'string']);
+    if (res.status === 200) seen.add(`${method} ${path}`);
+    return;
+  }
   const schema = declared!.content?.['application/json']?.schema;
   expect([what, schema !== undefined]).toEqual([what, true]);
   const validate = ajv.compile(inline(schema!));
@@ -122,6 +131,13 @@ describe('the OpenAPI document against the handlers', () => {
     await call('GET', '/api/automation/integrations', su);
     await call('GET', '/api/automation/runs/{requestId}', { ...su, params: { requestId: ran.body.requestId } });
     await call('GET', '/api/automation/runs/{requestId}', { ...su, params: { requestId: 'nope' } });
+    const flow = await importFlow(app.db, ws.workspaceId, { name: 'Chat', publicChat: true, ownerName: 'Ava', graph: demoFlowGraph });
+    await call('POST', '/webchat/session', { key: null, body: { record: { phone: newPhone(), first_name: 'Ann' }, flow_id: flow.id } });
+    await call('POST', '/webchat/session', { key: null, body: { record: { phone: 'not a phone' }, flow_id: flow.id } });
+    await call('POST', '/webchat/session', { key: null, body: { record: { phone: newPhone() }, flow_id: randomUUID() } });
+    await call('GET', '/webchat/widget.js', { key: null });
+    conforms('GET', '/webchat/demo/{flowId}', await app.request('GET', `/webchat/demo/${flow.id}`));
+    conforms('GET', '/webchat/demo/{flowId}', await app.request('GET', `/webchat/demo/${randomUUID()}`));
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.filter((op) => !seen.has(op))).toEqual([]);

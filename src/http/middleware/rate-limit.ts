@@ -15,6 +15,8 @@ const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 export interface RateLimits {
   perAddress: Middleware<AppState>;
   perKey: Middleware<AppState>;
+  /** A separate per-address limit for one group of unauthenticated routes (e.g. chat sessions); 0: none. */
+  perAddressOf(group: string, limit: number): Middleware<AppState>;
   close(): Promise<void>;
 }
 
@@ -53,5 +55,12 @@ export function createRateLimits(
     return next();
   };
 
-  return { perAddress, perKey, close: () => counter.close() };
+  const perAddressOf = (group: string, limit: number): Middleware<AppState> => (ctx, next) => {
+    if (limit === 0) return next();
+    const wait = counter.hit(`${group}:${addressBucket(ctx.ip)}`, limit);
+    if (wait !== undefined) throw refuse(limit, 'client address', wait);
+    return next();
+  };
+
+  return { perAddress, perKey, perAddressOf, close: () => counter.close() };
 }

@@ -39,7 +39,7 @@ async function splitOf(db: Queryable, ws: string, record: Record<string, unknown
  * The record's lead: matched by phone, else created from the record. POST enrolls a matched lead as it is on file
  * (the spec's rule 4: other fields ignored, even invalid ones); PATCH updates the supplied fields first.
  */
-async function byRecord(db: Queryable, ws: string, record: Record<string, unknown>, update: boolean): Promise<{ lead: LeadRow; ignored: string[] }> {
+export async function byRecord(db: Queryable, ws: string, record: Record<string, unknown>, update: boolean): Promise<{ lead: LeadRow; ignored: string[] }> {
   const phone = normalizeRecordPhone(record.phone, await workspaceRegion(db, ws));
   if (!phone) throw badRequest(LEAD_FAILED);
   let split;

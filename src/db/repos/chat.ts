@@ -1,0 +1,72 @@
+import type { Queryable } from '../pool';
+
+export interface FlowRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  public_chat: boolean;
+  owner_name: string;
+  owner_picture: string | null;
+  allowed_origins: string[];
+  graph: unknown;
+}
+
+export interface ChatSessionRow {
+  id: string;
+  workspace_id: string;
+  flow_id: string;
+  lead_id: string | null;
+  state: unknown;
+}
+
+export interface ChatMessageRow {
+  id: string;
+  seq: number;
+  sender: 'user' | 'bot';
+  content: string;
+}
+
+/** A flow by id (any workspace: chat visitors do not name one). */
+export function findFlow(db: Queryable, id: string): Promise<FlowRow | undefined> {
+  return db.one<FlowRow>('SELECT id, workspace_id, name, public_chat, owner_name, owner_picture, allowed_origins, graph FROM flows WHERE id = $1', [id]);
+}
+
+/** Records a new conversation of a flow (lead_id null for anonymous chats). */
+export async function createChatSession(db: Queryable, s: { id: string; workspaceId: string; flowId: string; leadId: string | null }): Promise<void> {
+  await db.query('INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id) VALUES ($1, $2, $3, $4)', [s.id, s.workspaceId, s.flowId, s.leadId]);
+}
+
+export function findChatSession(db: Queryable, id: string): Promise<ChatSessionRow | undefined> {
+  return db.one<ChatSessionRow>('SELECT id, workspace_id, flow_id, lead_id, state FROM chat_sessions WHERE id = $1', [id]);
+}
+
+/**
+ * Stores one turn: its messages (each once: a retried turn finds its seqs taken) and the flow position after it,
+ * in one transaction so a resume never sees messages without the state that produced them.
+ */
+export async function saveChatTurn(q: Queryable, workspaceId: string, sessionId: string, messages: ChatMessageRow[], state: unknown): Promise<void> {
+  if (messages.length) {
+    await q.query(
+      `INSERT INTO chat_messages (id, session_id, workspace_id, seq, sender, content)
+       SELECT m.id, $1, $3, m.seq, m.sender, m.content FROM jsonb_to_recordset($2::jsonb) AS m(id uuid, seq int, sender text, content text)
+       ON CONFLICT DO NOTHING`,
+      [sessionId, JSON.stringify(messages), workspaceId],
+    );
+  }
+  await q.query('UPDATE chat_sessions SET state = $3, updated_at = now() WHERE id = $1 AND workspace_id = $2', [sessionId, workspaceId, JSON.stringify(state)]);
+}
+
+/** Messages after seq (0: all), oldest first. */
+export function chatMessagesAfter(db: Queryable, sessionId: string, afterSeq: number): Promise<ChatMessageRow[]> {
+  return db.query<ChatMessageRow>('SELECT id, seq, sender, content FROM chat_messages WHERE session_id = $1 AND seq > $2 ORDER BY seq', [sessionId, afterSeq]);
+}
+
+/** The seq of a message of this session, or undefined. */
+export async function chatMessageSeq(db: Queryable, sessionId: string, messageId: string): Promise<number | undefined> {
+  return (await db.one<{ seq: number }>('SELECT seq FROM chat_messages WHERE session_id = $1 AND id = $2', [sessionId, messageId]))?.seq;
+}
+
+/** The latest message the bot sent, or undefined before the opening. */
+export function latestBotMessage(db: Queryable, sessionId: string): Promise<ChatMessageRow | undefined> {
+  return db.one<ChatMessageRow>("SELECT id, seq, sender, content FROM chat_messages WHERE session_id = $1 AND sender = 'bot' ORDER BY seq DESC LIMIT 1", [sessionId]);
+}

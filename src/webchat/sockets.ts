@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type WebSocket from 'ws';
+import type { AppDeps } from '../deps';
+import { chatMessageSeq, chatMessagesAfter, createChatSession, findChatSession, findFlow, latestBotMessage, type ChatSessionRow, type FlowRow } from '../db/repos/chat';
+import { findLeadById } from '../db/repos/leads';
+import { isUuid } from '../ids';
+import { ChatConnection } from './connection';
+import { Conversation } from './conversation';
+import { CLOSE } from './frames';
+import { originAllowed } from './origins';
+import type { ChatCarried } from '../../workflows/chat-messages';
+
+const PATH = /^\/webchat\/flow\/([^/]+)\/session\/([^/]+)\/r\/([^/]+)\/?$/;
+export const SESSION_PREFIX = 'webchat-session.';
+export const isSessionId = (s: string) => s.startsWith(SESSION_PREFIX) && isUuid(s.slice(SESSION_PREFIX.length));
+
+/** The chat sockets of one api process. */
+export class ChatSockets {
+  private readonly open = new Set<ChatConnection>();
+  private draining = false;
+
+  constructor(private readonly deps: AppDeps) {}
+
+  /** ws's upgrade check: only the chat path is a WebSocket, and none while the api drains. */
+  verifyClient = (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void): void => {
+    if (this.draining) return done(false, 503, 'Server is shutting down, retry shortly');
+    const path = (info.req.url ?? '').split('?')[0]!;
+    if (!path.startsWith('/webchat/flow/')) return done(false, 404, 'Not found');
+    done(true);
+  };
+
+  /** Closes every chat socket (1012 on a restart: the client reconnects with r/true) and refuses new ones. */
+  closeAll(code: number, reason: string): void {
+    this.draining = true;
+    for (const c of this.open) c.close(code, reason);
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Serves one new socket: checks the URL, then the three opening frames (or the replay), then the client's frames. */
+  async accept(ws: WebSocket, req: IncomingMessage): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://chat');
+    // Frames sent before the conversation is ready wait for it, in order.
+    const early: [WebSocket.RawData, boolean][] = [];
+    const buffer = (data: WebSocket.RawData, isBinary: boolean) => early.push([data, isBinary]);
+    ws.on('message', buffer);
+    const reject = (code: number, reason: string) => ws.close(code, reason);
+    const m = PATH.exec(url.pathname);
+    if (!m) return reject(CLOSE.badUrl, 'Malformed chat URL: expected /webchat/flow/{flowId}/session/{sessionId|null}/r/{true|false}');
+    const [, flowId, sessionParam, reconnect] = m as unknown as [string, string, string, string];
+    if (!isUuid(flowId)) return reject(CLOSE.badUrl, 'Malformed chat URL: flowId must be a UUID');
+    if (reconnect !== 'true' && reconnect !== 'false') return reject(CLOSE.badUrl, 'Malformed chat URL: reconnect must be true or false');
+    if (sessionParam !== 'null' && !isSessionId(sessionParam)) return reject(CLOSE.notFound, 'Unknown session');
+    const { db, config, logger } = this.deps;
+    try {
+      const flow = await findFlow(db, flowId);
+      if (!flow || (sessionParam === 'null' && !flow.public_chat)) return reject(CLOSE.notFound, 'Unknown flow');
+      if (!originAllowed(flow, req.headers.origin, config)) return reject(CLOSE.forbidden, 'Origin not allowed for this flow');
+      let session: ChatSessionRow | undefined;
+      if (sessionParam === 'null') {
+        session = { id: SESSION_PREFIX + randomUUID(), workspace_id: flow.workspace_id, flow_id: flow.id, lead_id: null, state: null };
+        await createChatSession(db, { id: session.id, workspaceId: flow.workspace_id, flowId: flow.id, leadId: null });
+      } else {
+        session = await findChatSession(db, sessionParam);
+        if (!session) return reject(CLOSE.notFound, 'Unknown session');
+        if (session.flow_id !== flow.id) return reject(CLOSE.forbidden, 'Session belongs to another flow');
+      }
+      if (ws.readyState !== ws.OPEN) return;
+      const lead = session.lead_id ? await findLeadById(db, session.workspace_id, session.lead_id) : undefined;
+      const userName = [lead?.first_name, lead?.last_name].filter(Boolean).join(' ') || 'Anonymous';
+      const conn = new ChatConnection(ws, new Conversation(this.deps, session, flow), {
+        silenceGraceMs: config.WEBCHAT_SILENCE_GRACE_MS,
+        framesPerSecond: config.WEBCHAT_FRAMES_PER_SECOND,
+        userName,
+        log: logger,
+      });
+      this.open.add(conn);
+      ws.on('close', () => this.open.delete(conn));
+      if (this.draining) return conn.close(CLOSE.restart, 'Server restarting, reconnect');
+      conn.send({ type: 'session', id: randomUUID(), session_id: session.id });
+      conn.send({ type: 'chatowner', id: flow.id, profilepic: flow.owner_picture ?? '', name: flow.owner_name });
+      await this.catchUp(conn, session, flow, reconnect === 'true', url.searchParams.get('last'));
+      ws.off('message', buffer);
+      ws.on('message', (data, isBinary) => conn.receive(data, isBinary));
+      for (const [data, isBinary] of early) conn.receive(data, isBinary);
+    } catch (err) {
+      logger.error({ flowId, err: (err as Error).message }, 'chat connection failed');
+      reject(CLOSE.internal, 'Chat unavailable, retry shortly');
+    }
+  }
+
+  /**
+   * After session and chatowner: a conversation never opened gets the opening; r/true replays what came after the
+   * message id in `?last=` (everything without it); r/false repeats the latest message of the bot.
+   */
+  private async catchUp(conn: ChatConnection, session: ChatSessionRow, flow: FlowRow, reconnect: boolean, last: string | null): Promise<void> {
+    const { db } = this.deps;
+    const state = session.state as ChatCarried | null;
+    if (!state?.opened) {
+      const turn = await new Conversation(this.deps, session, flow).open();
+      if (turn.replies.length) return conn.sendTurn(turn);
+    }
+    if (reconnect) {
+      const after = last && isUuid(last) ? ((await chatMessageSeq(db, session.id, last)) ?? 0) : 0;
+      for (const m of await chatMessagesAfter(db, session.id, after)) conn.sendMessage(m);
+    } else {
+      const latest = await latestBotMessage(db, session.id);
+      if (latest) conn.sendMessage(latest);
+    }
+    const ended = (await findChatSession(db, session.id))?.state as ChatCarried | null;
+    if (ended?.engine.ended) conn.end();
+  }
+}

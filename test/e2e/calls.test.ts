@@ -103,12 +103,12 @@ describe('POST /v1/agent through the simulator', () => {
   it('refuses a direct call outside the agent window with a clear 409', async () => {
     const ws = await callingWorkspace(app);
     // A window open only on a day that is not today in the workspace's zone.
-    const today = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'America/New_York' }).format(new Date()).toLowerCase();
+    const today = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: ws.timezone }).format(new Date()).toLowerCase();
     const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].filter((d) => d !== today);
     await app.db.query('UPDATE agents SET call_window = $2 WHERE id = $1', [ws.agentId, JSON.stringify({ start: '08:00', end: '21:00', days: [days[0]] })]);
     const res = await call({ agent: ws.agentId, phone: phoneEnding('0001') }, ws.apiKey);
     expect(res.status).toBe(409);
-    expect(res.body.message).toMatch(/^Outside the call window \(08:00–21:00 America\/New_York\): no call placed; it opens at /);
+    expect(res.body.message).toMatch(new RegExp(`^Outside the call window \\(08:00–21:00 ${ws.timezone}\\): no call placed; it opens at `));
   });
 
   it("answers 404 for another workspace's call and its legs", async () => {

@@ -209,4 +209,13 @@ describe('the concurrent-call cap', () => {
     expect(ledgerFor(waiting)).toHaveLength(1);
     expect(await app.db.query('SELECT call_id FROM call_slots WHERE workspace_id = $1', [ws.workspaceId])).toEqual([]);
   });
+
+  it('takes back a slot held past any call (a run terminated by an operator never releases it)', async () => {
+    const ws = await callingWorkspace(app);
+    await app.db.query('UPDATE workspaces SET max_concurrent_calls = 1 WHERE id = $1', [ws.workspaceId]);
+    await app.db.query("INSERT INTO call_slots (call_id, workspace_id, acquired_at) VALUES ('gone', $1, now() - interval '7 hours')", [ws.workspaceId]);
+    const res = await call({ agent: ws.agentId, phone: phoneEnding('0004') }, ws.apiKey);
+    expect(res.status).toBe(200);
+    expect(await callResult(app, res.body.call_id)).toMatchObject({ outcome: 'busy' });
+  });
 });

@@ -76,6 +76,9 @@ const insertCall = (q: Queryable, c: NewCall) =>
     [c.id, c.workspaceId, c.agentId, c.leadId, c.to, c.from, c.requestData === undefined ? null : JSON.stringify(c.requestData)],
   );
 
+/** Hours after which a slot is taken back from a call that never released it. */
+export const STALE_SLOT_HOURS = 6;
+
 /**
  * Takes one of the workspace's concurrent-call slots for the call (a no-op when it holds one already). The workspace
  * row lock serialises takers, so the count never overshoots the cap. False when the cap is reached.
@@ -84,6 +87,8 @@ async function takeSlot(q: Queryable, workspaceId: string, callId: string): Prom
   const ws = await q.one<{ max: number }>('SELECT max_concurrent_calls AS max FROM workspaces WHERE id = $1 FOR UPDATE', [workspaceId]);
   if (!ws) return false;
   if (await q.one('SELECT 1 FROM call_slots WHERE call_id = $1', [callId])) return true;
+  // A run an operator terminated never releases its slot; no call lasts this long, so such a slot is taken back.
+  await q.query(`DELETE FROM call_slots WHERE workspace_id = $1 AND acquired_at < now() - interval '${STALE_SLOT_HOURS} hours'`, [workspaceId]);
   const { n } = (await q.one<{ n: number }>('SELECT count(*)::int AS n FROM call_slots WHERE workspace_id = $1', [workspaceId]))!;
   if (n >= ws.max) return false;
   await q.query('INSERT INTO call_slots (call_id, workspace_id) VALUES ($1, $2)', [callId, workspaceId]);

@@ -4,8 +4,9 @@ import { addTag } from '../../src/db/repos/leads';
 import { callWorkflowId } from '../../src/temporal/ids';
 import type { JourneyState } from '../../workflows/journey-messages';
 import { callingWorkspace, phoneEnding } from '../helpers/calls';
-import { finished, importSteps, leadRow } from '../helpers/journeys';
+import { enrollmentRows, finished, importSteps, leadRow, stateOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
+import { eventually } from '../helpers/webhook-receiver';
 
 jest.setTimeout(180_000);
 
@@ -18,6 +19,10 @@ afterAll(() => app.close());
 const steps = (s: JourneyState) => s.history.map((h) => `${h.step_id}:${h.outcome}`);
 const callIdsOf = (s: JourneyState, stepId: string) =>
   s.history.filter((h) => h.step_id === stepId).flatMap((h) => [...(h.detail ?? '').matchAll(/call ([0-9a-f-]{36})/g)].map((m) => m[1]!));
+
+// Every call step here may ring at any hour (the default window, 08:00-21:00 local, would make the tests depend on
+// the time of day they run at); the window itself has h1's tests.
+const ANY_TIME = { start: '00:00', end: '23:59' };
 
 /** A workspace with an agent (and its phone group) and the journey; enroll() puts a lead with this phone in it. */
 async function tenant(journey: (agent: string) => unknown[]) {
@@ -39,10 +44,10 @@ const dialled = (phone: string) => app.simulator!.ledger.entries.filter((e) => e
 describe('the journey call step', () => {
   it('calls, branches on no_answer, waits, calls again with the step retries, and tags', async () => {
     const t = await tenant((agent) => [
-      { id: 'ring', kind: 'call', agent },
+      { id: 'ring', kind: 'call', agent, window: ANY_TIME },
       { id: 'answered', kind: 'branch', cases: [{ when: { outcome: 'no_answer' }, goto: 'later' }], else: 'talked' },
       { id: 'later', kind: 'wait', duration: 'PT1S' },
-      { id: 'ring_again', kind: 'call', agent, retries: { attempts: 1, spacing: 'PT1S' }, retry_on: ['no_answer', 'busy'] },
+      { id: 'ring_again', kind: 'call', agent, window: ANY_TIME, retries: { attempts: 1, spacing: 'PT1S' }, retry_on: ['no_answer', 'busy'] },
       { id: 'answered_again', kind: 'branch', cases: [{ when: { outcome: ['human', 'transferred'] }, goto: 'talked' }], else: 'unreachable' },
       { id: 'unreachable', kind: 'tag', tag: 'unreachable' },
       { id: 'stop', kind: 'end' },
@@ -73,7 +78,7 @@ describe('the journey call step', () => {
 
   it('calls once when a person answers, and branches on human', async () => {
     const t = await tenant((agent) => [
-      { id: 'ring', kind: 'call', agent, retries: { attempts: 2, spacing: 'PT1S' } },
+      { id: 'ring', kind: 'call', agent, window: ANY_TIME, retries: { attempts: 2, spacing: 'PT1S' } },
       { id: 'answered', kind: 'branch', cases: [{ when: { outcome: 'human' }, goto: 'talked' }], else: 'stop' },
       { id: 'talked', kind: 'tag', tag: 'talked' },
       { id: 'stop', kind: 'end' },
@@ -90,11 +95,46 @@ describe('the journey call step', () => {
   });
 
   it('never dials a lead on the do-not-call list: the step is skipped (dnc)', async () => {
-    const t = await tenant((agent) => [{ id: 'ring', kind: 'call', agent }, { id: 'after', kind: 'tag', tag: 'after' }]);
+    const t = await tenant((agent) => [{ id: 'ring', kind: 'call', agent, window: ANY_TIME }, { id: 'after', kind: 'tag', tag: 'after' }]);
     const phone = phoneEnding('0011');
     const lead = await t.enroll(phone, async (id) => void (await addTag(app.db, t.workspaceId, id, 'dnc')));
     const end = await finished(app, t.journeyId, lead);
     expect(end.history.map((h) => `${h.step_id}:${h.outcome}:${h.detail ?? ''}`)).toEqual(['ring:skipped:dnc', 'after:done:']);
     expect(dialled(phone)).toEqual([]);
   });
+
+  it('waits for a concurrent-call slot rather than failing, and calls once one is free', async () => {
+    const t = await tenant((agent) => [{ id: 'ring', kind: 'call', agent, window: ANY_TIME }, { id: 'stop', kind: 'end' }]);
+    await app.db.query('UPDATE workspaces SET max_concurrent_calls = 0 WHERE id = $1', [t.workspaceId]);
+    const phone = phoneEnding('0001');
+    const lead = await t.enroll(phone);
+    const callId = await eventually(async () => (await callsOf(lead))[0]?.id, 30_000, 'the call row');
+    // The call waits (its slot poll timer has started) and nothing was dialled.
+    await eventually(async () => (await historyOf(callId)).some((e) => e.timerStartedEventAttributes), 30_000, 'the slot poll timer');
+    expect(dialled(phone)).toEqual([]);
+    expect((await stateOf(app, t.journeyId, lead)).current_step).toBe('ring');
+
+    await app.db.query('UPDATE workspaces SET max_concurrent_calls = 1 WHERE id = $1', [t.workspaceId]);
+    const end = await finished(app, t.journeyId, lead);
+    expect(steps(end)).toEqual(['ring:human', 'stop:done']);
+    expect(dialled(phone).map((e) => e.callId)).toEqual([callId]);
+  });
+
+  it('an unenrollment mid-call hangs the call up: the call ends canceled, the enrollment unenrolled', async () => {
+    const t = await tenant((agent) => [{ id: 'ring', kind: 'call', agent, window: ANY_TIME }, { id: 'after', kind: 'tag', tag: 'after' }]);
+    const phone = phoneEnding('0007'); // the provider accepts the call and then says nothing
+    const lead = await t.enroll(phone);
+    const placed = await eventually(async () => dialled(phone)[0], 30_000, 'the call to be placed');
+    const res = await app.request('POST', '/v1/lead/unenroll', { key: t.apiKey, body: { workflow_id: t.journeyId, lead_id: lead, reason: 'opted out' } });
+    expect(res.status).toBe(200);
+    expect((await enrollmentRows(app, lead)).map((r) => r.status)).toEqual(['unenrolled']);
+    const result = await app.temporal.client.workflow.getHandle(callWorkflowId(placed.callId!)).result();
+    expect(result).toMatchObject({ outcome: 'canceled', status: 'canceled' });
+    expect((await callsOf(lead)).map((c) => c.status)).toEqual(['canceled']);
+    expect(dialled(phone)).toHaveLength(1);
+    expect((await leadRow(app, t.workspaceId, lead)).tags).toEqual([]);
+  });
 });
+
+const callsOf = (leadId: string) => app.db.query<{ id: string; status: string }>('SELECT id, status FROM calls WHERE lead_id = $1 AND parent_id IS NULL', [leadId]);
+const historyOf = async (callId: string) => (await app.temporal.client.workflow.getHandle(callWorkflowId(callId)).fetchHistory()).events!;

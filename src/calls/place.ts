@@ -73,7 +73,7 @@ export async function placeApiCall(
     throw new ApiError(
       429,
       'concurrent_call_cap',
-      `Concurrent call cap reached: this workspace may have ${ctx.maxConcurrentCalls} calls in progress at once; retry when one ends`,
+      `Concurrent call cap reached: this workspace may have ${ctx.maxConcurrentCalls} call${ctx.maxConcurrentCalls === 1 ? '' : 's'} in progress at once (its concurrent-call cap); retry when one ends`,
       { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) },
     );
   }

@@ -1,6 +1,7 @@
 import { startApi, type RunningApi } from '../main';
 import type { Config } from '../config';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';
+import { startSimulatorProcess, type RunningSimulator } from '../devstack/simulator';
 import { resolveTemporalCli } from '../devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../devstack/temporal-server';
 import { createLogger } from '../log';
@@ -33,27 +34,35 @@ async function within(what: string, ms: number, fn: (() => Promise<void>) | unde
  */
 export async function runDevStack(config: Config): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, 'switchboard', { format: config.LOG_FORMAT });
-  const parts: { pg?: RunningPostgres; temporal?: RunningTemporal; api?: RunningApi; worker?: RunningWorker } = {};
+  const parts: { pg?: RunningPostgres; temporal?: RunningTemporal; sim?: RunningSimulator; api?: RunningApi; worker?: RunningWorker } = {};
   let stopping = false;
   let startup: Promise<void> = Promise.resolve();
 
   const stop = async () => {
     stopping = true;
     await startup.catch(() => undefined);
-    const { pg, temporal, api, worker } = parts;
+    const { pg, temporal, sim, api, worker } = parts;
     await Promise.all([
       within('the api', 5_000, api && (() => api.close())),
       within('the worker', workerStopLimitMs(config), worker && (() => worker.shutdown())),
     ]);
-    await Promise.all([within('Temporal', 8_000, temporal && (() => temporal.stop())), within('PostgreSQL', 15_000, pg && (() => pg.stop()))]);
+    await Promise.all([
+      within('Temporal', 8_000, temporal && (() => temporal.stop())),
+      within('PostgreSQL', 15_000, pg && (() => pg.stop())),
+      within('the carrier simulator', 3_000, sim && (() => sim.stop())),
+    ]);
   };
   const force = async () => {
     parts.temporal?.kill();
+    parts.sim?.kill();
     await parts.pg?.kill();
   };
   const begin = handleShutdownSignals({ stop, force, watchdogMs: workerStopLimitMs(config) + 15_000, say });
   // Temporal runs in its own process group, so no terminal signal reaches it: however we exit, it goes too.
-  process.once('exit', () => parts.temporal?.kill());
+  process.once('exit', () => {
+    parts.temporal?.kill();
+    parts.sim?.kill();
+  });
 
   const checkpoint = () => {
     if (stopping) throw new Stopping('stopped during start-up');
@@ -82,6 +91,10 @@ export async function runDevStack(config: Config): Promise<void> {
     say(`Temporal ${parts.temporal.started ? 'dev server started' : 'reused'} at ${parts.temporal.address}`);
     checkpoint();
 
+    parts.sim = await startSimulatorProcess({ baseUrl: config.TELEPHONY_BASE_URL, env: process.env });
+    if (parts.sim) say(`carrier simulator ${parts.sim.started ? 'started' : 'reused'} at ${parts.sim.url}`);
+    checkpoint();
+
     const full = { ...config, DATABASE_URL: databaseUrl };
     // In a terminal, one line per successful request drowns everything else: those go to debug.
     parts.api = await startApi(full, { logger: logger.child({ component: 'api' }), requestLog: 'failures' });
@@ -107,6 +120,8 @@ export async function runDevStack(config: Config): Promise<void> {
   say(`  health        ${api.url}/healthz  ${api.url}/readyz  metrics ${api.url}/metrics`);
   say(`  temporal      ${temporal.address}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`);
   say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
+  if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);
+  else say(`  telephony     ${config.TELEPHONY_BASE_URL}`);
   say(`  postgres      ${(config.DATABASE_URL ?? pg?.url ?? '').replace(/:[^:@/]+@/, ':***@')}${pg ? `  cluster ${pg.clusterDir}` : ''}`);
   say('Create a demo workspace with `npx switchboard demo`. Ctrl-C stops everything.');
   worker.done.then(

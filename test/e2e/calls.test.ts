@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { startOutboundCall } from '../../src/calls/start';
 import { twilioSignature } from '../../src/telephony/signature';
 import { SIMULATED_TRANSCRIPT } from '../../src/telephony/simulator/rules';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
@@ -103,12 +105,12 @@ describe('POST /v1/agent through the simulator', () => {
   it('refuses a direct call outside the agent window with a clear 409', async () => {
     const ws = await callingWorkspace(app);
     // A window open only on a day that is not today in the workspace's zone.
-    const today = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'America/New_York' }).format(new Date()).toLowerCase();
+    const today = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: ws.timezone }).format(new Date()).toLowerCase();
     const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].filter((d) => d !== today);
     await app.db.query('UPDATE agents SET call_window = $2 WHERE id = $1', [ws.agentId, JSON.stringify({ start: '08:00', end: '21:00', days: [days[0]] })]);
     const res = await call({ agent: ws.agentId, phone: phoneEnding('0001') }, ws.apiKey);
     expect(res.status).toBe(409);
-    expect(res.body.message).toMatch(/^Outside the call window \(08:00–21:00 America\/New_York\): no call placed; it opens at /);
+    expect(res.body.message).toMatch(new RegExp(`^Outside the call window \\(08:00–21:00 ${ws.timezone}\\): no call placed; it opens at `));
   });
 
   it("answers 404 for another workspace's call and its legs", async () => {
@@ -175,5 +177,36 @@ describe('status callbacks', () => {
     expect((await details(callId)).body).toEqual(before);
     const unknown = '0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e';
     expect((await post(callbackUrl(unknown), ringing, twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl(unknown), ringing))).status).toBe(404);
+  });
+});
+
+describe('the concurrent-call cap', () => {
+  it('answers a direct call over the cap 429 naming the cap, and a journey call waits for a slot', async () => {
+    const ws = await callingWorkspace(app);
+    await app.db.query('UPDATE workspaces SET max_concurrent_calls = 1 WHERE id = $1', [ws.workspaceId]);
+    const first = await call({ agent: ws.agentId, phone: phoneEnding('0007') }, ws.apiKey);
+    expect(first.status).toBe(200);
+    const over = await call({ agent: ws.agentId, phone: phoneEnding('0001') }, ws.apiKey);
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toBe('30');
+    expect(over.body).toEqual({ status: 'failed', message: expect.stringMatching(/^Concurrent call cap reached: this workspace may have 1 call in progress at once \(its concurrent-call cap\)/) });
+
+    // A journey's call (waitForSlot) over the cap is recorded and waits, dialling nothing, until the slot is free.
+    const waiting = randomUUID();
+    const phone = phoneEnding('4242');
+    await startOutboundCall(app.temporal.client, app.config.TEMPORAL_TASK_QUEUE_PREFIX, {
+      callId: waiting,
+      workspaceId: ws.workspaceId,
+      agentId: ws.agentId,
+      to: phone,
+      waitForSlot: true,
+      source: 'journey',
+    });
+    await eventually(async () => (await details(waiting, ws.apiKey)).body[0]?.status === 'queued', 20_000, 'the waiting call to be recorded');
+    expect(ledgerFor(waiting)).toEqual([]);
+    expect((await app.request('POST', '/v1/calls/cancel', { key: ws.apiKey, body: { call_id: first.body.call_id } })).status).toBe(200);
+    expect(await callResult(app, waiting)).toMatchObject({ outcome: 'human', status: 'completed' });
+    expect(ledgerFor(waiting)).toHaveLength(1);
+    expect(await app.db.query('SELECT call_id FROM call_slots WHERE workspace_id = $1', [ws.workspaceId])).toEqual([]);
   });
 });

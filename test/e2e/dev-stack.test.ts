@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { portOpen } from '../../src/devstack/net';
 import { sharedClusterBase } from '../../src/devstack/postgres';
+import { zoneInDaytime } from '../helpers/calls';
 import { freePort, runCli, spawnCli } from '../helpers/processes';
 import { eventually } from '../helpers/webhook-receiver';
 
@@ -18,10 +19,10 @@ describe('the dev stack (npm start)', () => {
   // As root the cluster runs as `postgres`, who cannot enter home: it must live elsewhere, and say where.
   const clusterDir = path.join(asRoot ? sharedClusterBase(dataDir) : dataDir, 'postgres');
   let env: NodeJS.ProcessEnv;
-  let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'metrics', number>;
+  let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'metrics' | 'sim', number>;
 
   beforeAll(async () => {
-    ports = { api: await freePort(), pg: await freePort(), temporal: await freePort(), ui: await freePort(), metrics: await freePort() };
+    ports = { api: await freePort(), pg: await freePort(), temporal: await freePort(), ui: await freePort(), metrics: await freePort(), sim: await freePort() };
     env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -33,6 +34,7 @@ describe('the dev stack (npm start)', () => {
       TEMPORAL_UI_PORT: String(ports.ui),
       PORT: String(ports.api),
       WORKER_METRICS_PORT: String(ports.metrics),
+      TELEPHONY_BASE_URL: `http://127.0.0.1:${ports.sim}`,
       LOG_LEVEL: 'warn',
     };
   });
@@ -63,6 +65,7 @@ describe('the dev stack (npm start)', () => {
     expect(await portOpen('127.0.0.1', ports.api)).toBe(false);
     expect(await portOpen('127.0.0.1', ports.temporal)).toBe(false);
     expect(await portOpen('127.0.0.1', ports.pg)).toBe(false);
+    expect(await portOpen('127.0.0.1', ports.sim)).toBe(false);
   };
 
   type Demo = { api_key: string; journey_id: string };
@@ -112,7 +115,7 @@ describe('the dev stack (npm start)', () => {
     expect(after).toMatch(/\[switchboard\] stopped/);
     process.stderr.write(`dev stack: ${signal} to the process group → ${/stopped \((\d+ ms)\)/.exec(after)?.[1]} to stop\n`);
     // Nothing is left: not the api, the Temporal dev server, or the private PostgreSQL (shut down, not only unreachable).
-    for (const port of [ports.api, ports.temporal, ports.ui, ports.pg]) expect(await portOpen('127.0.0.1', port)).toBe(false);
+    for (const port of [ports.api, ports.temporal, ports.ui, ports.pg, ports.sim]) expect(await portOpen('127.0.0.1', port)).toBe(false);
     expect(existsSync(path.join(clusterDir, 'postmaster.pid'))).toBe(false);
     expect(() => process.kill(-stack.child.pid!, 0)).toThrow();
     // Every request was answered by the api (success, or 503 in the error shape while it drains) or refused after.
@@ -127,6 +130,7 @@ describe('the dev stack (npm start)', () => {
     const api = `http://127.0.0.1:${ports.api}`;
     expect(stack.output()).toContain(`api           ${api}`);
     expect(stack.output()).toContain(`UI http://127.0.0.1:${ports.ui}`);
+    expect(stack.output()).toContain(`telephony     carrier simulator http://127.0.0.1:${ports.sim}  ledger http://127.0.0.1:${ports.sim}/ledger`);
     expect(statSync(home).mode & 0o777).toBe(0o700);
     expect(stack.output()).toContain(`cluster ${clusterDir}`);
     expect(existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);
@@ -148,6 +152,27 @@ describe('the dev stack (npm start)', () => {
     const me = await fetch(`${api}/v1/me`, { headers: { authorization: `Bearer ${out.api_key}` } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { workspace_id: string }).workspace_id).toBe(out.workspace_id);
+    // The demo agent is callable: the call goes through the embedded carrier simulator to its end (to a lead whose
+    // time zone is in daytime now, so the call window is open whenever the test runs).
+    const lead = await fetch(`${api}/v1/lead/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${out.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: '+14155550001', timezone: zoneInDaytime() }),
+    });
+    expect(lead.status).toBe(200);
+    const placed = await fetch(`${api}/v1/agent`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${out.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: out.agent_id, phone: '+14155550001' }),
+    });
+    expect(placed.status).toBe(200);
+    const { call_id } = (await placed.json()) as { call_id: string };
+    const ended = await eventually(async () => {
+      const res = await fetch(`${api}/v1/calls/get?call_id=${call_id}`, { headers: { authorization: `Bearer ${out.api_key}` } });
+      const [record] = (await res.json()) as { status: string; transcript: string | null }[];
+      return record?.status === 'completed' && record;
+    }, 60_000, 'the demo call to complete');
+    expect(ended.transcript).toMatch(/^agent: /);
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
     expect(await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text()).toMatch(/temporal_/);
 
@@ -188,7 +213,7 @@ describe('the dev stack (npm start)', () => {
       expect(described.workflowExecutionInfo?.type?.name).toBe('probe');
       const attrs = await connection2.operatorService.listSearchAttributes({ namespace: 'default' });
       expect(Object.keys(attrs.customAttributes ?? {})).toEqual(
-        expect.arrayContaining(['WorkspaceId', 'LeadId', 'JourneyId', 'CallId', 'AutomationType', 'Outcome']),
+        expect.arrayContaining(['WorkspaceId', 'LeadId', 'JourneyId', 'CallId', 'AgentId', 'AutomationType', 'Outcome']),
       );
     } finally {
       await connection2.close();

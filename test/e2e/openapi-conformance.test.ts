@@ -1,6 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
+import { createAgent, createPhoneGroup } from '../../src/db/repos/agents';
+import { callResult, phoneEnding, zoneInDaytime } from '../helpers/calls';
 import { importSteps, newPhone, rowsWhen } from '../helpers/journeys';
 import { startTestApp, type HttpResult, type TestApp } from '../helpers/stack';
 
@@ -22,7 +24,7 @@ addFormats(ajv);
 const seen = new Set<string>();
 
 beforeAll(async () => {
-  app = await startTestApp({ workers: true });
+  app = await startTestApp({ workers: true, simulator: true });
   ws = await app.newWorkspace({ superuser: true });
   doc = (await app.request('GET', '/v1/openapi.json')).body as Doc;
 });
@@ -102,6 +104,28 @@ describe('the OpenAPI document against the handlers', () => {
     await call('POST', '/v1/journeys/webhook-secret/rotate', { body: { grace_period_seconds: 60 } });
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: -1 } });
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: 60 } });
+
+    await app.db.query('UPDATE workspaces SET timezone = $2 WHERE id = $1', [ws.workspaceId, zoneInDaytime()]);
+    const group = await createPhoneGroup(app.db, ws.workspaceId, { name: 'out', numbers: ['12125559002'] });
+    const agent = (await createAgent(app.db, ws.workspaceId, { name: 'Ava', phoneGroupId: group.id })).id;
+    const placed = await call('POST', '/v1/agent', { body: { agent, phone: phoneEnding('0002'), request_data: { a: 1 } } });
+    await call('POST', '/v1/agent', { body: { agent: randomUUID(), phone: phoneEnding('0001') } });
+    await call('POST', '/v1/agent', { body: { agent, phone: 'x' } });
+    const dnc = phoneEnding('0001');
+    await app.db.query("INSERT INTO do_not_call (workspace_id, phone, reason) VALUES ($1, $2, 'asked')", [ws.workspaceId, dnc]);
+    await call('POST', '/v1/agent', { body: { agent, phone: dnc } });
+    await app.db.query('UPDATE workspaces SET max_concurrent_calls = 0 WHERE id = $1', [ws.workspaceId]);
+    await call('POST', '/v1/agent', { body: { agent, phone: phoneEnding('0001') } });
+    await app.db.query('UPDATE workspaces SET max_concurrent_calls = 10 WHERE id = $1', [ws.workspaceId]);
+    await callResult(app, placed.body.call_id);
+    await call('GET', '/v1/calls/get', { query: { call_id: placed.body.call_id } });
+    await call('GET', '/v1/calls/get', { query: { call_id: randomUUID() } });
+    await call('GET', '/v1/calls/get', { query: { call_id: 'x' } });
+    const silent = await call('POST', '/v1/agent', { body: { agent, phone: phoneEnding('0007') } });
+    await call('POST', '/v1/calls/cancel', { body: { call_id: silent.body.call_id } });
+    await callResult(app, silent.body.call_id);
+    await call('POST', '/v1/calls/cancel', { body: { call_id: silent.body.call_id } });
+    await call('POST', '/v1/calls/cancel', { body: { call_id: randomUUID() } });
 
     await call('GET', '/v1/calls', { query: { limit: '5', status: 'completed' } });
     await call('GET', '/v1/calls', { query: { limit: '500' } });

@@ -13,13 +13,26 @@ export function phoneEnding(last4: string): string {
   }
 }
 
+/**
+ * A time zone where it is now between 10:00 and 17:59, so calls under the default window (08:00–21:00 local) are
+ * placed whatever the hour the tests run at.
+ */
+export function zoneInDaytime(now = new Date()): string {
+  const hour = (zone: string) => Number(new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: zone }).format(now));
+  const zone = Intl.supportedValuesOf('timeZone').find((z) => hour(z) >= 10 && hour(z) < 18);
+  if (!zone) throw new Error('no time zone is in daytime now');
+  return zone;
+}
+
 /** A workspace with an agent whose phone group has a 714 and a 212 number, and a transfer number. */
 export async function callingWorkspace(app: TestApp) {
   const ws = await app.newWorkspace();
+  const timezone = zoneInDaytime();
+  await app.db.query('UPDATE workspaces SET timezone = $2 WHERE id = $1', [ws.workspaceId, timezone]);
   const numbers = ['17145559001', '12125559002'];
   const group = await createPhoneGroup(app.db, ws.workspaceId, { name: 'outbound', numbers });
   const agent = await createAgent(app.db, ws.workspaceId, { name: 'Ava', transferNumber: '18005550100', phoneGroupId: group.id });
-  return { ...ws, agentId: agent.id, numbers };
+  return { ...ws, agentId: agent.id, numbers, timezone };
 }
 
 /** The outcome outboundCall returned for a call. */

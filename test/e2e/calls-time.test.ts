@@ -1,0 +1,102 @@
+// The call window on Temporal's time-skipping test server: a call asked for at night waits for the window's opening
+// in the lead's (else the workspace's) time zone, dialling nothing until then.
+import { Client } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createActivities } from '../../activities';
+import { createDb, type Db } from '../../src/db/pool';
+import { createAgent, createPhoneGroup } from '../../src/db/repos/agents';
+import { createWorkspace } from '../../src/db/repos/workspaces';
+import { msUntilWindow } from '../../src/journeys/window';
+import { createLogger } from '../../src/log';
+import { callWorkflowId } from '../../src/temporal/ids';
+import { taskQueue } from '../../src/temporal/task-queues';
+import { startSimulator, type Simulator } from '../../src/telephony/simulator/server';
+import { activityBoundary } from '../../worker/activity-errors';
+import type { CallResult, OutboundCallInput } from '../../workflows/outbound-call-types';
+import { phoneEnding } from '../helpers/calls';
+import { testEnv } from '../helpers/env';
+import { startTimeSkipping, skipTo } from '../helpers/time-skipping';
+import { testConfig } from '../helpers/stack';
+import { eventually } from '../helpers/webhook-receiver';
+
+jest.setTimeout(60_000);
+
+let env: TestWorkflowEnvironment;
+let sim: Simulator;
+let db: Db;
+let worker: Worker;
+let running: Promise<void>;
+const queue = taskQueue('calls', `tc${randomBytes(4).toString('hex')}`);
+
+const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'calls-time');
+
+beforeAll(async () => {
+  sim = await startSimulator({ authToken: 'simulator-auth-token', speed: 20 });
+  db = createDb(testEnv('databaseUrl'), { max: 5, logger });
+});
+
+// A server of its own for each case: each starts on Monday 01:00 in New York.
+beforeEach(async () => {
+  env = await startTimeSkipping({ initialTime: '2030-01-07T06:00:00Z' });
+  // Nothing answers the callbacks: these calls are to …0007, which the provider never reports on.
+  const config = testConfig({ TELEPHONY_BASE_URL: sim.url, TELEPHONY_CALLBACK_BASE_URL: 'http://127.0.0.1:9' });
+  const activities = createActivities({ db, logger, config });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: queue,
+    workflowBundle: { codePath: testEnv('bundlePath') },
+    activities: {
+      ...activities,
+      // The activity reads the machine's clock, which the skipped server clock does not move: measured on the server's.
+      msUntilCallWindow: async (a: Parameters<typeof activities.msUntilCallWindow>[0]) => msUntilWindow(await env.currentTimeMs(), a.window, a.timeZone),
+    },
+    interceptors: { activity: [activityBoundary] },
+  });
+  running = worker.run();
+}, 600_000);
+
+afterEach(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+afterAll(async () => {
+  await db?.close();
+  await sim?.close();
+});
+
+const plain = () => new Client({ connection: env.connection });
+/** The server-clock instant the run's first timer is due at (its start event's time plus its duration), once started. */
+const timerDue = async (workflowId: string) => {
+  const history = await plain().workflow.getHandle(workflowId).fetchHistory();
+  const event = history.events!.find((e) => e.timerStartedEventAttributes);
+  if (!event) return undefined;
+  const ms = (d: { seconds?: unknown; nanos?: number | null }) => Number(d.seconds ?? 0) * 1000 + (d.nanos ?? 0) / 1e6;
+  return ms(event.eventTime!) + ms(event.timerStartedEventAttributes!.startToFireTimeout!);
+};
+
+it.each([
+  { what: 'the default window (08:00 New York)', window: undefined, opens: '2030-01-07T13:00:00Z' },
+  { what: "a journey step's window (09:30–10:00, Tuesdays)", window: { start: '09:30', end: '10:00', days: ['tue'] }, opens: '2030-01-08T14:30:00Z' },
+])('waits for $what before dialling', async ({ window, opens }) => {
+  const ws = await createWorkspace(db, { name: `calls time ${randomBytes(3).toString('hex')}`, timezone: 'America/New_York' });
+  const group = await createPhoneGroup(db, ws.id, { name: 'out', numbers: ['12125559002'] });
+  const agent = await createAgent(db, ws.id, { name: 'Ava', phoneGroupId: group.id });
+  const callId = randomUUID();
+  const input: OutboundCallInput = { callId, workspaceId: ws.id, agentId: agent.id, to: phoneEnding('0007'), waitForSlot: true, source: 'journey', ...(window ? { window } : {}) };
+  const handle = await plain().workflow.start('outboundCall', { taskQueue: queue, workflowId: callWorkflowId(callId), args: [input] });
+
+  const due = await eventually(() => timerDue(handle.workflowId), 30_000, 'the window timer');
+  // Due at the opening, to within the moment between the activity's reading of the clock and the timer's start.
+  expect(Math.abs(due - Date.parse(opens))).toBeLessThan(1000);
+  expect(sim.ledger.forCallId(callId)).toBeUndefined();
+
+  await skipTo(env, opens);
+  await eventually(async () => sim.ledger.forCallId(callId), 30_000, 'the call to be dialled');
+  await handle.cancel();
+  expect(await handle.result()).toMatchObject<Partial<CallResult>>({ outcome: 'canceled', status: 'canceled' });
+  expect(sim.ledger.entries.filter((e) => e.callId === callId)).toHaveLength(1);
+});

@@ -5,6 +5,7 @@ import { branchTarget, outcomeOnly } from '../src/journeys/conditions';
 import { parseIsoDuration } from '../src/journeys/duration';
 import type { JourneyStep, StepKind, StepOf } from '../src/journeys/schema';
 import { runAutomationStep } from './journey-automation';
+import { runCallStep } from './journey-call';
 
 // Which failures are final is decided once, at the activity boundary (worker/activity-errors.ts): they raise them non-retryable.
 
@@ -89,8 +90,7 @@ const runners: { [K in StepKind]: Runner<K> } = {
   },
   goto: async (step) => ({ outcome: null, next: step.target, detail: `goto ${step.target}` }),
   end: async () => ({ outcome: null, end: true }),
-  // Calls run with a later issue; until then the step is recorded as skipped, never as done.
-  call: (_step, ctx) => guarded(async () => ({ outcome: 'skipped', detail: (await data.journeyCallCheck(ctx)).reason })),
+  call: (step, ctx) => guarded(() => runCallStep(step, ctx, data)),
   // Runs recorded before automation steps ran keep replaying their skip.
   automation: (step, ctx) => (patched('automation-step') ? guarded(() => runAutomationStep(step, ctx)) : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' })),
 };

@@ -19,6 +19,10 @@ function standardFailures(route: Route<any, any>): Record<string, Documented> {
   const out: Record<string, Documented> = {};
   if (route.query || route.body || route.idempotent) out[400] = { description: 'Invalid request: the message names the fields at fault' };
   if (route.auth === 'apiKey') out[401] = { description: 'Missing, invalid or revoked API key' };
+  if (route.auth === 'automation') {
+    out[401] = { description: 'Missing, expired or invalid user JWT, or an invalid x-key' };
+    out[403] = { description: 'An ordinary API key in x-key (it takes a superuser key), or a user not allowed this integration' };
+  }
   if (route.idempotent) out[409] = { description: 'Idempotency-Key already used with a different request, or its first request is still running' };
   if (route.body) {
     out[413] = { description: 'Request body over 1 MiB' };
@@ -89,7 +93,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
-      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : [],
+      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : [],
       parameters: parameters.length ? parameters : undefined,
       requestBody: route.body
         ? {

@@ -5,7 +5,8 @@ import { forbidden, unauthorized } from '../errors';
 import type { AppState, KeyAuth } from './state';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-export type AuthKind = 'apiKey' | 'none';
+/** apiKey: REST `Authorization: Bearer <API key>`; automation: a user JWT or a superuser x-key (spec section 5). */
+export type AuthKind = 'apiKey' | 'automation' | 'none';
 
 export interface RouteInput<Q, B> {
   query: Q;

@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
+import { createUser } from '../../src/db/repos/users';
 import { importSteps, newPhone, rowsWhen } from '../helpers/journeys';
 import { startTestApp, type HttpResult, type TestApp } from '../helpers/stack';
 
@@ -102,6 +103,12 @@ describe('the OpenAPI document against the handlers', () => {
     await call('POST', '/v1/journeys/webhook-secret/rotate', { body: { grace_period_seconds: 60 } });
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: -1 } });
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: 60 } });
+
+    const email = `conformance-${randomUUID()}@example.com`;
+    await createUser(app.db, ws.workspaceId, { email, password: 'pw-conformance' });
+    await call('POST', '/api/auth/login', { key: null, body: { email, password: 'pw-conformance' } });
+    await call('POST', '/api/auth/login', { key: null, body: { email, password: 'wrong' } });
+    await call('POST', '/api/auth/login', { key: null, body: { email: 'not an email' } });
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.filter((op) => !seen.has(op))).toEqual([]);

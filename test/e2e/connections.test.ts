@@ -78,6 +78,20 @@ describe('connections: CLI', () => {
   });
 });
 
+describe('users: CLI', () => {
+  it('restricts a user to some integrations and lifts it with "all"', async () => {
+    const ws = await newWorkspace();
+    const user = await createUser(db, ws, { email: `r${randomBytes(4).toString('hex')}@example.com`, password: 'pw' });
+    const set = await cli(['user', 'set-integrations', '--workspace', ws, '--user', user.email, '--integrations', 'slack, hubspot']);
+    expect(set.json).toEqual({ user_id: user.id, email: user.email, allowed_integrations: ['slack', 'hubspot'] });
+    expect(await db.query('SELECT allowed_integrations FROM users WHERE id = $1', [user.id])).toEqual([{ allowed_integrations: ['slack', 'hubspot'] }]);
+    expect((await cli(['user', 'set-integrations', '--workspace', ws, '--user', user.id, '--integrations', 'all'])).json.allowed_integrations).toBeNull();
+    expect(await db.query('SELECT allowed_integrations FROM users WHERE id = $1', [user.id])).toEqual([{ allowed_integrations: null }]);
+    expect((await cli(['user', 'set-integrations', '--workspace', ws, '--user', user.id, '--integrations', 'Bad Key'])).code).toBe(64);
+    expect((await cli(['user', 'set-integrations', '--workspace', await newWorkspace(), '--user', user.id, '--integrations', 'slack'])).stderr).toMatch(/no user/);
+  });
+});
+
 describe('secrets at rest', () => {
   it('a database dump shows no connection secret, and a sealed value does not open in another row', async () => {
     const ws = await newWorkspace();

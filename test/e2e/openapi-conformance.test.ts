@@ -5,6 +5,7 @@ import { demoFlowGraph } from '../../src/cli/demo';
 import { importFlow } from '../../src/db/repos/flows';
 import { createAgent, createPhoneGroup } from '../../src/db/repos/agents';
 import { callResult, phoneEnding, zoneInDaytime } from '../helpers/calls';
+import { createUser } from '../../src/db/repos/users';
 import { importSteps, newPhone, rowsWhen } from '../helpers/journeys';
 import { startTestApp, type HttpResult, type TestApp } from '../helpers/stack';
 
@@ -146,6 +147,11 @@ describe('the OpenAPI document against the handlers', () => {
     await call('DELETE', '/v1/calls/subscriptions', { query: { id: sub.body.subscription.id } });
     await call('DELETE', '/v1/calls/subscriptions', { query: { id: sub.body.subscription.id } });
     await call('DELETE', '/v1/calls/subscriptions', { query: { id: 'x' } });
+    const email = `conformance-${randomUUID()}@example.com`;
+    await createUser(app.db, ws.workspaceId, { email, password: 'pw-conformance' });
+    await call('POST', '/api/auth/login', { key: null, body: { email, password: 'pw-conformance' } });
+    await call('POST', '/api/auth/login', { key: null, body: { email, password: 'wrong' } });
+    await call('POST', '/api/auth/login', { key: null, body: { email: 'not an email' } });
     // The automation routes (x-key superuser; proxy to an address the guard refuses: a failed action, still 200).
     const su = { key: null, headers: { 'x-key': ws.superuserKey! } };
     const ran = await call('POST', '/api/automation/execute', { ...su, body: { automationType: 'proxy', nodeParams: { params: { apiURL: 'http://10.0.0.1/x' } } } });

@@ -2,6 +2,7 @@ import type { Route } from '../route';
 import { createCallSubscriptionRoute, deleteCallSubscriptionRoute, listCallSubscriptionsRoute } from './call-events';
 import { cancelCallRoute, getCallRoute, startCallRoute } from './calls';
 import { listCallsRoute } from './calls-list';
+import { login } from './auth-login';
 import { defineCustomFields, getCustomFields } from './custom-fields';
 import { getLeadEnrollments, sendToWorkflow, updateAndSendToWorkflow } from './enrollments';
 import { getWebhookSecret, rotateWebhookSecretRoute } from './journey-webhooks';
@@ -11,4 +12,4 @@ import { unenrollLead } from './unenroll';
 import { getMe } from './workspace';
 
 /** Every documented route of the api, in the order the OpenAPI document lists them. */
-export const routes: Route<any, any>[] = [getMe, getLead, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute, startCallRoute, getCallRoute, listCallsRoute, cancelCallRoute, createCallSubscriptionRoute, listCallSubscriptionsRoute, deleteCallSubscriptionRoute];
+export const routes: Route<any, any>[] = [getMe, getLead, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute, startCallRoute, getCallRoute, listCallsRoute, cancelCallRoute, createCallSubscriptionRoute, listCallSubscriptionsRoute, deleteCallSubscriptionRoute, login];

@@ -8,11 +8,11 @@ const SID = 'AC0123456789abcdef0123456789abcdef';
 const connection: Connection = { id: 'c1', integration: 'twilio', kind: 'basic', secrets: { auth_token: 'tok-secret' }, settings: { account_sid: SID } };
 const MESSAGES = `/2010-04-01/Accounts/${SID}/Messages.json`;
 
-describe('twilio send_sms', () => {
+describe('twilio', () => {
   let fake: VendorFake;
   const sleeps: number[] = [];
-  const run = (params: unknown, conn = connection) =>
-    runIntegrationAction({ integration: 'twilio', action: 'send_sms', params, connection: conn, idempotencyKey: 'req-7', baseUrls: { twilio: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void sleeps.push(ms) } });
+  const run = (params: unknown, conn = connection, action = 'send_sms') =>
+    runIntegrationAction({ integration: 'twilio', action, params, connection: conn, idempotencyKey: 'req-7', baseUrls: { twilio: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void sleeps.push(ms) } });
 
   beforeAll(async () => {
     fake = await startVendorFake();
@@ -45,6 +45,19 @@ describe('twilio send_sms', () => {
     expect(req!.headers.authorization).toBe(`Basic ${Buffer.from('SKabc:shh').toString('base64')}`);
     expect(req!.body).toEqual({ To: '+14155550100', MessagingServiceSid: `MG${'a'.repeat(32)}`, Body: 'hi' });
     expect(check(req!)).toEqual([]);
+  });
+
+  it('send_whatsapp sends a content template to whatsapp: addresses, as Twilio describes Messages', async () => {
+    fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM4', status: 'queued', to: 'whatsapp:+14155550100' } });
+    const contentSid = `HX${'b'.repeat(32)}`;
+    const out = await run({ to: '+14155550100', from: '+14155550199', contentSid, contentVariables: { 1: 'Ada', 2: 'Tuesday' } }, connection, 'send_whatsapp');
+    expect(out).toEqual({ data: { sid: 'SM4', status: 'queued', to: 'whatsapp:+14155550100' }, attempts: 1, action: 'send_whatsapp' });
+    const [req] = fake.requests;
+    expect(req!.headers['i-twilio-idempotency-token']).toBe('req-7');
+    expect(req!.body).toEqual({ To: 'whatsapp:+14155550100', From: 'whatsapp:+14155550199', ContentSid: contentSid, ContentVariables: '{"1":"Ada","2":"Tuesday"}' });
+    expect(check(req!)).toEqual([]);
+    await expect(run({ to: '+14155550100', from: '+14155550199', body: 'x', contentSid }, connection, 'send_whatsapp')).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^body: give exactly one/)] });
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('retries a 429, waiting what Retry-After says, with the same idempotency token', async () => {

@@ -12,7 +12,7 @@ const CHANNEL_PATH = `/v1.0/teams/${TEAM}/channels/${encodeURIComponent(CHANNEL)
 describe('microsoft_teams', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown) =>
-    runIntegrationAction({ integration: 'microsoft_teams', action, params, connection, idempotencyKey: 'req-1', baseUrls: { microsoft_teams: `${fake.url}/v1.0` }, ssrfAllowlist: ['127.0.0.1/8'] });
+    runIntegrationAction({ action, integration: 'microsoft_teams', params, connection, idempotencyKey: 'req-1', baseUrls: { microsoft_teams: `${fake.url}/v1.0` }, ssrfAllowlist: ['127.0.0.1/8'] });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -26,7 +26,7 @@ const check = (req: RecordedRequest) => spec({ ...req, body: nest(req.body as Re
 describe('stripe', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ integration: 'stripe', action, params, connection: conn, idempotencyKey: 'req-42', baseUrls: { stripe: fake.url }, ssrfAllowlist: ['127.0.0.1/8'] });
+    runIntegrationAction({ action, integration: 'stripe', params, connection: conn, idempotencyKey: 'req-42', baseUrls: { stripe: fake.url }, ssrfAllowlist: ['127.0.0.1/8'] });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -75,3 +75,12 @@ export async function finishAutomationRun(
 export async function findAutomationRun(db: Queryable, workspaceId: string, id: string): Promise<AutomationRunRow | undefined> {
   return db.one<AutomationRunRow>(`SELECT * FROM automation_runs WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
 }
+
+/** The lead's most recent call (its first leg), for an automation's callData; undefined when it has none. */
+export async function lastCallOfLead(db: Queryable, workspaceId: string, leadId: string): Promise<Record<string, unknown> | undefined> {
+  return db.one(
+    `SELECT id AS call_id, phone_to, phone_from, direction, status, disposition, answered_by, transferred AS transfer, call_start, call_end
+     FROM calls WHERE workspace_id = $1 AND lead_id = $2 AND leg = 0 ORDER BY created_at DESC LIMIT 1`,
+    [workspaceId, leadId],
+  );
+}

@@ -48,6 +48,42 @@ describe('microsoft_teams', () => {
     await expect(run('post_message', { teamId: TEAM, channelId: CHANNEL, content: 'x' })).rejects.toMatchObject({ type: 'vendor_not_found', attempts: 1, message: expect.stringContaining('Channel not found') });
   });
 
+  it('post_webhook posts an Adaptive Card to the connection\'s Workflows webhook, without the Graph token', async () => {
+    fake.on('POST', '/workflows/abc/triggers/manual/paths/invoke', { status: 202 });
+    const hook: Connection = { ...connection, secrets: { access_token: 'eyJ0.teams', webhook_url: `${fake.url}/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=s3cret` } };
+    const out = await runIntegrationAction({ action: 'post_webhook', integration: 'microsoft_teams', params: { title: 'New lead', text: 'Ada called about **pricing**', facts: [{ title: 'Outcome', value: 'Booked' }] }, connection: hook, idempotencyKey: 'req-1', ssrfAllowlist: ['127.0.0.1/8'] });
+    expect(out).toEqual({ data: { accepted: true }, attempts: 1, action: 'post_webhook' });
+    const [req] = fake.requests;
+    expect(req!.query).toEqual({ 'api-version': '1', sig: 's3cret' });
+    expect(req!.headers.authorization).toBeUndefined();
+    expect(req!.body).toEqual({
+      type: 'message',
+      attachments: [
+        {
+          contentType: 'application/vnd.microsoft.card.adaptive',
+          contentUrl: null,
+          content: {
+            $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+            type: 'AdaptiveCard',
+            version: '1.4',
+            body: [
+              { type: 'TextBlock', text: 'New lead', weight: 'Bolder', size: 'Medium', wrap: true },
+              { type: 'TextBlock', text: 'Ada called about **pricing**', wrap: true },
+              { type: 'FactSet', facts: [{ title: 'Outcome', value: 'Booked' }] },
+            ],
+          },
+        },
+      ],
+    });
+  });
+
+  it('post_webhook refuses a private webhook address unless allowed, and a connection without one', async () => {
+    const hook: Connection = { ...connection, secrets: { webhook_url: `${fake.url}/hook` } };
+    await expect(runIntegrationAction({ action: 'post_webhook', integration: 'microsoft_teams', params: { text: 'x' }, connection: hook, idempotencyKey: 'req-1' })).rejects.toMatchObject({ type: 'ssrf_blocked' });
+    await expect(run('post_webhook', { text: 'x' })).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringContaining('webhook_url') });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('refuses bad params with every problem and sends nothing', async () => {
     await expect(run('post_message', { teamId: '../x', channelId: '', content: '', contentType: 'markdown' })).rejects.toMatchObject({
       type: 'invalid_params',

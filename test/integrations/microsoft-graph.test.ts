@@ -10,7 +10,7 @@ describe('microsoft_graph', () => {
   let fake: VendorFake;
   const sleeps: number[] = [];
   const run = (action: string, params: unknown, idempotencyKey = 'req-1') =>
-    runIntegrationAction({ integration: 'microsoft_graph', action, params, connection, idempotencyKey, baseUrls: { microsoft_graph: `${fake.url}/v1.0` }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void sleeps.push(ms) } });
+    runIntegrationAction({ action, integration: 'microsoft_graph', params, connection, idempotencyKey, baseUrls: { microsoft_graph: `${fake.url}/v1.0` }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void sleeps.push(ms) } });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -12,7 +12,7 @@ const CHANNEL_PATH = `/v1.0/teams/${TEAM}/channels/${encodeURIComponent(CHANNEL)
 describe('microsoft_teams', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown) =>
-    runIntegrationAction({ integration: 'microsoft_teams', action, params, connection, idempotencyKey: 'req-1', baseUrls: { microsoft_teams: `${fake.url}/v1.0` }, ssrfAllowlist: ['127.0.0.1/8'] });
+    runIntegrationAction({ action, integration: 'microsoft_teams', params, connection, idempotencyKey: 'req-1', baseUrls: { microsoft_teams: `${fake.url}/v1.0` }, ssrfAllowlist: ['127.0.0.1/8'] });
 
   beforeAll(async () => {
     fake = await startVendorFake();
@@ -46,6 +46,42 @@ describe('microsoft_teams', () => {
   it('a missing channel (404) fails without retrying', async () => {
     fake.on('POST', CHANNEL_PATH, { status: 404, body: { error: { code: 'NotFound', message: 'Channel not found' } } });
     await expect(run('post_message', { teamId: TEAM, channelId: CHANNEL, content: 'x' })).rejects.toMatchObject({ type: 'vendor_not_found', attempts: 1, message: expect.stringContaining('Channel not found') });
+  });
+
+  it('post_webhook posts an Adaptive Card to the connection\'s Workflows webhook, without the Graph token', async () => {
+    fake.on('POST', '/workflows/abc/triggers/manual/paths/invoke', { status: 202 });
+    const hook: Connection = { ...connection, secrets: { access_token: 'eyJ0.teams', webhook_url: `${fake.url}/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=s3cret` } };
+    const out = await runIntegrationAction({ action: 'post_webhook', integration: 'microsoft_teams', params: { title: 'New lead', text: 'Ada called about **pricing**', facts: [{ title: 'Outcome', value: 'Booked' }] }, connection: hook, idempotencyKey: 'req-1', ssrfAllowlist: ['127.0.0.1/8'] });
+    expect(out).toEqual({ data: { accepted: true }, attempts: 1, action: 'post_webhook' });
+    const [req] = fake.requests;
+    expect(req!.query).toEqual({ 'api-version': '1', sig: 's3cret' });
+    expect(req!.headers.authorization).toBeUndefined();
+    expect(req!.body).toEqual({
+      type: 'message',
+      attachments: [
+        {
+          contentType: 'application/vnd.microsoft.card.adaptive',
+          contentUrl: null,
+          content: {
+            $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+            type: 'AdaptiveCard',
+            version: '1.4',
+            body: [
+              { type: 'TextBlock', text: 'New lead', weight: 'Bolder', size: 'Medium', wrap: true },
+              { type: 'TextBlock', text: 'Ada called about **pricing**', wrap: true },
+              { type: 'FactSet', facts: [{ title: 'Outcome', value: 'Booked' }] },
+            ],
+          },
+        },
+      ],
+    });
+  });
+
+  it('post_webhook refuses a private webhook address unless allowed, and a connection without one', async () => {
+    const hook: Connection = { ...connection, secrets: { webhook_url: `${fake.url}/hook` } };
+    await expect(runIntegrationAction({ action: 'post_webhook', integration: 'microsoft_teams', params: { text: 'x' }, connection: hook, idempotencyKey: 'req-1' })).rejects.toMatchObject({ type: 'ssrf_blocked' });
+    await expect(run('post_webhook', { text: 'x' })).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringContaining('webhook_url') });
+    expect(fake.requests).toHaveLength(0);
   });
 
   it('refuses bad params with every problem and sends nothing', async () => {

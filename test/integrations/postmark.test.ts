@@ -9,7 +9,7 @@ const OK = { To: 'ada@example.com', SubmittedAt: '2026-11-23T10:00:00.000Z', Mes
 describe('postmark', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown) =>
-    runIntegrationAction({ integration: 'postmark', action, params, connection, idempotencyKey: 'req-1', baseUrls: { postmark: fake.url }, ssrfAllowlist: ['127.0.0.1/8'] });
+    runIntegrationAction({ action, integration: 'postmark', params, connection, idempotencyKey: 'req-1', baseUrls: { postmark: fake.url }, ssrfAllowlist: ['127.0.0.1/8'] });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -26,7 +26,7 @@ const check = (req: RecordedRequest) => spec({ ...req, body: nest(req.body as Re
 describe('stripe', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ integration: 'stripe', action, params, connection: conn, idempotencyKey: 'req-42', baseUrls: { stripe: fake.url }, ssrfAllowlist: ['127.0.0.1/8'] });
+    runIntegrationAction({ action, integration: 'stripe', params, connection: conn, idempotencyKey: 'req-42', baseUrls: { stripe: fake.url }, ssrfAllowlist: ['127.0.0.1/8'] });
 
   beforeAll(async () => {
     fake = await startVendorFake();
@@ -66,6 +66,24 @@ describe('stripe', () => {
       'phone_number_collection[enabled]': 'true',
     });
     expect(check(req!)).toEqual([]);
+  });
+
+  it('find_customers follows starting_after pages up to maxResults (no vendor description for reads: exact requests)', async () => {
+    const cus = (id: string) => ({ id, object: 'customer', email: 'ada@example.com', name: 'Ada', phone: null, created: 1763900000 });
+    fake.on('GET', '/v1/customers', (req) =>
+      req.query.starting_after === undefined
+        ? { status: 200, body: { object: 'list', data: [cus('cus_1'), cus('cus_2')], has_more: true, url: '/v1/customers' } }
+        : { status: 200, body: { object: 'list', data: [cus('cus_3')], has_more: true, url: '/v1/customers' } },
+    );
+    const out = await run('find_customers', { email: 'ada@example.com', maxResults: 3 });
+    expect(out.data).toEqual({ customers: ['cus_1', 'cus_2', 'cus_3'].map((id) => ({ id, email: 'ada@example.com', name: 'Ada', phone: null, created: 1763900000 })), hasMore: true });
+    expect(fake.requests.map((r) => [r.method, r.path, r.query])).toEqual([
+      ['GET', '/v1/customers', { email: 'ada@example.com', limit: '3' }],
+      ['GET', '/v1/customers', { email: 'ada@example.com', limit: '1', starting_after: 'cus_2' }],
+    ]);
+    expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk_test_123');
+    expect(fake.requests[0]!.headers['idempotency-key']).toBeUndefined();
+    expect(fake.requests[0]!.rawBody).toBe('');
   });
 
   it('surfaces Stripe\'s error message on 400, without retrying', async () => {

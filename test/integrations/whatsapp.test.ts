@@ -41,7 +41,7 @@ const SENT = { messaging_product: 'whatsapp', contacts: [{ input: '+14155550100'
 describe('whatsapp', () => {
   let fake: VendorFake;
   const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ integration: 'whatsapp', action, params, connection: conn, idempotencyKey: 'req-1', baseUrls: { whatsapp: fake.url }, ssrfAllowlist: ['127.0.0.1/8'] });
+    runIntegrationAction({ action, integration: 'whatsapp', params, connection: conn, idempotencyKey: 'req-1', baseUrls: { whatsapp: fake.url }, ssrfAllowlist: ['127.0.0.1/8'] });
 
   beforeAll(async () => {
     fake = await startVendorFake();

@@ -1,5 +1,6 @@
 import { defineIntegration, VendorError, type Connection } from '../define';
 import sendSms from './send-sms';
+import sendWhatsapp from './send-whatsapp';
 
 /** Twilio's HTTP Basic pair: an API key (SK…:secret) when the connection has one, else AccountSid:AuthToken. */
 function basic(conn: Connection): string {
@@ -10,11 +11,11 @@ function basic(conn: Connection): string {
   return `Basic ${Buffer.from(pair).toString('base64')}`;
 }
 
-/** Twilio Programmable Messaging (2010-04-01 API), by HTTP Basic auth. */
+/** Twilio Programmable Messaging (SMS, MMS, WhatsApp; 2010-04-01 API), by HTTP Basic auth. */
 export default defineIntegration({
   key: 'twilio',
   name: 'Twilio',
   auth: { kinds: ['basic', 'api_key'], apply: (conn) => ({ headers: { authorization: basic(conn) } }) },
   baseUrl: 'https://api.twilio.com',
-  actions: [sendSms],
+  actions: [sendSms, sendWhatsapp],
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { defineAction, VendorError } from '../define';
-
-const E164 = /^\+[1-9]\d{6,14}$/;
+import { defineAction } from '../define';
+import { createMessage, E164 } from './messages';
 
 const input = z
   .object({
@@ -26,15 +25,5 @@ export default defineAction({
   idempotent: true,
   idempotencyHeader: 'I-Twilio-Idempotency-Token',
   docs: 'https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource',
-  async run(p, { http, connection, idempotencyKey }) {
-    const accountSid = connection.settings.account_sid ?? connection.secrets.account_sid;
-    if (!accountSid) throw new VendorError('vendor_auth_failed', 'the twilio connection has no account_sid; reconnect the integration', false);
-    const res = await http.request<{ sid: string; status: string; to: string }>({
-      method: 'POST',
-      path: `/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`,
-      headers: { 'I-Twilio-Idempotency-Token': idempotencyKey },
-      form: { To: p.to, From: p.from, MessagingServiceSid: p.messagingServiceSid, Body: p.body, MediaUrl: p.mediaUrl, StatusCallback: p.statusCallback },
-    });
-    return { sid: res.body.sid, status: res.body.status, to: res.body.to };
-  },
+  run: (p, ctx) => createMessage(ctx, { To: p.to, From: p.from, MessagingServiceSid: p.messagingServiceSid, Body: p.body, MediaUrl: p.mediaUrl, StatusCallback: p.statusCallback }),
 });

@@ -1,5 +1,7 @@
 import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
+import type { JwtAuthority } from './auth/jwt';
+import type { LoginLimits } from './auth/login-limits';
 import type { Config } from './config';
 import type { Db } from './db/pool';
 import type { LatestJourneyVersions } from './journeys/latest-versions';
@@ -12,4 +14,6 @@ export interface AppDeps {
   logger: Logger;
   /** Cached latest journey versions (createApp provides it; without it every enrollment reads the version). */
   journeyVersions?: LatestJourneyVersions;
+  /** User JWTs and login limits (createApp provides them). */
+  auth?: { jwt: JwtAuthority; loginLimits: LoginLimits };
 }

@@ -9,7 +9,7 @@ import { importFlow } from '../db/repos/flows';
 import { importJourney } from '../db/repos/journeys';
 import { JourneyDefinitionError, parseJourneySteps } from '../journeys/schema';
 import { defineCustomField, listCustomFields } from '../db/repos/leads';
-import { createUser } from '../db/repos/users';
+import { createUser, setAllowedIntegrations } from '../db/repos/users';
 import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
 import { normalizePhone } from '../phone';
 import { isUuid } from '../ids';
@@ -27,6 +27,8 @@ const USAGE = `Usage: switchboard <command> [options]
   api-key list --workspace W
   api-key revoke --workspace W <key id or prefix>
   user create --workspace W --email E [--password-stdin]  prompts for the password (no echo), or reads it from stdin
+  user set-integrations --workspace W --user ID|EMAIL --integrations slack,hubspot|all
+                                        the integrations a user's JWT may run on the automation endpoint
   agent create --workspace W --name N [--picture URL] [--transfer-number PHONE]
                [--phone-group NAME] [--numbers PHONE,PHONE]
   journey import --workspace W FILE.json                   {id?, name, steps}
@@ -69,6 +71,8 @@ const OPTIONS = {
   json: { type: 'boolean' },
   key: { type: 'string' },
   label: { type: 'string' },
+  user: { type: 'string' },
+  integrations: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -104,6 +108,7 @@ const COMMANDS = [
   'api-key list',
   'api-key revoke',
   'user create',
+  'user set-integrations',
   'agent create',
   'journey import',
   'flow import',
@@ -153,6 +158,15 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       const ws = await workspace();
       const u = await createUser(db, ws, { email: need('email'), password: await password(opt) });
       return print({ user_id: u.id, email: u.email });
+    }
+    case 'user set-integrations': {
+      const list = need('integrations').trim();
+      const integrations = list === 'all' ? null : list.split(',').map((k) => k.trim()).filter(Boolean);
+      const bad = (integrations ?? []).filter((k) => !/^[a-z][a-z0-9_]*$/.test(k));
+      if (bad.length || integrations?.length === 0) throw new UsageError(`--integrations: integration keys (snake_case) separated by commas, or "all"`);
+      const u = await setAllowedIntegrations(db, await workspace(), need('user'), integrations);
+      if (!u) throw new Error(`no user ${need('user')} in this workspace`);
+      return print({ user_id: u.id, email: u.email, allowed_integrations: integrations });
     }
     case 'agent create': {
       const ws = await workspace();

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { createUser, setAllowedIntegrations } from '../../src/db/repos/users';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
@@ -156,5 +158,68 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     const keys = res.body.integrations.map((i: { key: string }) => i.key);
     expect(keys).toEqual(expect.arrayContaining(['proxy', 'slack', 'hubspot', 'google_calendar']));
     expect((await app.request('GET', '/api/automation/integrations')).status).toBe(401);
+  });
+});
+
+describe('POST /api/automation/execute (user JWT mode)', () => {
+  let app: TestApp;
+  let fake: VendorFake;
+
+  beforeAll(async () => {
+    fake = await startVendorFake();
+    fake.on('POST', '/ok', { status: 200, body: { ok: true } });
+    app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8' } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.stop();
+  });
+
+  /** A user of a new workspace with a JWT from the login route. */
+  async function user(allowed: string[] | null = null) {
+    const ws = await app.newWorkspace({ superuser: true });
+    const email = `u-${randomUUID()}@example.com`;
+    const u = await createUser(app.db, ws.workspaceId, { email, password: 'pw-automation' });
+    if (allowed) await setAllowedIntegrations(app.db, ws.workspaceId, u.id, allowed);
+    const login = await app.request('POST', '/api/auth/login', { body: { email, password: 'pw-automation' } });
+    expect(login.status).toBe(200);
+    return { ...ws, userId: u.id, token: login.body.token as string };
+  }
+  const body = (extra: Record<string, unknown> = {}) => ({ automationType: 'proxy', nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}/ok` } }, ...extra });
+  const asUser = (token: string, b: unknown) => app.request('POST', EXECUTE, { key: token, body: b });
+
+  it("runs as the token's user; the user sees their runs, another user of the workspace does not", async () => {
+    const u = await user();
+    const res = await asUser(u.token, body({ userId: u.userId }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, metadata: { superuser: false } });
+    expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { key: u.token })).body).toMatchObject({ status: 'succeeded', superuser: false });
+    const email = `other-${randomUUID()}@example.com`;
+    await createUser(app.db, u.workspaceId, { email, password: 'pw-other' });
+    const other = (await app.request('POST', '/api/auth/login', { body: { email, password: 'pw-other' } })).body.token as string;
+    expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { key: other })).status).toBe(404);
+    // The workspace's superuser key sees every run of the workspace.
+    expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': u.superuserKey } })).status).toBe(200);
+  });
+
+  it("refuses another user's userId and integrations the user is not allowed (403, nothing sent)", async () => {
+    fake.clear();
+    const u = await user(['slack']);
+    const notAllowed = await asUser(u.token, body());
+    expect(notAllowed.status).toBe(403);
+    expect(notAllowed.body).toMatchObject({ success: false, error: expect.stringContaining('proxy') });
+    const free = await user();
+    const otherUser = await asUser(free.token, body({ userId: randomUUID() }));
+    expect(otherUser.status).toBe(403);
+    expect(otherUser.body.success).toBe(false);
+    expect((await asUser('not.a.jwt', body())).status).toBe(401);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("uses the user's own connection: a user without one is told to connect", async () => {
+    const u = await user();
+    const res = await asUser(u.token, { automationType: 'slack', nodeParams: { action: 'post_message', params: { channel: 'C1', text: 'hi' } } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: false, metadata: { errorType: 'not_connected' }, error: expect.stringContaining('this user') });
   });
 });

@@ -6,13 +6,14 @@ import { notFound, unauthorized } from '../../errors';
 import { isUuid } from '../../ids';
 import { catalogueEntries } from '../../integrations/registry';
 import { defineRoute, type RouteInput } from '../route';
+import type { AppState } from '../state';
 import { Catalogue, Envelope, ExecuteBody, StoredRun } from './automation-schemas';
 
 const TAG = 'Automations';
 
 /** The caller of an automation route (set by the automation auth middleware). */
-export function automationAuthOf(input: { ctx: { state: object } }): AutomationAuth {
-  const auth = (input.ctx.state as { automation?: AutomationAuth }).automation;
+export function automationAuthOf(input: { ctx: { state: AppState } }): AutomationAuth {
+  const auth = input.ctx.state.automation;
   if (!auth) throw unauthorized();
   return auth;
 }

@@ -120,8 +120,8 @@ const fields = z.object({
 
 const schema = fields.superRefine((c, ctx) => {
   if (c.NODE_ENV !== 'production') return;
-  // Production never falls back to a generated secret: a lost data dir would silently lock out every user and secret.
-  if (!c.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'required in production (at least 32 random characters)' });
+  // Production never falls back to a generated key: a lost data dir would lose every sealed secret. (JWT_SECRET is
+  // checked where tokens are issued, the api, as the worker has no use for it.)
   if (!c.ENCRYPTION_KEY) ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'required in production (32 random bytes, base64 or hex: `openssl rand -base64 32`)' });
 });
 

@@ -43,6 +43,7 @@ export class JwtAuthority {
   private readonly jwks?: JWTVerifyGetKey;
 
   constructor(private readonly config: JwtConfig) {
+    if (!config.JWT_SECRET && config.NODE_ENV === 'production') throw new Error('JWT_SECRET: required in production (at least 32 random characters)');
     this.secret = config.JWT_SECRET ? new TextEncoder().encode(config.JWT_SECRET) : new Uint8Array(devSecret(config, 'jwt-secret'));
     if (config.JWT_JWKS_URL) this.jwks = createRemoteJWKSet(new URL(config.JWT_JWKS_URL), { timeoutDuration: 5_000, cooldownDuration: 30_000 });
   }

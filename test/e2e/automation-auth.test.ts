@@ -263,6 +263,22 @@ describe('user JWTs on the automation middleware', () => {
     expect((await bearer(await idpToken(u.userId, idp.ec.privateKey, 'ES256', 'rsa-1'))).status).toBe(401);
   });
 
+  it('a key set that cannot be fetched is a 503 to retry, not a 401', async () => {
+    const u = await newUser();
+    const dead = new Koa<AppState>();
+    dead.use(errorHandler());
+    dead.use(automationAuth({ db: app.db, jwt: createJwtAuthority({ ...app.config, JWT_JWKS_URL: 'http://127.0.0.1:9/jwks.json' }), keys }));
+    const server = dead.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers: { authorization: `Bearer ${await idpToken(u.userId, idp.rsa.privateKey, 'RS256', 'rsa-1')}` } });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual(failed(/key set .* unavailable/));
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('carries the user\'s integration restriction', async () => {
     const u = await newUser();
     await setAllowedIntegrations(app.db, u.workspaceId, u.email, ['slack', 'hubspot']);

@@ -62,3 +62,8 @@ export async function setAllowedIntegrations(db: Queryable, workspaceId: string,
     [workspaceId, userRef, integrations],
   );
 }
+
+/** A user of the workspace by id or email. */
+export async function findUserInWorkspace(db: Queryable, workspaceId: string, userRef: string): Promise<{ id: string; email: string } | undefined> {
+  return db.one(`SELECT id, email FROM users WHERE workspace_id = $1 AND ${isUuid(userRef) ? 'id = $2::uuid' : 'email = lower($2)'}`, [workspaceId, userRef]);
+}

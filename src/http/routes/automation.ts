@@ -38,7 +38,8 @@ export const executeRoute = defineRoute({
   handler: async (input: RouteInput<unknown, z.infer<typeof ExecuteBody>>) => {
     const { db, temporal, config } = input.deps;
     const receivedAt = (input.ctx.state as { receivedAt?: number }).receivedAt ?? Date.now();
-    return executeAutomation({ db, client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX }, automationAuthOf(input), input.body as ExecuteRequest, receivedAt);
+    const deps = { db, client: temporal.client, eagerClient: input.deps.eagerClient, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX };
+    return executeAutomation(deps, automationAuthOf(input), input.body as ExecuteRequest, receivedAt);
   },
 });
 

@@ -66,13 +66,19 @@ export function vendorMessage(body: unknown): string {
       if (Array.isArray(v) && v.length > 0 && v.every((m) => typeof m === 'string')) return v.join('; ');
       if (v && typeof v === 'object') {
         const o = v as Record<string, unknown>;
-        return nested(o.message) ?? nested(o.detail) ?? nested(o.title) ?? nested(o.description);
+        const said = nested(o.message) ?? nested(o.detail) ?? nested(o.title) ?? nested(o.description);
+        // Field-level errors (Freshdesk `{field, message}`) name the field.
+        return said && typeof o.field === 'string' ? `${o.field}: ${said}` : said;
       }
       return undefined;
     };
     const firstError = Array.isArray(b.errors) ? nested(b.errors[0]) : undefined;
     // Salesforce answers a bare array of errors: `[{message, errorCode, fields}]`.
     const firstItem = Array.isArray(body) ? nested(body[0]) : undefined;
+    // Zendesk puts the reasons under `details: {field: [{description}]}`, beside a bare `error` code.
+    const details = b.details && typeof b.details === 'object' ? Object.values(b.details as Record<string, unknown>)[0] : undefined;
+    const detail = Array.isArray(details) ? nested(details[0]) : undefined;
+    if (detail && typeof b.error === 'string') return `${b.error}: ${detail}`.slice(0, 300);
     const found = firstItem ?? nested(b.message) ?? nested(b.error_description) ?? nested(b.error) ?? firstError ?? nested(b.detail) ?? nested(b.title);
     if (found) return found.slice(0, 300);
     return JSON.stringify(body).slice(0, 300);

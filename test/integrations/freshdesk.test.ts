@@ -51,6 +51,11 @@ describe('freshdesk', () => {
     await expect(run('add_note', { ticket_id: 1001, body: 'x' })).rejects.toMatchObject({ type: 'vendor_unavailable', retryable: true, attempts: 3 });
   });
 
+  it('400 names the field Freshdesk refused', async () => {
+    fake.on('POST', '/api/v2/contacts', { status: 409, body: { description: 'Validation failed', errors: [{ field: 'email', additional_info: { user_id: 5 }, message: 'It should be a unique value', code: 'duplicate_value' }] } });
+    await expect(run('create_contact', { name: 'Ada', email: 'ada@example.com' })).rejects.toMatchObject({ type: 'vendor_rejected', message: 'Freshdesk rejected the request (409: email: It should be a unique value)', attempts: 1 });
+  });
+
   it('401 asks to reconnect', async () => {
     fake.on('POST', '/api/v2/tickets', { status: 401, body: { code: 'invalid_credentials', message: 'You have to be logged in to perform this action.' } });
     await expect(run('create_ticket', { subject: 's', description: 'd', email: 'ada@example.com' })).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringMatching(/logged in.*reconnect/) });

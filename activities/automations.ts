@@ -6,7 +6,9 @@ import { redact, redactMessage } from '../src/automation/redact';
 import type { AutomationOutcome, AutomationRunInput } from '../src/automation/types';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
-import { finishAutomationRun } from '../src/db/repos/automation-runs';
+import { beginAutomationAttempt, finishAutomationRun, lastCallOfLead } from '../src/db/repos/automation-runs';
+import { leadForJourney } from '../src/db/repos/journey-runtime';
+import { presentLead } from '../src/db/repos/leads';
 import { webhookSecrets } from '../src/db/repos/webhook-secrets';
 import { ActionInputError, VendorError } from '../src/integrations/define';
 import { resolveAction, runIntegrationAction } from '../src/integrations/run';
@@ -51,7 +53,17 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
      */
     async executeAutomation(input: AutomationRunInput): Promise<AutomationOutcome> {
       const startedAt = Date.now();
-      const runAttempts = Context.current().info.attempt;
+      const attempt = Context.current().info.attempt;
+      const workflowId = automationWorkflowId(input.requestId);
+      const request = redact({ nodeParams: { action: input.action, params: input.params }, callData: input.call.callData, async: !!input.callbackUrl });
+      // Counted in the database: a local activity's own attempt number starts over when its worker dies.
+      const begun = await beginAutomationAttempt(db, { ...input, id: input.requestId, request, workflowId, async: !!input.callbackUrl });
+      if ('ended' in begun) {
+        // It ran to its end before the worker died: the recorded outcome stands (data as recorded, redacted).
+        const e = begun.ended;
+        return { success: !!e.success, data: e.data, error: e.error, errorType: e.error_type, attempts: e.attempts, runAttempts: e.run_attempts };
+      }
+      const { runAttempts } = begun;
       let outcome: AutomationOutcome;
       try {
         const { integration } = resolveAction(input.automationType, input.action);
@@ -70,7 +82,7 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
       } catch (err) {
         const failure = finalFailure(err);
         if (!failure) throw err;
-        if (failure.retryable && runAttempts < input.maxRunAttempts) {
+        if (failure.retryable && attempt < input.maxRunAttempts) {
           throw ApplicationFailure.create({ type: failure.type, message: failure.message, nextRetryDelay: failure.retryAfterMs });
         }
         const attempts = err instanceof VendorError ? (err.attempts ?? 0) : 0;
@@ -83,6 +95,15 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
     /** Records a run whose activity failed for good (its worker kept failing): success false. */
     async recordAutomationFailure(input: AutomationRunInput & { outcome: AutomationOutcome }): Promise<void> {
       await record(input, input.outcome, input.receivedAt);
+    },
+
+    /** A journey automation step's callData: the lead (fields: its standard and custom fields) and its last call. */
+    async journeyAutomationCallData(c: { workspaceId: string; leadId: string }): Promise<Record<string, unknown>> {
+      const [lead, lastCall] = await Promise.all([leadForJourney(db, c.workspaceId, c.leadId), lastCallOfLead(db, c.workspaceId, c.leadId)]);
+      if (!lead) throw ApplicationFailure.create({ type: 'lead_not_found', message: 'the lead no longer exists', nonRetryable: true });
+      const presented = presentLead(lead);
+      const { custom_fields: custom = {}, ...standard } = presented as typeof presented & { custom_fields?: Record<string, unknown> };
+      return { lead: presented, fields: { ...standard, ...custom }, ...(lastCall ? { call: lastCall } : {}) };
     },
 
     /** POSTs the envelope to the async caller's callbackUrl, signed like journey webhooks; retryable failures retry. */

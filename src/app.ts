@@ -1,6 +1,9 @@
 import Router from '@koa/router';
 import type { Server } from 'node:http';
 import Koa from 'koa';
+import { automationAuth } from './auth/automation-auth';
+import { createJwtAuthority, type JwtAuthority } from './auth/jwt';
+import { createLoginLimits } from './auth/login-limits';
 import { publicUrls } from './config';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, ApiKeyResolver } from './http/auth';
@@ -17,13 +20,14 @@ import { LatestJourneyVersions } from './journeys/latest-versions';
 import { routes } from './http/routes';
 import { automationRoutes } from './http/routes/automation';
 import { mountAutomationRoutes } from './http/automation-mount';
-import { superuserKeyAuth } from './automation/interim-auth';
 import { systemRouter } from './http/routes/system';
 import type { AppState } from './http/state';
 
 export interface App {
   koa: Koa<AppState>;
   keys: ApiKeyResolver;
+  /** Issues and verifies user JWTs (login, automation auth). */
+  jwt: JwtAuthority;
   journeyVersions: LatestJourneyVersions;
   /** Starts the caches' change listeners (api keys, journey versions). */
   startListeners(): Promise<void>;
@@ -42,6 +46,8 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   const draining = createDraining();
   const limits = createRateLimits(deps, deps.config);
   const journeyVersions = deps.journeyVersions ?? new LatestJourneyVersions();
+  const jwt = createJwtAuthority(deps.config);
+  const loginLimits = createLoginLimits(deps, deps.config);
 
   koa.use(requestContext(deps.logger, opts.requestLog));
   koa.use(metrics.middleware);
@@ -58,13 +64,21 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   api.get('/v1/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
-  mountRoutes(api, routes, { apiKey: [apiKeyAuth(keys), limits.perKey], none: [] }, { ...deps, journeyVersions });
-  mountAutomationRoutes(api, automationRoutes, [superuserKeyAuth(keys)], { ...deps, journeyVersions });
+  const guardAutomation = automationAuth({ db: deps.db, jwt, keys });
+  mountRoutes(
+    api,
+    routes,
+    { apiKey: [apiKeyAuth(keys), limits.perKey], automation: [guardAutomation, limits.perKey], none: [] },
+    { ...deps, journeyVersions, auth: { jwt, loginLimits } },
+  );
+  // The automation endpoint's routes answer every refusal in the 4.6 envelope (their own mount).
+  mountAutomationRoutes(api, automationRoutes, [guardAutomation, limits.perKey], { ...deps, journeyVersions });
   koa.use(api.routes());
 
   return {
     koa,
     keys,
+    jwt,
     journeyVersions,
     async startListeners() {
       await Promise.all([keys.listen(), journeyVersions.listen(deps.db)]);
@@ -76,7 +90,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
       return server;
     },
     async close() {
-      await Promise.all([keys.close(), journeyVersions.close(), limits.close()]);
+      await Promise.all([keys.close(), journeyVersions.close(), limits.close(), loginLimits.close()]);
     },
   };
 }

@@ -8,7 +8,23 @@ export const defaultDataDir = path.resolve(__dirname, '..', '.data');
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'], case: 'sensitive' });
 
-const schema = z.object({
+/** 32 bytes written as 64 hex digits or base64 (standard or url-safe); undefined for anything else. */
+export function parseKeyMaterial(text: string): Buffer | undefined {
+  const t = text.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(t) ? Buffer.from(t, 'base64') : undefined;
+  return bytes?.length === 32 ? bytes : undefined;
+}
+
+const encryptionKey = z.string().transform((text, ctx) => {
+  const key = parseKeyMaterial(text);
+  if (!key) {
+    ctx.addIssue({ code: 'custom', message: 'must be 32 bytes in base64 or hex (`openssl rand -base64 32`)' });
+    return z.NEVER;
+  }
+  return key;
+});
+
+const fields = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
@@ -75,9 +91,44 @@ const schema = z.object({
     .default('AC00000000000000000000000000000000'),
   /** Signs status callbacks (X-Twilio-Signature) and authenticates API calls; the default only suits the simulator. */
   TWILIO_AUTH_TOKEN: z.string().min(8).default('simulator-auth-token'),
+  /** Signs the user JWTs login issues (HS256); unset outside production: a random secret kept in the data dir. */
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Also accept RS256/ES256 user JWTs signed by keys published at this JWKS URL (tokens issued elsewhere). */
+  JWT_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  JWT_ISSUER: z.string().min(1).default('switchboard'),
+  JWT_AUDIENCE: z.string().min(1).default('switchboard-automation'),
+  /** The iss of JWKS-signed tokens, when their issuer is not JWT_ISSUER. */
+  JWT_JWKS_ISSUER: z.string().min(1).optional(),
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400 * 30).default(3600),
+  /** Login attempts per window per client address and per email (0: no limit). */
+  LOGIN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(30),
+  LOGIN_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(0).default(10),
+  LOGIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** AES-256-GCM key for secrets at rest (32 bytes, base64 or hex); unset outside production: generated into the data dir. */
+  ENCRYPTION_KEY: encryptionKey.optional(),
+  /** Former keys (comma-separated), still accepted for reading while data is re-encrypted under ENCRYPTION_KEY. */
+  ENCRYPTION_KEYS_PREVIOUS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const keys = text.split(',').map((k) => k.trim()).filter(Boolean);
+      const parsed = keys.map(parseKeyMaterial);
+      if (parsed.some((k) => !k)) ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes in base64 or hex' });
+      return parsed.filter((k): k is Buffer => !!k);
+    }),
+});
+
+const schema = fields.superRefine((c, ctx) => {
+  if (c.NODE_ENV !== 'production') return;
+  // Production never falls back to a generated key: a lost data dir would lose every sealed secret. (JWT_SECRET is
+  // checked where tokens are issued, the api, as the worker has no use for it.)
+  if (!c.ENCRYPTION_KEY) ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'required in production (32 random bytes, base64 or hex: `openssl rand -base64 32`)' });
 });
 
 export type Config = z.infer<typeof schema>;
+
+// Their values are never repeated in an error message (it ends up in logs).
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEYS_PREVIOUS', 'TWILIO_AUTH_TOKEN']);
 
 /** A configuration value that failed validation; the message names the variable. */
 export class ConfigError extends Error {
@@ -93,7 +144,7 @@ export class ConfigError extends Error {
 /** Reads and validates configuration from environment variables. Empty strings count as unset. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input: Record<string, string> = {};
-  for (const key of Object.keys(schema.shape)) {
+  for (const key of Object.keys(fields.shape)) {
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
@@ -102,7 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       parsed.error.issues.map((issue) => ({
         variable: String(issue.path[0] ?? '?'),
-        problem: `${issue.message} (got ${JSON.stringify(input[String(issue.path[0])] ?? null)})`,
+        problem: SECRET_VARIABLES.has(String(issue.path[0]))
+          ? issue.message
+          : `${issue.message} (got ${JSON.stringify(input[String(issue.path[0])] ?? null)})`,
       })),
     );
   }

@@ -1,5 +1,7 @@
 import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
+import type { JwtAuthority } from './auth/jwt';
+import type { LoginLimits } from './auth/login-limits';
 import type { Config } from './config';
 import type { Db } from './db/pool';
 import type { LatestJourneyVersions } from './journeys/latest-versions';
@@ -12,4 +14,11 @@ export interface AppDeps {
   logger: Logger;
   /** Cached latest journey versions (createApp provides it; without it every enrollment reads the version). */
   journeyVersions?: LatestJourneyVersions;
+  /**
+   * A client on the NativeConnection of a worker running in this process (dev, bench): automation runs start eagerly
+   * on that worker (requestEagerStart), skipping the server's first task dispatch.
+   */
+  eagerClient?: Client;
+  /** User JWTs and login limits (createApp provides them). */
+  auth?: { jwt: JwtAuthority; loginLimits: LoginLimits };
 }

@@ -1,7 +1,9 @@
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { loadConfigOrExit, type Config } from './config';
+import { keyringFromConfig } from './crypto/envelope';
 import { migrate } from './db/migrate';
+import { sealLegacyWebhookSecrets } from './db/repos/webhook-secrets';
 import { createDb } from './db/pool';
 import type { RequestLog } from './http/middleware/request-context';
 import { createLogger, type Logger } from './log';
@@ -22,6 +24,8 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
   const applied = await migrate(db);
   if (applied.length) logger.info({ applied }, 'migrations applied');
+  const sealed = await sealLegacyWebhookSecrets(db, keyringFromConfig(config));
+  if (sealed) logger.info({ workspaces: sealed }, 'plaintext webhook secrets sealed');
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length) logger.info({ added }, 'search attributes registered');

@@ -1,9 +1,10 @@
 // One function per step kind of a journey; workflows/journey.ts runs them in order.
-import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { JourneyActivities, StepContext } from '../activities/journeys';
 import { branchTarget, outcomeOnly } from '../src/journeys/conditions';
 import { parseIsoDuration } from '../src/journeys/duration';
 import type { JourneyStep, StepKind, StepOf } from '../src/journeys/schema';
+import { runAutomationStep } from './journey-automation';
 
 // Which failures are final is decided once, at the activity boundary (worker/activity-errors.ts): they raise them non-retryable.
 
@@ -88,9 +89,10 @@ const runners: { [K in StepKind]: Runner<K> } = {
   },
   goto: async (step) => ({ outcome: null, next: step.target, detail: `goto ${step.target}` }),
   end: async () => ({ outcome: null, end: true }),
-  // Calls and automations run with later issues; until then the step is recorded as skipped, never as done.
+  // Calls run with a later issue; until then the step is recorded as skipped, never as done.
   call: (_step, ctx) => guarded(async () => ({ outcome: 'skipped', detail: (await data.journeyCallCheck(ctx)).reason })),
-  automation: async () => ({ outcome: 'skipped', detail: 'not_available_yet' }),
+  // Runs recorded before automation steps ran keep replaying their skip.
+  automation: (step, ctx) => (patched('automation-step') ? guarded(() => runAutomationStep(step, ctx)) : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' })),
 };
 
 /** Runs one step for one enrollment. */

@@ -1,14 +1,7 @@
 import type { Config } from '../config';
+import { ensureFreshConnection, loadConnection } from '../connections/store';
 import type { Db } from '../db/pool';
 import { VendorError, type Connection, type IntegrationDefinition } from '../integrations/define';
-
-// Stored connections arrive with the connection store (src/connections/store.ts); until then none is on file.
-async function loadConnection(_db: Db, _q: { workspaceId: string; userId: string | null; integration: string }): Promise<Connection | null> {
-  return null;
-}
-async function ensureFreshConnection(_db: Db, conn: Connection, _auth: IntegrationDefinition['auth'], _cfg: Config | undefined): Promise<Connection> {
-  return conn;
-}
 
 /**
  * The connection a run uses: the user's own for a JWT caller, the workspace's (user_id null) in superuser mode; an
@@ -26,5 +19,5 @@ export async function connectionFor(
     const whose = who.superuser ? 'this workspace' : 'this user';
     throw new VendorError('not_connected', `${integration.name} is not connected for ${whose}: connect it first`, false);
   }
-  return stored.kind === 'oauth2' ? ensureFreshConnection(db, stored, integration.auth, config) : stored;
+  return stored.kind === 'oauth2' ? ensureFreshConnection(db, stored, integration.auth, { config }) : stored;
 }

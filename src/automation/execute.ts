@@ -39,7 +39,7 @@ export function authorize(auth: AutomationAuth, body: ExecuteRequest): void {
  * records the run, and executes the automationRun workflow, waiting for it (sync) or not (async with a callback).
  */
 export async function executeAutomation(
-  deps: { db: Db; client: Client; taskQueuePrefix: string },
+  deps: { db: Db; client: Client; taskQueuePrefix: string; eagerClient?: Client },
   auth: AutomationAuth,
   body: ExecuteRequest,
   receivedAt: number,
@@ -66,8 +66,8 @@ export async function executeAutomation(
     return outcomeEnvelope({ ...base, action: body.nodeParams.action ?? '', workflowId: null }, outcome, { problems: err.problems });
   }
 
+  // The run's activity records it (beginAutomationAttempt): no database round trip here before the start.
   const workflowId = automationWorkflowId(requestId);
-  await insertAutomationRun(deps.db, { ...row, action, request, workflowId });
   const input: AutomationRunInput = {
     requestId,
     workspaceId: auth.workspaceId,
@@ -86,6 +86,8 @@ export async function executeAutomation(
     workflowId,
     taskQueue: taskQueue('automations', deps.taskQueuePrefix),
     args: [input] as [AutomationRunInput],
+    // Started on this process's own worker when there is one: the run's first task needs no trip through the server.
+    ...(deps.eagerClient ? { requestEagerStart: true } : {}),
     typedSearchAttributes: [
       { key: SA.WorkspaceId, value: auth.workspaceId },
       { key: SA.AutomationType, value: body.automationType },
@@ -94,10 +96,11 @@ export async function executeAutomation(
   const engineDown = (err: unknown) => {
     throw Object.assign(unavailable('Could not run the automation (workflow engine unavailable), please retry'), { cause: err });
   };
+  const client = deps.eagerClient ?? deps.client;
   if (body.async) {
-    await deps.client.workflow.start('automationRun', options).catch(engineDown);
+    await client.workflow.start('automationRun', options).catch(engineDown);
     return { ...outcomeEnvelope({ ...base, action, workflowId }, { success: true, data: null, error: null, errorType: null, attempts: 0, runAttempts: 0 }, { async: true }) };
   }
-  const outcome = await deps.client.workflow.execute<(i: AutomationRunInput) => Promise<AutomationOutcome>>('automationRun', options).catch(engineDown);
+  const outcome = await client.workflow.execute<(i: AutomationRunInput) => Promise<AutomationOutcome>>('automationRun', options).catch(engineDown);
   return outcomeEnvelope({ ...base, action, workflowId }, outcome);
 }

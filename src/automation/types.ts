@@ -1,15 +1,8 @@
 /** Attempts of an automation run's activity (the workflow's retry policy; the input tells the activity). */
 export const AUTOMATION_RUN_ATTEMPTS = 3;
 
-/** Who called the automation endpoint (set on ctx.state.automation by the automation auth middleware). */
-export interface AutomationAuth {
-  workspaceId: string;
-  /** The JWT's user; null in superuser mode (x-key). */
-  userId: string | null;
-  superuser: boolean;
-  /** Integrations a JWT user may run; null: all. */
-  allowedIntegrations: string[] | null;
-}
+/** Who called the automation endpoint (set on ctx.state.automation by src/auth/automation-auth.ts). */
+export type { AutomationAuth } from '../auth/automation-auth';
 
 /** The automationRun workflow's input: one action run with its call context. */
 export interface AutomationRunInput {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { devDatabaseUrl, loadConfig, publicUrls, type Config } from '../config';
+import { keyringFromConfig } from '../crypto/envelope';
 import { migrate } from '../db/migrate';
+import { sealLegacyWebhookSecrets } from '../db/repos/webhook-secrets';
 import { createDb, type Db } from '../db/pool';
 import { createAgent, createPhoneGroup } from '../db/repos/agents';
 import { createApiKey, listApiKeys, revokeApiKey } from '../db/repos/api-keys';
@@ -9,12 +11,13 @@ import { importFlow } from '../db/repos/flows';
 import { importJourney } from '../db/repos/journeys';
 import { JourneyDefinitionError, parseJourneySteps } from '../journeys/schema';
 import { defineCustomField, listCustomFields } from '../db/repos/leads';
-import { createUser } from '../db/repos/users';
+import { createUser, setAllowedIntegrations } from '../db/repos/users';
 import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
 import { normalizePhone } from '../phone';
 import { isUuid } from '../ids';
 import { CustomFieldDef } from '../leads/rules';
 import { describeIssues } from '../validation';
+import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connection';
 import { createDemo } from './demo';
 import { passwordFromStdin, promptPassword } from './password';
 
@@ -27,6 +30,13 @@ const USAGE = `Usage: switchboard <command> [options]
   api-key list --workspace W
   api-key revoke --workspace W <key id or prefix>
   user create --workspace W --email E [--password-stdin]  prompts for the password (no echo), or reads it from stdin
+  user set-integrations --workspace W --user ID|EMAIL --integrations slack,hubspot|all
+                                        the integrations a user's JWT may run on the automation endpoint
+  connection create --workspace W --integration K [--user ID|EMAIL] [--kind oauth2|api_key|basic|none]
+               [--secrets-stdin | --secret NAME=VALUE ...] [--setting NAME=VALUE ...] [--expires-in SECONDS]
+                                        a user's (--user) or the workspace's connection; secrets are sealed, never printed
+  connection list --workspace W
+  connection delete --workspace W <connection id>
   agent create --workspace W --name N [--picture URL] [--transfer-number PHONE]
                [--phone-group NAME] [--numbers PHONE,PHONE]
   journey import --workspace W FILE.json                   {id?, name, steps}
@@ -43,7 +53,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await dispatch(argv);
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof ConnectionUsageError) {
       console.error(`${err.message}\n\n${USAGE}`);
       process.exitCode = 64;
     } else {
@@ -69,6 +79,14 @@ const OPTIONS = {
   json: { type: 'boolean' },
   key: { type: 'string' },
   label: { type: 'string' },
+  user: { type: 'string' },
+  integrations: { type: 'string' },
+  integration: { type: 'string' },
+  kind: { type: 'string' },
+  setting: { type: 'string', multiple: true },
+  secret: { type: 'string', multiple: true },
+  'secrets-stdin': { type: 'boolean' },
+  'expires-in': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -104,13 +122,19 @@ const COMMANDS = [
   'api-key list',
   'api-key revoke',
   'user create',
+  'user set-integrations',
+  'connection create',
+  'connection list',
+  'connection delete',
   'agent create',
   'journey import',
   'flow import',
   'custom-field define',
 ];
 
-type Opts = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+type Opts = {
+  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : (typeof OPTIONS)[K] extends { multiple: true } ? string[] : string;
+};
 
 async function runCommand(command: string, c: { db: Db; config: Config; opt: Opts; rest: string[] }): Promise<void> {
   const { db, opt } = c;
@@ -125,8 +149,10 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
     return id;
   };
   switch (command) {
-    case 'migrate':
-      return print({ status: 'success', message: 'migrations applied' });
+    case 'migrate': {
+      const sealed = await sealLegacyWebhookSecrets(db, keyringFromConfig(c.config));
+      return print({ status: 'success', message: 'migrations applied', webhook_secrets_sealed: sealed });
+    }
     case 'demo': {
       const demo = await createDemo(db, publicUrls(c.config));
       if (opt.json) process.stdout.write(`${JSON.stringify(demo)}\n`);
@@ -154,6 +180,21 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       const u = await createUser(db, ws, { email: need('email'), password: await password(opt) });
       return print({ user_id: u.id, email: u.email });
     }
+    case 'user set-integrations': {
+      const list = need('integrations').trim();
+      const integrations = list === 'all' ? null : list.split(',').map((k) => k.trim()).filter(Boolean);
+      const bad = (integrations ?? []).filter((k) => !/^[a-z][a-z0-9_]*$/.test(k));
+      if (bad.length || integrations?.length === 0) throw new UsageError(`--integrations: integration keys (snake_case) separated by commas, or "all"`);
+      const u = await setAllowedIntegrations(db, await workspace(), need('user'), integrations);
+      if (!u) throw new Error(`no user ${need('user')} in this workspace`);
+      return print({ user_id: u.id, email: u.email, allowed_integrations: integrations });
+    }
+    case 'connection create':
+      return print(await connectionCreate(db, await workspace(), opt));
+    case 'connection list':
+      return print(await connectionList(db, await workspace()));
+    case 'connection delete':
+      return print(await connectionDelete(db, await workspace(), c.rest[0]));
     case 'agent create': {
       const ws = await workspace();
       const phones = (opt.numbers ?? '').split(',').filter(Boolean).map((p) => phoneOrThrow(p, '--numbers'));

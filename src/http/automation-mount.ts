@@ -2,7 +2,6 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { authorize, type ExecuteRequest } from '../automation/execute';
 import { failureEnvelope } from '../automation/envelope';
-import type { AutomationAuth } from '../automation/types';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
 import { knownErrorStatus } from './error-status';
@@ -35,7 +34,7 @@ function envelopeErrors(): Middleware<AppState> {
   };
 }
 
-const automationOf = (ctx: { state: object }) => (ctx.state as { automation?: AutomationAuth }).automation;
+const automationOf = (ctx: { state: AppState }) => ctx.state.automation;
 
 /**
  * Registers the automation routes: envelope errors → auth → body → validation and authorization (refusals change

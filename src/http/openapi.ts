@@ -20,8 +20,9 @@ function standardFailures(route: Route<any, any>): Record<string, Documented> {
   if (route.query || route.body || route.idempotent) out[400] = { description: 'Invalid request: the message names the fields at fault' };
   if (route.auth === 'apiKey') out[401] = { description: 'Missing, invalid or revoked API key' };
   if (route.auth === 'automation') {
-    out[401] = { description: 'Missing or invalid credentials (a user JWT in Authorization: Bearer, or a superuser key in x-key)' };
-    out[403] = { description: 'An ordinary API key in x-key, or a user not allowed this integration or asking for another user' };
+    out[400] ??= { description: 'Invalid request (both Authorization and x-key sent, or a malformed body): the error names the fault' };
+    out[401] = { description: 'Missing, expired or invalid user JWT, or an invalid x-key' };
+    out[403] = { description: 'An ordinary API key in x-key (it takes a superuser key), or a user not allowed this integration or asking for another user' };
   }
   if (route.idempotent) out[409] = { description: 'Idempotency-Key already used with a different request, or its first request is still running' };
   if (route.body) {

@@ -5,7 +5,7 @@ import { forbidden, unauthorized } from '../errors';
 import type { AppState, KeyAuth } from './state';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** apiKey: /v1 Bearer API key; automation: the automation endpoint's JWT or x-key superuser key; none: public. */
+/** apiKey: REST `Authorization: Bearer <API key>`; automation: a user JWT or a superuser x-key (spec section 5). */
 export type AuthKind = 'apiKey' | 'automation' | 'none';
 
 export interface RouteInput<Q, B> {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AutomationAuth } from '../auth/automation-auth';
 
 /** Typed ctx.state shared by the api's middleware. */
 export interface AppState {
@@ -6,6 +7,8 @@ export interface AppState {
   log: Logger;
   /** Set by the apiKey middleware. */
   auth?: KeyAuth;
+  /** Set by the automation auth middleware (user JWT or superuser x-key). */
+  automation?: AutomationAuth;
 }
 
 /** Who an API key speaks for. */

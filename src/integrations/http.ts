@@ -1,7 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { request as undiciRequest } from 'undici';
 import { BlockedAddressError } from '../net/ssrf';
-import { checkOutboundUrl, outboundDispatcher } from './outbound';
+import { guardedDispatcher, ssrfOptions } from '../net/outbound';
+import { checkUrl } from '../net/ssrf';
 import { VendorError, type Connection, type IntegrationDefinition, type QueryValue, type VendorHttp, type VendorRequest, type VendorResponse } from './define';
 
 /** Settings of one vendor client (one integration, one connection, one run). */
@@ -155,7 +156,7 @@ export class VendorClient implements VendorHttp {
     const own = base !== '' && url.origin === new URL(base).origin;
     appendQuery(url, req.query);
     if (own) appendQuery(url, auth.query);
-    checkOutboundUrl(url.toString(), this.opts.ssrfAllowlist);
+    checkUrl(url.toString(), ssrfOptions(this.opts.ssrfAllowlist));
 
     const headers: Record<string, string> = { accept: 'application/json', ...integration.headers, ...(own ? auth.headers : {}) };
     let body: string | Uint8Array | undefined;
@@ -174,7 +175,7 @@ export class VendorClient implements VendorHttp {
       method: req.method,
       headers,
       body,
-      dispatcher: outboundDispatcher(this.opts.ssrfAllowlist),
+      dispatcher: guardedDispatcher(this.opts.ssrfAllowlist),
       headersTimeout: timeout,
       bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),

@@ -9,7 +9,7 @@ const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 const Clock = z.string().regex(CLOCK, 'a time of day as HH:MM (24-hour)');
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-/** Outcomes a step leaves for the next branch: wait/tag/untag/update_lead → done; webhook → delivered|failed; call/automation → skipped. */
+/** Outcomes a step leaves for the next branch: wait/tag/untag/update_lead → done; webhook → delivered|failed; automation → done|failed; call → skipped. */
 export const OUTCOMES = ['done', 'delivered', 'failed', 'skipped'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 

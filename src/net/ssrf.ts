@@ -57,7 +57,7 @@ const ALWAYS = blockList(
 // Reachable only when listed in SSRF_ALLOWLIST: loopback, private networks, carrier-grade NAT, benchmarking, IETF protocol assignments.
 const PRIVATE = blockList(
   ['10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '172.16.0.0/12', '192.0.0.0/24', '192.168.0.0/16', '198.18.0.0/15'],
-  ['::1/128', 'fc00::/7'],
+  ['::1/128', 'fc00::/7', '64:ff9b:1::/48'],
 );
 
 /** The 8 hextets of an IPv6 address (accepts a trailing dotted IPv4 part). */
@@ -81,8 +81,10 @@ function embeddedV4(ip: string): string | undefined {
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zeros = (from: number, to: number) => h.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && h[5] === 0xffff) return v4(h[6]!, h[7]!);
+  if (zeros(0, 4) && h[4] === 0xffff && h[5] === 0) return v4(h[6]!, h[7]!); // IPv4-translated (::ffff:0:a.b.c.d, SIIT)
   if (zeros(0, 6) && h[6] !== 0) return v4(h[6]!, h[7]!); // IPv4-compatible (::a.b.c.d); not :: or ::1
   if (h[0] === 0x64 && h[1] === 0xff9b && zeros(2, 6)) return v4(h[6]!, h[7]!);
+  if (h[0] === 0x64 && h[1] === 0xff9b && h[2] === 1) return v4(h[6]!, h[7]!); // local-use NAT64 (64:ff9b:1::/48)
   if (h[0] === 0x2002) return v4(h[1]!, h[2]!);
   return undefined;
 }

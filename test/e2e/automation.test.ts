@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { createConnection } from '../../src/connections/store';
+import { createUser, setAllowedIntegrations } from '../../src/db/repos/users';
+import { vendorSpec } from '../helpers/vendor-spec';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
@@ -150,11 +154,115 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect((await app.request('GET', '/api/automation/runs/not-a-uuid', { headers: { 'x-key': ws.superuserKey } })).status).toBe(404);
   });
 
+  it("uses the workspace's connection in superuser mode (slack), the request as Slack describes it", async () => {
+    await createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration: 'slack', kind: 'api_key', secrets: { api_key: 'xoxb-workspace' } });
+    fake.on('POST', '/api/chat.postMessage', { status: 200, body: { ok: true, channel: 'C1', ts: '1.5' } });
+    const res = await run({ automationType: 'slack', nodeParams: { action: 'post_message', params: { channel: 'C1', text: 'done' } } });
+    expect(res.body).toMatchObject({ success: true, data: { channel: 'C1', ts: '1.5' } });
+    const [req] = fake.received('POST', '/api/chat.postMessage');
+    expect(req!.headers.authorization).toBe('Bearer xoxb-workspace');
+    expect(vendorSpec('slack.json', { lenient: true })(req!)).toEqual([]);
+  });
+
+  it('refreshes an expired OAuth token first, and a refused refresh asks to reconnect', async () => {
+    fake.on('POST', '/oauth/token', { status: 200, body: { access_token: 'fresh-token', expires_in: 3600, token_type: 'bearer' } });
+    fake.on('POST', '/crm/v3/objects/contacts', { status: 201, body: { id: '9', properties: {} } });
+    const settings = { token_url: `${fake.url}/oauth/token`, base_url: fake.url };
+    const expired = new Date(Date.now() - 60_000);
+    await createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration: 'hubspot', kind: 'oauth2', secrets: { access_token: 'old', refresh_token: 'r1' }, settings, expiresAt: expired });
+    const ok = await run({ automationType: 'hubspot', nodeParams: { action: 'create_contact', params: { email: 'ada@example.com' } } });
+    expect(ok.body).toMatchObject({ success: true, data: { id: '9' } });
+    expect(fake.received('POST', '/oauth/token')).toHaveLength(1);
+    expect(fake.received('POST', '/crm/v3/objects/contacts')[0]!.headers.authorization).toBe('Bearer fresh-token');
+
+    fake.on('POST', '/oauth/token', { status: 400, body: { error: 'invalid_grant' } });
+    await createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration: 'hubspot', kind: 'oauth2', secrets: { access_token: 'old', refresh_token: 'revoked' }, settings, expiresAt: expired });
+    fake.clear();
+    const refused = await run({ automationType: 'hubspot', nodeParams: { action: 'create_contact', params: { email: 'ada@example.com' } } });
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ success: false, metadata: { errorType: 'reconnect_required' }, error: expect.stringMatching(/reconnect/i) });
+    expect(fake.received('POST', '/crm/v3/objects/contacts')).toHaveLength(0);
+  });
+
   it('lists the catalogue with JSON Schemas', async () => {
     const res = await app.request('GET', '/api/automation/integrations', { headers: { 'x-key': ws.superuserKey } });
     expect(res.status).toBe(200);
     const keys = res.body.integrations.map((i: { key: string }) => i.key);
     expect(keys).toEqual(expect.arrayContaining(['proxy', 'slack', 'hubspot', 'google_calendar']));
     expect((await app.request('GET', '/api/automation/integrations')).status).toBe(401);
+  });
+});
+
+describe('POST /api/automation/execute (user JWT mode)', () => {
+  let app: TestApp;
+  let fake: VendorFake;
+
+  beforeAll(async () => {
+    fake = await startVendorFake();
+    fake.on('POST', '/ok', { status: 200, body: { ok: true } });
+    app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8' } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.stop();
+  });
+
+  /** A user of a new workspace with a JWT from the login route. */
+  async function user(allowed: string[] | null = null) {
+    const ws = await app.newWorkspace({ superuser: true });
+    const email = `u-${randomUUID()}@example.com`;
+    const u = await createUser(app.db, ws.workspaceId, { email, password: 'pw-automation' });
+    if (allowed) await setAllowedIntegrations(app.db, ws.workspaceId, u.id, allowed);
+    const login = await app.request('POST', '/api/auth/login', { body: { email, password: 'pw-automation' } });
+    expect(login.status).toBe(200);
+    return { ...ws, userId: u.id, token: login.body.token as string };
+  }
+  const body = (extra: Record<string, unknown> = {}) => ({ automationType: 'proxy', nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}/ok` } }, ...extra });
+  const asUser = (token: string, b: unknown) => app.request('POST', EXECUTE, { key: token, body: b });
+
+  it("runs as the token's user; the user sees their runs, another user of the workspace does not", async () => {
+    const u = await user();
+    const res = await asUser(u.token, body({ userId: u.userId }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, metadata: { superuser: false } });
+    expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { key: u.token })).body).toMatchObject({ status: 'succeeded', superuser: false });
+    const email = `other-${randomUUID()}@example.com`;
+    await createUser(app.db, u.workspaceId, { email, password: 'pw-other' });
+    const other = (await app.request('POST', '/api/auth/login', { body: { email, password: 'pw-other' } })).body.token as string;
+    expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { key: other })).status).toBe(404);
+    // The workspace's superuser key sees every run of the workspace.
+    expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': u.superuserKey } })).status).toBe(200);
+  });
+
+  it("refuses another user's userId and integrations the user is not allowed (403, nothing sent)", async () => {
+    fake.clear();
+    const u = await user(['slack']);
+    const notAllowed = await asUser(u.token, body());
+    expect(notAllowed.status).toBe(403);
+    expect(notAllowed.body).toMatchObject({ success: false, error: expect.stringContaining('proxy') });
+    const free = await user();
+    const otherUser = await asUser(free.token, body({ userId: randomUUID() }));
+    expect(otherUser.status).toBe(403);
+    expect(otherUser.body.success).toBe(false);
+    expect((await asUser('not.a.jwt', body())).status).toBe(401);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("uses the user's own connection, not the workspace's", async () => {
+    const u = await user();
+    await createConnection(app.db, { workspaceId: u.workspaceId, userId: null, integration: 'slack', kind: 'api_key', secrets: { api_key: 'xoxb-workspace' } });
+    await createConnection(app.db, { workspaceId: u.workspaceId, userId: u.userId, integration: 'slack', kind: 'api_key', secrets: { api_key: 'xoxb-user' }, settings: { base_url: `${fake.url}/api` } });
+    fake.on('POST', '/api/chat.postMessage', { status: 200, body: { ok: true, channel: 'C1', ts: '2.5' } });
+    fake.clear();
+    const res = await asUser(u.token, { automationType: 'slack', nodeParams: { action: 'post_message', params: { channel: 'C1', text: 'hi' } } });
+    expect(res.body).toMatchObject({ success: true, metadata: { superuser: false } });
+    expect(fake.received('POST', '/api/chat.postMessage')[0]!.headers.authorization).toBe('Bearer xoxb-user');
+  });
+
+  it("uses the user's own connection: a user without one is told to connect", async () => {
+    const u = await user();
+    const res = await asUser(u.token, { automationType: 'slack', nodeParams: { action: 'post_message', params: { channel: 'C1', text: 'hi' } } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: false, metadata: { errorType: 'not_connected' }, error: expect.stringContaining('this user') });
   });
 });

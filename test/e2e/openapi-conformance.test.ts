@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
+import { createUser } from '../../src/db/repos/users';
 import { importSteps, newPhone, rowsWhen } from '../helpers/journeys';
 import { startTestApp, type HttpResult, type TestApp } from '../helpers/stack';
 
@@ -103,6 +104,12 @@ describe('the OpenAPI document against the handlers', () => {
     await call('POST', '/v1/journeys/webhook-secret/rotate', { body: { grace_period_seconds: 60 } });
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: -1 } });
     await call('POST', '/v1/journeys/webhook-secret/rotate', { key: ws.superuserKey, body: { grace_period_seconds: 60 } });
+
+    const email = `conformance-${randomUUID()}@example.com`;
+    await createUser(app.db, ws.workspaceId, { email, password: 'pw-conformance' });
+    await call('POST', '/api/auth/login', { key: null, body: { email, password: 'pw-conformance' } });
+    await call('POST', '/api/auth/login', { key: null, body: { email, password: 'wrong' } });
+    await call('POST', '/api/auth/login', { key: null, body: { email: 'not an email' } });
 
     // The automation routes (x-key superuser; proxy to an address the guard refuses: a failed action, still 200).
     const su = { key: null, headers: { 'x-key': ws.superuserKey! } };

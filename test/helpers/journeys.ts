@@ -58,7 +58,7 @@ export async function leadRow(app: TestApp, workspaceId: string, leadId: string)
   return lead;
 }
 
-/** A journey using every step kind once (a wait, a signed webhook to hooks/fixture, branches, call/automation skips). */
+/** A journey using every step kind once (a wait, a signed webhook to hooks/fixture, branches, a call skip, an automation failing: not connected). */
 export const everyStepKind = (hooks: string) => [
   { id: 'hello', kind: 'tag', tag: 'hello' },
   { id: 'nap', kind: 'wait', duration: 'PT1S' },

@@ -24,7 +24,8 @@ export interface FakeResponse {
   drop?: boolean;
 }
 
-type Responder = FakeResponse | ((req: RecordedRequest) => FakeResponse);
+/** A fixed answer, or a function of the request (async: it may hold the answer, e.g. while a worker is killed). */
+type Responder = FakeResponse | ((req: RecordedRequest) => FakeResponse | Promise<FakeResponse>);
 
 interface Route {
   method: string;
@@ -115,7 +116,11 @@ export class VendorFake {
 
     const route = this.routes.find((r) => r.method === recorded.method && (typeof r.path === 'string' ? r.path === recorded.path : r.path.test(recorded.path)));
     const responder = route ? (route.responses.length > 1 ? route.responses.shift()! : route.responses[0]!) : { status: 404, body: { message: 'no such route on the fake' } };
-    const answer = typeof responder === 'function' ? responder(recorded) : responder;
+    void Promise.resolve(typeof responder === 'function' ? responder(recorded) : responder).then((answer) => this.send(req, res, answer));
+  }
+
+  private send(req: http.IncomingMessage, res: http.ServerResponse, answer: FakeResponse): void {
+    if (res.destroyed) return;
     if (answer.drop) {
       req.socket.destroy();
       return;

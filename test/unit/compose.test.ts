@@ -17,6 +17,8 @@ const composeText = readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf
 const requiredEnv: Record<string, string> = {
   POSTGRES_PASSWORD: 'dummy-postgres-password',
   TEMPORAL_DB_PASSWORD: 'dummy-temporal-password',
+  ENCRYPTION_KEY: 'ZHVtbXktZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=',
+  JWT_SECRET: 'dummy-jwt-secret-of-at-least-32-characters',
 };
 
 type Dict = Record<string, unknown>;
@@ -409,6 +411,6 @@ describeCli(`docker-compose.yml through \`${(composeCli ?? ['docker-compose']).j
   it('refuses to run without the required variables', () => {
     const result = composeConfig(cli, composeText, {});
     expect(result.status).not.toBe(0);
-    expect(result.output).toMatch(/POSTGRES_PASSWORD|TEMPORAL_DB_PASSWORD/);
+    expect(result.output).toMatch(/POSTGRES_PASSWORD|TEMPORAL_DB_PASSWORD|ENCRYPTION_KEY|JWT_SECRET/);
   }, 60_000);
 });

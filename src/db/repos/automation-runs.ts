@@ -36,6 +36,28 @@ export async function insertAutomationRun(
   );
 }
 
+/**
+ * Counts one more execution of a run (recording the run when the api did not, e.g. a journey step's): the new count,
+ * or the row when the run already ended (an execution that finished before its worker died: not run again).
+ */
+export async function beginAutomationAttempt(
+  db: Queryable,
+  r: { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string; async: boolean },
+): Promise<{ runAttempts: number } | { ended: AutomationRunRow }> {
+  const bumped = await db.one<{ run_attempts: number }>(
+    `INSERT INTO automation_runs (id, workspace_id, user_id, automation_type, action, node_id, request, superuser, workflow_id, async, run_attempts)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)
+     ON CONFLICT (id) DO UPDATE SET run_attempts = automation_runs.run_attempts + 1
+       WHERE automation_runs.status = 'running' AND automation_runs.workspace_id = $2
+     RETURNING run_attempts`,
+    [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async],
+  );
+  if (bumped) return { runAttempts: bumped.run_attempts };
+  const ended = await findAutomationRun(db, r.workspaceId, r.id);
+  if (!ended) throw new Error('automation run id taken by another workspace');
+  return { ended };
+}
+
 /** Records how a run ended (the first ending wins: a replayed activity cannot overwrite it). */
 export async function finishAutomationRun(
   db: Queryable,
@@ -52,4 +74,13 @@ export async function finishAutomationRun(
 /** One run of a workspace, or undefined (another workspace's run is not found). */
 export async function findAutomationRun(db: Queryable, workspaceId: string, id: string): Promise<AutomationRunRow | undefined> {
   return db.one<AutomationRunRow>(`SELECT * FROM automation_runs WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
+}
+
+/** The lead's most recent call (its first leg), for an automation's callData; undefined when it has none. */
+export async function lastCallOfLead(db: Queryable, workspaceId: string, leadId: string): Promise<Record<string, unknown> | undefined> {
+  return db.one(
+    `SELECT id AS call_id, phone_to, phone_from, direction, status, disposition, answered_by, transferred AS transfer, call_start, call_end
+     FROM calls WHERE workspace_id = $1 AND lead_id = $2 AND leg = 0 ORDER BY created_at DESC LIMIT 1`,
+    [workspaceId, leadId],
+  );
 }

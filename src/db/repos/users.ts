@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { isUuid } from '../../ids';
 import type { Queryable } from '../pool';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
@@ -35,4 +36,34 @@ export async function createUser(
     [randomUUID(), workspaceId, u.email.toLowerCase(), await hashPassword(u.password)],
   );
   return row!;
+}
+
+/** What auth needs of a user: the workspace, and the integrations the user may run (null: all). */
+export interface UserAuthRow {
+  id: string;
+  workspace_id: string;
+  allowed_integrations: string[] | null;
+}
+
+/** A user by id, for token auth: the one user lookup not scoped by workspace, as the token is what tells the user. */
+export async function findUserForAuth(db: Queryable, userId: string): Promise<UserAuthRow | undefined> {
+  return db.one<UserAuthRow>('SELECT id, workspace_id, allowed_integrations FROM users WHERE id = $1', [userId]);
+}
+
+/** A user by email with the password hash, for login. */
+export async function findUserByEmail(db: Queryable, email: string): Promise<{ id: string; workspace_id: string; password_hash: string } | undefined> {
+  return db.one('SELECT id, workspace_id, password_hash FROM users WHERE email = $1', [email.toLowerCase()]);
+}
+
+/** Restricts a user (by id or email) to some integrations (null: all); undefined when the workspace has no such user. */
+export async function setAllowedIntegrations(db: Queryable, workspaceId: string, userRef: string, integrations: string[] | null): Promise<{ id: string; email: string } | undefined> {
+  return db.one(
+    `UPDATE users SET allowed_integrations = $3 WHERE workspace_id = $1 AND ${isUuid(userRef) ? 'id = $2::uuid' : 'email = lower($2)'} RETURNING id, email`,
+    [workspaceId, userRef, integrations],
+  );
+}
+
+/** A user of the workspace by id or email. */
+export async function findUserInWorkspace(db: Queryable, workspaceId: string, userRef: string): Promise<{ id: string; email: string } | undefined> {
+  return db.one(`SELECT id, email FROM users WHERE workspace_id = $1 AND ${isUuid(userRef) ? 'id = $2::uuid' : 'email = lower($2)'}`, [workspaceId, userRef]);
 }

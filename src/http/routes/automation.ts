@@ -6,13 +6,14 @@ import { notFound, unauthorized } from '../../errors';
 import { isUuid } from '../../ids';
 import { catalogueEntries } from '../../integrations/registry';
 import { defineRoute, type RouteInput } from '../route';
+import type { AppState } from '../state';
 import { Catalogue, Envelope, ExecuteBody, StoredRun } from './automation-schemas';
 
 const TAG = 'Automations';
 
 /** The caller of an automation route (set by the automation auth middleware). */
-export function automationAuthOf(input: { ctx: { state: object } }): AutomationAuth {
-  const auth = (input.ctx.state as { automation?: AutomationAuth }).automation;
+export function automationAuthOf(input: { ctx: { state: AppState } }): AutomationAuth {
+  const auth = input.ctx.state.automation;
   if (!auth) throw unauthorized();
   return auth;
 }
@@ -37,7 +38,8 @@ export const executeRoute = defineRoute({
   handler: async (input: RouteInput<unknown, z.infer<typeof ExecuteBody>>) => {
     const { db, temporal, config } = input.deps;
     const receivedAt = (input.ctx.state as { receivedAt?: number }).receivedAt ?? Date.now();
-    return executeAutomation({ db, client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX }, automationAuthOf(input), input.body as ExecuteRequest, receivedAt);
+    const deps = { db, client: temporal.client, eagerClient: input.deps.eagerClient, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX };
+    return executeAutomation(deps, automationAuthOf(input), input.body as ExecuteRequest, receivedAt);
   },
 });
 

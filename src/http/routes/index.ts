@@ -1,4 +1,5 @@
 import type { Route } from '../route';
+import { login } from './auth-login';
 import { defineCustomFields, getCustomFields } from './custom-fields';
 import { getLeadEnrollments, sendToWorkflow, updateAndSendToWorkflow } from './enrollments';
 import { getWebhookSecret, rotateWebhookSecretRoute } from './journey-webhooks';
@@ -8,4 +9,4 @@ import { unenrollLead } from './unenroll';
 import { getMe } from './workspace';
 
 /** Every documented route of the api, in the order the OpenAPI document lists them. */
-export const routes: Route<any, any>[] = [getMe, getLead, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute];
+export const routes: Route<any, any>[] = [getMe, getLead, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute, login];

@@ -1,0 +1,130 @@
+// The automation endpoint against the same adapter called directly and a bare one-activity workflow doing the call,
+// one call at a time, in alternated rounds on the same Temporal server.
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { migrate } from '../src/db/migrate';
+import { createDb } from '../src/db/pool';
+import { createApiKey } from '../src/db/repos/api-keys';
+import { createWorkspace } from '../src/db/repos/workspaces';
+import { runIntegrationAction } from '../src/integrations/run';
+import { createLogger } from '../src/log';
+import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { createWorkers } from '../worker/workers';
+import { measure, measurementFigures, median, report, summarize, type BenchContext, type Figure, type Measurement } from './lib';
+import { quietTemporalRuntime } from './temporal-raw';
+import type { AutomationRawActivities } from './workflows/automation-raw';
+
+/** Shown by `npm run bench -- --list`. */
+export const description = 'Automation endpoint vs the adapter called directly vs a bare one-activity workflow, one call at a time (p50/p99 overhead)';
+
+export const options = {
+  calls: 'calls per side per round (default 100)',
+  rounds: 'alternated rounds (default 3)',
+};
+
+/** Met when the endpoint's p50 overhead over the direct call is at most 30 ms (ratio = 30 / overhead p50). */
+export const goal = 1;
+
+const NONE = { id: null, integration: 'proxy', kind: 'none' as const, secrets: {}, settings: {} };
+
+export async function run(ctx: BenchContext): Promise<number> {
+  const calls = ctx.flags.int('calls', 100);
+  const rounds = ctx.flags.int('rounds', 3);
+  quietTemporalRuntime();
+
+  // The vendor: a loopback server answering a small JSON body at once.
+  const vendor = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')));
+  await new Promise<void>((r) => vendor.listen(0, '127.0.0.1', r));
+  ctx.defer(() => new Promise<void>((r) => vendor.close(() => r())));
+  const url = `http://127.0.0.1:${(vendor.address() as AddressInfo).port}/hook`;
+  const params = { apiMethod: 'POST', apiURL: url, requestBodyJson: { n: 1 } };
+  const allow = ['127.0.0.1/8'];
+
+  const databaseUrl = await ctx.databaseUrl();
+  const prefix = `bench-auto-${randomBytes(3).toString('hex')}`;
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: ctx.temporal.address, TEMPORAL_NAMESPACE: ctx.temporal.namespace, TEMPORAL_TASK_QUEUE_PREFIX: prefix, SSRF_ALLOWLIST: allow.join(','), LOG_LEVEL: 'warn', PORT: '0' });
+  const logger = createLogger('warn', 'bench');
+  const db = createDb(databaseUrl, { max: 10, logger });
+  ctx.defer(() => db.close());
+  await migrate(db);
+  const ws = await createWorkspace(db, { name: 'bench automation' });
+  ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
+  const { key } = await createApiKey(db, ws.id, { name: 'bench', superuser: true });
+
+  const clientConnection = await Connection.connect({ address: ctx.temporal.address });
+  ctx.defer(() => clientConnection.close());
+  await ensureSearchAttributes(clientConnection, ctx.temporal.namespace);
+  const client = new Client({ connection: clientConnection, namespace: ctx.temporal.namespace });
+  ctx.say(`Bundling the workflows and starting the workers (task queues ${prefix}-*)…`);
+  const native = await NativeConnection.connect({ address: ctx.temporal.address });
+  const workers = await createWorkers({ connection: native, db, logger, config, namespace: ctx.temporal.namespace, taskQueuePrefix: prefix });
+  // Two apis on the same workers: the plain one, and one starting runs eagerly on the in-process worker (as `npm start`).
+  const eagerClient = new Client({ connection: native, namespace: ctx.temporal.namespace });
+  const endpoints: string[] = [];
+  for (const extra of [{}, { eagerClient }]) {
+    const app = createApp({ config, db, temporal: { connection: clientConnection, client }, logger, ...extra });
+    await app.startListeners();
+    ctx.defer(() => app.close());
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => server.once('listening', r));
+    ctx.defer(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
+    endpoints.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/automation/execute`);
+  }
+  const rawActivities: AutomationRawActivities = {
+    vendorCall: async (u) => (await runIntegrationAction({ integration: 'proxy', params: { ...params, apiURL: u }, connection: NONE, idempotencyKey: 'raw', ssrfAllowlist: allow })).data,
+  };
+  const rawQueue = `${prefix}-raw`;
+  workers.push(await Worker.create({ connection: native, namespace: ctx.temporal.namespace, taskQueue: rawQueue, workflowsPath: require.resolve('./workflows/automation-raw'), activities: rawActivities }));
+  const running = Promise.all(workers.map((w) => w.run()));
+  ctx.defer(async () => {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    await running;
+    await native.close();
+  });
+
+  const direct = () => runIntegrationAction({ integration: 'proxy', params, connection: NONE, idempotencyKey: 'direct', ssrfAllowlist: allow });
+  const viaEndpoint = (endpoint: string) => async () => {
+    const res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'x-key': key }, body: JSON.stringify({ automationType: 'proxy', nodeParams: { params } }) });
+    const body = (await res.json()) as { success?: boolean; error?: string };
+    if (res.status !== 200 || !body.success) throw new Error(`endpoint answered ${res.status}: ${body.error}`);
+  };
+  let seq = 0;
+  const rawWorkflow = () => client.workflow.execute('rawAutomationCall', { taskQueue: rawQueue, workflowId: `${rawQueue}-${++seq}`, args: [url] });
+
+  ctx.say('Warming up…');
+  const plain = viaEndpoint(endpoints[0]!);
+  const eager = viaEndpoint(endpoints[1]!);
+  for (const op of [direct, plain, eager, rawWorkflow]) await measure(20, 1, op);
+  const sides = { direct: [] as Measurement[], endpoint: [] as Measurement[], eager: [] as Measurement[], raw: [] as Measurement[] };
+  for (let r = 0; r < rounds; r++) {
+    ctx.say(`Round ${r + 1}/${rounds}: ${calls} calls per side, one at a time…`);
+    sides.direct.push(await measure(calls, 1, direct));
+    sides.endpoint.push(await measure(calls, 1, plain));
+    sides.eager.push(await measure(calls, 1, eager));
+    sides.raw.push(await measure(calls, 1, rawWorkflow));
+  }
+  const d = summarize(sides.direct);
+  const e = summarize(sides.endpoint);
+  const g = summarize(sides.eager);
+  const w = summarize(sides.raw);
+  const overhead = (side: Measurement[], p: 'p50' | 'p99') => median(side.map((m, i) => m[p] - sides.direct[i]![p]));
+  const overheadP50 = overhead(sides.eager, 'p50');
+  const overheadP99 = overhead(sides.eager, 'p99');
+  const figures: Figure[] = [
+    ...measurementFigures('adapter called directly', d),
+    ...measurementFigures('POST /api/automation/execute, api without a worker', e),
+    ...measurementFigures('POST /api/automation/execute, eager start on the in-process worker', g),
+    ...measurementFigures('bare workflow, one ordinary activity', w),
+    ['api without a worker: overhead over the direct call p50', overhead(sides.endpoint, 'p50'), 'ms'],
+    ['api without a worker: overhead over the direct call p99', overhead(sides.endpoint, 'p99'), 'ms'],
+    ['eager start: overhead over the direct call p50 (goal <= 30)', overheadP50, 'ms'],
+    ['eager start: overhead over the direct call p99 (goal <= 100)', overheadP99, 'ms'],
+  ];
+  if (e.errors + g.errors + d.errors + w.errors) figures.push(['errors (first)', String(e.firstError ?? g.firstError ?? d.firstError ?? w.firstError), '']);
+  return report('automation', figures, { value: 30 / Math.max(overheadP50, 0.001), what: '30 ms over the eager endpoint\'s p50 overhead over the direct adapter call (>= 1: goal met)' });
+}

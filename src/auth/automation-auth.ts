@@ -1,0 +1,74 @@
+import type { Middleware } from 'koa';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/pool';
+import { findUserForAuth, type UserAuthRow } from '../db/repos/users';
+import { badRequest, forbidden, unauthorized, unavailable } from '../errors';
+import type { ApiKeyResolver } from '../http/auth';
+import type { AppState } from '../http/state';
+import { isUuid } from '../ids';
+import { JwtRefused, type JwtAuthority } from './jwt';
+
+/** Who a request to the automation endpoint speaks for (spec section 5). */
+export interface AutomationAuth {
+  workspaceId: string;
+  /** The JWT's user; null in superuser mode. */
+  userId: string | null;
+  /** x-key with a superuser key: any node, user restrictions and OAuth bypassed, the workspace's connections used. */
+  superuser: boolean;
+  /** Integrations (automationType) the user may run; null: all. */
+  allowedIntegrations: string[] | null;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * Automation auth: `Authorization: Bearer <user JWT>` → that user; `x-key: <superuser API key>` → superuser mode in the
+ * key's workspace. An ordinary API key in x-key is 403; a missing, malformed, expired or forged credential is 401
+ * (thrown as ApiError: the route renders its own envelope). Users are cached for a few seconds (a restriction set by
+ * the CLI reaches the api within userTtlMs).
+ */
+export function automationAuth(deps: { db: Db; jwt: JwtAuthority; keys: ApiKeyResolver }, opts: { userTtlMs?: number } = {}): Middleware<AppState> {
+  const users = new LRUCache<string, UserAuthRow>({ max: 10_000, ttl: opts.userTtlMs ?? 5_000 });
+
+  const fromJwt = async (token: string): Promise<AutomationAuth> => {
+    let userId: string;
+    try {
+      userId = (await deps.jwt.verify(token)).userId;
+    } catch (err) {
+      if (!(err instanceof JwtRefused)) throw err;
+      if (err.reason === 'jwks_unavailable') throw unavailable(`Unauthorized for now: ${err.message}; retry shortly`);
+      const hint = err.reason === 'malformed' ? ' (Authorization: Bearer takes a user JWT from POST /api/auth/login; superuser API keys go in x-key)' : '';
+      throw unauthorized(`Unauthorized: ${err.message}${hint}`);
+    }
+    let user = users.get(userId);
+    if (!user && isUuid(userId)) {
+      user = await findUserForAuth(deps.db, userId);
+      if (user) users.set(userId, user);
+    }
+    if (!user) throw unauthorized('Unauthorized: the token\'s user does not exist');
+    return { workspaceId: user.workspace_id, userId: user.id, superuser: false, allowedIntegrations: user.allowed_integrations };
+  };
+
+  return async (ctx, next) => {
+    const xKey = ctx.get('x-key');
+    const authorization = ctx.get('authorization');
+    if (xKey && authorization) throw badRequest('Send either Authorization: Bearer <user JWT> or x-key: <superuser key>, not both');
+    if (xKey) {
+      const key = await deps.keys.resolve(xKey.trim());
+      if (!key) throw unauthorized('Unauthorized: invalid or revoked key in x-key');
+      if (!key.superuser) throw forbidden('Forbidden: x-key takes a superuser API key; this is an ordinary API key');
+      ctx.state.auth = key; // the per-key rate limit counts superuser calls too
+      ctx.state.automation = { workspaceId: key.workspaceId, userId: null, superuser: true, allowedIntegrations: null };
+      return next();
+    }
+    if (!authorization) throw unauthorized('Unauthorized: send Authorization: Bearer <user JWT> or x-key: <superuser key>');
+    const match = BEARER.exec(authorization);
+    if (!match) throw unauthorized('Unauthorized: expected "Authorization: Bearer <user JWT>"');
+    ctx.state.automation = await fromJwt(match[1]!);
+    return next();
+  };
+}
+
+/** True when the automation caller may run an integration (superusers and unrestricted users may run any). */
+export const mayRunIntegration = (auth: AutomationAuth, integration: string): boolean =>
+  auth.superuser || auth.allowedIntegrations === null || auth.allowedIntegrations.includes(integration);

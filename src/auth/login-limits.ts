@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import type { Config } from '../config';
+import type { Db } from '../db/pool';
+import { tooManyRequests } from '../errors';
+import { RateLimitCounter } from '../http/rate-limit-counter';
+import type { Logger } from '../log';
+
+/** Login attempts per client address and per email, counted across api processes like the api's own limits. */
+export interface LoginLimits {
+  /** Counts one attempt; throws 429 (with Retry-After) when either limit is already reached. */
+  attempt(ip: string, email: string): void;
+  close(): Promise<void>;
+}
+
+// Hashed: the shared counters table holds no addresses or emails.
+const bucket = (kind: string, value: string) => `login-${kind}:${createHash('sha256').update(value).digest('base64url').slice(0, 22)}`;
+
+/** Builds the login limits on a counter of their own (their window is longer than the api's). */
+export function createLoginLimits(
+  deps: { db: Db; logger: Logger },
+  config: Pick<Config, 'LOGIN_RATE_LIMIT_PER_ADDRESS' | 'LOGIN_RATE_LIMIT_PER_EMAIL' | 'LOGIN_RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_SYNC_MS'>,
+): LoginLimits {
+  const seconds = config.LOGIN_RATE_LIMIT_WINDOW_SECONDS;
+  const counter = new RateLimitCounter(deps.db, deps.logger, seconds * 1000, config.RATE_LIMIT_SYNC_MS);
+  const check = (key: string, limit: number, per: string) => {
+    if (limit === 0) return;
+    const wait = counter.hit(key, limit);
+    if (wait !== undefined) throw tooManyRequests(`Too many login attempts: at most ${limit} per ${seconds} s per ${per}; retry in ${wait} s`, wait);
+  };
+  return {
+    attempt(ip, email) {
+      check(bucket('addr', ip), config.LOGIN_RATE_LIMIT_PER_ADDRESS, 'client address');
+      check(bucket('email', email.toLowerCase()), config.LOGIN_RATE_LIMIT_PER_EMAIL, 'email');
+    },
+    close: () => counter.close(),
+  };
+}

@@ -1,0 +1,111 @@
+import type { Config } from '../config';
+import { defaultKeyring, type Keyring } from '../crypto/envelope';
+import type { Db } from '../db/pool';
+import { lockConnectionRow, updateConnectionSecrets } from '../db/repos/connections';
+import { VendorError, type AuthSpec, type Connection } from '../integrations/define';
+import { outboundRequest } from '../net/outbound';
+import { connectionAad, toConnection, type StoredConnection } from './sealed';
+
+export interface FreshnessOptions {
+  keyring?: Keyring;
+  /** For the token endpoint's guard (SSRF_ALLOWLIST); ssrfAllowlist wins when both are given. */
+  config?: Pick<Config, 'SSRF_ALLOWLIST'>;
+  ssrfAllowlist?: string[];
+  /** Refresh when the access token expires within this long (default 60 s). */
+  refreshBeforeMs?: number;
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+// Callers in one process share one refresh per connection; the row lock serialises processes.
+const inFlight = new Map<string, Promise<StoredConnection>>();
+
+/**
+ * An OAuth2 connection whose access token is good for at least refreshBeforeMs: refreshed through the token endpoint
+ * (the connection's `token_url` setting, else the integration's auth.oauth2.tokenUrl) with the standard refresh_token
+ * grant, one refresh at a time per connection across processes (the row is locked for update; whoever waited finds
+ * it fresh). A refused refresh fails with type reconnect_required; an unreachable token endpoint uses the current
+ * token while it is still valid, else fails retryably. Other kinds come back unchanged.
+ */
+export async function ensureFreshConnection(db: Db, conn: Connection, auth: AuthSpec, opts: FreshnessOptions = {}): Promise<Connection> {
+  if (conn.kind !== 'oauth2' || !conn.id) return conn;
+  const now = opts.now ?? Date.now;
+  const margin = opts.refreshBeforeMs ?? 60_000;
+  const expiresAt = (conn as Partial<StoredConnection>).expiresAt;
+  if (expiresAt !== undefined && !due(expiresAt, now(), margin)) return conn;
+  const id = conn.id;
+  let refresh = inFlight.get(id);
+  if (!refresh) {
+    refresh = refreshLocked(db, id, auth, { ...opts, now, margin }).finally(() => inFlight.delete(id));
+    inFlight.set(id, refresh);
+  }
+  return refresh;
+}
+
+const due = (expiresAt: Date | null, now: number, margin: number) => expiresAt !== null && expiresAt.getTime() - now <= margin;
+
+function reconnect(integration: string, why: string): VendorError {
+  return new VendorError(
+    'reconnect_required',
+    `The ${integration} connection must be reconnected: ${why}. Connect it again (switchboard connection create --integration ${integration} …).`,
+    false,
+  );
+}
+
+async function refreshLocked(db: Db, id: string, auth: AuthSpec, opts: FreshnessOptions & { now: () => number; margin: number }): Promise<StoredConnection> {
+  const keyring = opts.keyring ?? defaultKeyring();
+  return db.tx(async (q) => {
+    const row = await lockConnectionRow(q, id);
+    if (!row) throw new VendorError('not_connected', 'the connection was deleted: connect it again', false);
+    const current = toConnection(row, keyring);
+    const started = opts.now();
+    if (!due(current.expiresAt, started, opts.margin)) return current; // refreshed by whoever held the lock before us
+    const stillValid = current.expiresAt !== null && current.expiresAt.getTime() > started;
+    const name = current.integration;
+    const refreshToken = current.secrets.refresh_token;
+    const tokenUrl = current.settings.token_url ?? auth.oauth2?.tokenUrl;
+    if (!refreshToken) {
+      if (stillValid) return current;
+      throw reconnect(name, 'its access token expired and it holds no refresh token');
+    }
+    if (!tokenUrl) throw reconnect(name, 'no token endpoint is known to renew its access token');
+
+    const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    const clientId = current.secrets.client_id ?? current.settings.client_id;
+    if (clientId) form.set('client_id', clientId);
+    if (current.secrets.client_secret) form.set('client_secret', current.secrets.client_secret);
+    let res;
+    try {
+      res = await outboundRequest(
+        tokenUrl,
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form.toString(), timeoutMs: opts.timeoutMs ?? 10_000, maxResponseBytes: 64 * 1024 },
+        opts.ssrfAllowlist ?? opts.config?.SSRF_ALLOWLIST,
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ssrf_blocked') throw reconnect(name, `its token endpoint is not an allowed address (${(err as Error).message})`);
+      if (stillValid) return current;
+      throw new VendorError('vendor_unavailable', `${name}: the token endpoint could not be reached to renew the access token`, true);
+    }
+    if (res.status >= 500 || res.status === 429) {
+      if (stillValid) return current;
+      throw new VendorError('vendor_unavailable', `${name}: the token endpoint answered ${res.status} while renewing the access token`, true);
+    }
+    let body: { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown } = {};
+    try {
+      body = JSON.parse(res.body) as typeof body;
+    } catch {
+      // not JSON: treated as a refusal below
+    }
+    if (res.status !== 200 || typeof body.access_token !== 'string' || !body.access_token) {
+      const code = typeof body.error === 'string' ? body.error.slice(0, 60) : `HTTP ${res.status}`;
+      throw reconnect(name, `renewing its access token was refused (${code})`);
+    }
+    const secrets: Record<string, string> = { ...current.secrets, access_token: body.access_token };
+    // A provider that rotates refresh tokens sends a new one; the old one is then spent.
+    if (typeof body.refresh_token === 'string' && body.refresh_token) secrets.refresh_token = body.refresh_token;
+    const seconds = Number(body.expires_in);
+    const expiresAt = Number.isFinite(seconds) && seconds > 0 ? new Date(started + seconds * 1000) : null;
+    await updateConnectionSecrets(q, id, keyring.seal(JSON.stringify(secrets), connectionAad(id)), expiresAt);
+    return { ...current, secrets, expiresAt };
+  });
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { findUserByEmail, hashPassword, verifyPassword } from '../../db/repos/users';
+import { unauthorized, unavailable } from '../../errors';
+import { defineRoute } from '../route';
+
+const Login = z.object({
+  email: z.email().max(254).describe('The user\'s email (case-insensitive)'),
+  password: z.string().min(1).max(1024).describe('The user\'s password'),
+});
+
+const Token = z.object({
+  token: z.string().describe('A JWT (HS256): send it as Authorization: Bearer <token> to the automation endpoint'),
+  expires_at: z.iso.datetime().describe('When the token stops being accepted'),
+});
+
+// A user that does not exist costs the same scrypt as a wrong password, so the answer's timing does not tell them apart.
+let decoyHash: Promise<string> | undefined;
+
+/** POST /api/auth/login: a user JWT for the automation endpoint from an email and password. */
+export const login = defineRoute({
+  method: 'post',
+  path: '/api/auth/login',
+  tag: 'Automations',
+  summary: 'Log in: a user JWT for the automation endpoint',
+  description:
+    'Exchanges a user\'s email and password for a JWT (HS256, `sub` = the user id, `iss`/`aud` as configured) to send as ' +
+    '`Authorization: Bearer <token>` to `POST /api/automation/execute`. Wrong credentials are a 401 that does not say ' +
+    'which part was wrong. Attempts are limited per client address and per email (429 with Retry-After).',
+  auth: 'none',
+  body: Login,
+  example: { body: { email: 'ops@example.com', password: 'correct horse battery staple' } },
+  responses: {
+    200: { description: 'The token', schema: Token },
+    401: { description: 'Unknown email or wrong password' },
+  },
+  async handler({ body, ctx, deps }) {
+    if (!deps.auth) throw unavailable('Login is not available on this process');
+    deps.auth.loginLimits.attempt(ctx.ip, body.email);
+    const user = await findUserByEmail(deps.db, body.email);
+    const ok = user
+      ? await verifyPassword(body.password, user.password_hash)
+      : await verifyPassword(body.password, await (decoyHash ??= hashPassword('decoy'))).then(() => false);
+    if (!user || !ok) throw unauthorized('Unauthorized: unknown email or wrong password');
+    const { token, expiresAt } = await deps.auth.jwt.issue(user.id);
+    return { token, expires_at: expiresAt.toISOString() };
+  },
+});

@@ -9,8 +9,11 @@ export interface CoverageDeclaration {
   actions: Array<string | null>;
   /** The file's text, for further checks (which vendor description it validates against). */
   text: string;
-  /** True when only the file's name ties it to the integration (`<key>.test.ts` calling `run('<action>'`). */
-  byFileName: boolean;
+  /**
+   * True for actionHarness/declareCoverage; false when read off a call (`runIntegrationAction({integration, action`, an
+   * endpoint body, or `run('<action>'` in `<key>.test.ts`), which may be a deliberate unknown-action test.
+   */
+  explicit: boolean;
 }
 
 /** `actionHarness('key', ['a', 'b'], …)` (integration-harness.ts) or `declareCoverage('key', ['a'])`: the explicit declarations. */
@@ -38,10 +41,10 @@ export function coverageDeclarations(): CoverageDeclaration[] {
     const named = [...text.matchAll(NAMED_FILE_RUN)].map((m) => m[1]!);
     const byName = path.basename(full, '.test.ts').replace(/-/g, '_');
     return [
-      ...[...text.matchAll(DECLARATION)].map((m) => ({ file, integration: m[1]!, actions: [...m[2]!.matchAll(/'([a-z0-9_]+)'/g)].map((a) => a[1]!), text, byFileName: false })),
-      ...[...text.matchAll(DIRECT_RUN)].map((m) => ({ file, integration: m[1]!, actions: [m[2] ?? null], text, byFileName: false })),
-      ...[...text.matchAll(ENDPOINT_RUN)].map((m) => ({ file, integration: m[1]!, actions: [m[2]!], text, byFileName: false })),
-      ...(named.length > 0 ? [{ file, integration: byName, actions: named, text, byFileName: true }] : []),
+      ...[...text.matchAll(DECLARATION)].map((m) => ({ file, integration: m[1]!, actions: [...m[2]!.matchAll(/'([a-z0-9_]+)'/g)].map((a) => a[1]!), text, explicit: true })),
+      ...[...text.matchAll(DIRECT_RUN)].map((m) => ({ file, integration: m[1]!, actions: [m[2] ?? null], text, explicit: false })),
+      ...[...text.matchAll(ENDPOINT_RUN)].map((m) => ({ file, integration: m[1]!, actions: [m[2]!], text, explicit: false })),
+      ...(named.length > 0 ? [{ file, integration: byName, actions: named, text, explicit: false }] : []),
     ];
   });
 }

@@ -278,6 +278,25 @@ describe('the chat WebSocket', () => {
     expect(d.typedSearchAttributes.get({ name: 'FlowId', type: 'KEYWORD' } as any)).toBe(flowId);
   });
 
+  test('a run that ended (idle, terminated) is started again from the state stored in Postgres', async () => {
+    const c = new ChatClient(wsUrl(flowId, 'null', false));
+    const [session] = await c.take(4);
+    const sid = session!.session_id as string;
+    c.say('gone@example.com');
+    expect(contents(await c.take(2))).toEqual(['recv:gone@example.com', 'message:Which plan: basic or pro?']);
+    const handle = app.temporal.client.workflow.getHandle(chatWorkflowId(sid));
+    const { runId: before } = await handle.describe();
+    await handle.terminate('test: the run is gone');
+    c.say('pro');
+    expect(contents(await c.take(3))).toEqual(['recv:pro', 'message:Pro includes priority support.', 'message:Ask me anything.']);
+    const after = await handle.describe();
+    expect(after.runId).not.toBe(before);
+    expect(after.status.name).toBe('RUNNING');
+    const stored = await chatMessagesAfter(app.db, sid, 0);
+    expect(stored.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    c.close();
+  });
+
   test('an api restart mid-conversation: the client reconnects with r/true and the conversation keeps its context', async () => {
     const c = new ChatClient(wsUrl(flowId, 'null', false));
     const [session] = await c.take(4);

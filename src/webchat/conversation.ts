@@ -62,6 +62,7 @@ export class Conversation {
       flowId: this.flow.id,
       leadId: this.session.lead_id ?? undefined,
       graph: parseFlowGraph(this.flow.graph),
+      model: config.CHAT_MODEL_BASE_URL ? 'openai' : 'scripted',
       idleMs: config.CHAT_IDLE_MS,
       updatesPerRun: config.CHAT_UPDATES_PER_RUN,
       resume: stored,

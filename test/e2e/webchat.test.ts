@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { importFlow } from '../../src/db/repos/flows';
+import { UUID_PATTERN } from '../../src/ids';
 import { chatMessagesAfter } from '../../src/db/repos/chat';
 import { chatWorkflowId } from '../../src/temporal/ids';
 import { ChatClient, type Frame } from '../helpers/chat-client';
@@ -93,7 +94,7 @@ describe('POST /webchat/session', () => {
   test('matches or creates the lead by phone and answers the spec shape', async () => {
     const res = await newSession({ phone: '+1 (714) 555-0101', first_name: 'Ann', last_name: 'Lee', plan: 'trial' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ flow_id: flowId, session: expect.stringMatching(/^webchat-session\.[0-9a-f-]{36}$/), flow_port: expect.any(Number), wss_test_url: '127.0.0.1' });
+    expect(res.body).toEqual({ flow_id: flowId, session: expect.stringMatching(new RegExp(`^webchat-session\\.${UUID_PATTERN.source.slice(1, -1)}$`, 'i')), flow_port: expect.any(Number), wss_test_url: '127.0.0.1' });
     const lead = await app.request('GET', '/v1/lead/get?phone=17145550101', { key: ws.apiKey });
     expect(lead.status).toBe(200);
     expect(lead.body.first_name).toBe('Ann');

@@ -59,6 +59,17 @@ async function storedSession(): Promise<{ session: string; messageId: string }> 
 
 const chatUrl = (session: string) => `${app.url.replace(/^http/, 'ws')}/webchat/flow/${flowId}/session/${session}/r/false`;
 
+test('a browser on another site may preflight POST /webchat/session', async () => {
+  const res = await fetch(`${app.url}/webchat/session`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
+  expect(res.status).toBe(204);
+  expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+  expect(res.headers.get('access-control-allow-methods')).toBe('POST');
+  expect(res.headers.get('access-control-allow-headers')).toBe('content-type');
+});
+
 test('heartbeats keep a connection; a connection silent past the grace period is closed', async () => {
   const { session, messageId } = await storedSession();
   const c = new ChatClient(chatUrl(session));

@@ -35,7 +35,7 @@ export function createChatActivities(deps: { db: Db; logger: Logger; model: Chat
   return {
     /** Stores a turn exactly once (its seqs) and writes captured answers into the lead's fields. */
     async chatSaveTurn(turn: ChatTurnRecord): Promise<void> {
-      await deps.db.tx((q) => saveChatTurn(q, turn.workspaceId, turn.sessionId, turn.messages, turn.state));
+      await saveChatTurn(deps.db, turn.workspaceId, turn.sessionId, turn.messages, turn.state);
       if (turn.leadId && turn.captures.length) await capture(turn.workspaceId, turn.leadId, turn.captures);
       for (const s of turn.skipped) deps.logger.info({ sessionId: turn.sessionId, node: s.node, reason: s.reason }, 'chat automation node skipped');
     },

@@ -12,10 +12,10 @@ export async function forkServer<M>(
   script: string,
   env: NodeJS.ProcessEnv,
   profileDir = '',
-): Promise<{ message: M; cpu: () => Promise<number> }> {
+): Promise<{ message: M; cpu: () => Promise<number>; memory: () => Promise<NodeJS.MemoryUsage> }> {
   const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [script], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
+    execArgv: ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])],
     // The rate limiter counts every request (its cost is part of what is measured) but never refuses one.
     env: { ...process.env, NODE_ENV: 'production', RATE_LIMIT_PER_KEY: '1000000000', RATE_LIMIT_PER_ADDRESS: '1000000000', ...env },
   });
@@ -28,7 +28,7 @@ export async function forkServer<M>(
     clearTimeout(timer);
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ message: m as M, cpu: () => childCpu(child) }));
+    child.once('message', (m) => resolve({ message: m as M, cpu: () => childCpu(child), memory: () => childMemory(child) }));
     child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code})`)));
   });
 }
@@ -41,5 +41,19 @@ function childCpu(child: ChildProcess): Promise<number> {
       resolve(user + system);
     });
     child.send('cpu');
+  });
+}
+
+/** The child's memory (after a GC when it runs with --expose-gc); the server script answers the IPC message 'memory'. */
+function childMemory(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
+  return new Promise((resolve) => {
+    const on = (m: unknown) => {
+      const memory = (m as { memory?: NodeJS.MemoryUsage }).memory;
+      if (!memory) return;
+      child.off('message', on);
+      resolve(memory);
+    };
+    child.on('message', on);
+    child.send('memory');
   });
 }

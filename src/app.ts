@@ -26,6 +26,7 @@ import { telephonyRouter } from './http/routes/telephony';
 import { webchatRoutes } from './http/routes/webchat';
 import { webchatPageRoutes } from './http/routes/webchat-pages';
 import { CLOSE, MAX_FRAME_BYTES } from './webchat/frames';
+import { webchatPreflight } from './webchat/cors';
 import { ChatSockets } from './webchat/sockets';
 import type { AppState } from './http/state';
 
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   koa.use(errorHandler());
   koa.use(limits.perAddress);
   koa.use(allowedMethods());
+  koa.use(webchatPreflight());
 
   const system = systemRouter(deps, metrics.registry);
   koa.use(system.routes());

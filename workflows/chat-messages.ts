@@ -26,6 +26,8 @@ export interface ChatInput {
   leadId?: string;
   graph: FlowGraph;
   idleMs: number;
+  /** scripted: the deterministic model runs inside the workflow (no activity); openai: a local activity calls the server. */
+  model?: 'scripted' | 'openai';
   /** Updates a run takes before it continues as new (below Temporal's 2,000 per run). */
   updatesPerRun: number;
   resume?: ChatCarried;

@@ -2,6 +2,7 @@
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, proxyLocalActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { ChatActivities } from '../activities/chat';
 import { advance, initialEngineState, type EngineEffects, type StepOutcome } from '../src/chat/engine';
+import { ScriptedChatModel } from '../src/llm/scripted';
 import { chatMessageUpdate, chatOpenUpdate, FLOW_ENDED_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from './chat-messages';
 
 // Local activities: a turn is a user waiting on a reply, so no task-queue round trip per step.
@@ -14,10 +15,13 @@ const model = proxyLocalActivities<ChatActivities>({
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 3 },
 });
 
-const effects: EngineEffects = {
+const remote: EngineEffects = {
   reply: (args) => model.chatModelReply(args),
   classify: (args) => model.chatModelClassify(args),
 };
+// Deterministic and pure: run in the workflow itself, so a scripted turn costs one local activity (the store), not two.
+const scripted = new ScriptedChatModel();
+const inline: EngineEffects = { reply: (args) => scripted.reply(args), classify: (args) => scripted.classify(args) };
 
 /**
  * Holds a conversation: Update `open` runs the flow's opening, Update `message` feeds one user message and returns
@@ -26,6 +30,7 @@ const effects: EngineEffects = {
  */
 export async function chatSession(input: ChatInput): Promise<void> {
   const carried: ChatCarried = input.resume ?? { engine: initialEngineState(), seq: 0, opened: false };
+  const effects = input.model === 'scripted' ? inline : remote;
   let updates = 0;
   let turns: Promise<unknown> = Promise.resolve();
 

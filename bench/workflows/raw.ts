@@ -1,5 +1,5 @@
 // Trivial workflows for the raw Temporal baseline (bench/temporal-raw.ts). Workflow code: no Node built-ins.
-import { proxyActivities } from '@temporalio/workflow';
+import { condition, defineUpdate, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 
 /** The activities these workflows call; each is a no-op. */
 export interface RawActivities {
@@ -21,4 +21,20 @@ export async function rawThreeActivities(): Promise<void> {
   await noop();
   await noop();
   await noop();
+}
+
+const local = proxyLocalActivities<RawActivities>({ startToCloseTimeout: '30 seconds' });
+
+/** The raw chat turn: an Update that runs one local activity and returns. */
+export const rawTurnUpdate = defineUpdate<string, [string]>('rawTurn');
+
+/** Takes rawTurn Updates until `turns` of them were answered (the baseline of one chat turn). */
+export async function rawChat(turns: number): Promise<void> {
+  let answered = 0;
+  setHandler(rawTurnUpdate, async (text) => {
+    await local.noop();
+    answered++;
+    return text;
+  });
+  await condition(() => answered >= turns);
 }

@@ -21,6 +21,10 @@ export interface DemoOutput {
   integrations_url: string;
   hooks_url: string;
   wss_url: string;
+  /** A page to chat with the demo flow in a browser. */
+  chat_demo_url: string;
+  /** The demo flow's WebSocket for a new anonymous chat. */
+  chat_ws_url: string;
 }
 
 /** A fictional US number in the 555 exchange, different on every run. */
@@ -89,6 +93,8 @@ export async function createDemo(db: Db, urls: Pick<DemoOutput, 'base_url' | 'in
       journey_id: journey.id,
       flow_id: flow.id,
       ...urls,
+      chat_demo_url: `${urls.hooks_url}/webchat/demo/${flow.id}`,
+      chat_ws_url: `${urls.wss_url}/webchat/flow/${flow.id}/session/null/r/false`,
     };
   });
 }

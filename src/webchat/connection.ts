@@ -25,7 +25,7 @@ export class ChatConnection {
 
   constructor(
     private readonly ws: WebSocket,
-    private readonly conversation: Conversation,
+    readonly conversation: Conversation,
     private readonly o: ConnectionOptions,
   ) {
     this.tokens = o.framesPerSecond * 2;

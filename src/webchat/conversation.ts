@@ -24,9 +24,9 @@ export class Conversation {
     readonly flow: FlowRow,
   ) {}
 
-  /** The flow's opening messages (none when the conversation was already opened). */
-  open(): Promise<ChatTurn> {
-    return this.update(chatOpenUpdate, [], undefined);
+  /** The flow's opening messages (none when the conversation was already opened); fresh: a session just created. */
+  open(fresh = false): Promise<ChatTurn> {
+    return this.update(chatOpenUpdate, [], undefined, fresh);
   }
 
   /** Feeds one user message; id (a UUID) names the message and deduplicates a retried update. */
@@ -34,32 +34,38 @@ export class Conversation {
     return this.update(chatMessageUpdate, [{ id, text }], id);
   }
 
-  private async update(def: UpdateDefinition<ChatTurn, any>, args: unknown[], updateId: string | undefined): Promise<ChatTurn> {
+  private async update(def: UpdateDefinition<ChatTurn, any>, args: unknown[], updateId: string | undefined, fresh = false): Promise<ChatTurn> {
     const { client } = this.deps.temporal;
     const workflowId = chatWorkflowId(this.session.id);
+    // A session just created has no run yet and nothing stored: start it in the same call.
+    if (fresh) {
+      const startWorkflowOperation = new WithStartWorkflowOperation<typeof chatSession>('chatSession', this.startOptions(undefined));
+      return client.workflow.executeUpdateWithStart(def as UpdateDefinition<ChatTurn, [unknown]>, { args: args as [unknown], updateId, startWorkflowOperation });
+    }
     try {
       // The common case: the run is open; one call.
       return await client.workflow.getHandle(workflowId).executeUpdate(def as UpdateDefinition<ChatTurn, [unknown]>, { args: args as [unknown], updateId });
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
-    const startWorkflowOperation = new WithStartWorkflowOperation<typeof chatSession>('chatSession', await this.startOptions());
+    // A run that ended (idle, or an api restart in between) comes back from the state stored with the last turn.
+    const stored = (await findChatSession(this.deps.db, this.session.id))?.state as ChatCarried | null | undefined;
+    const startWorkflowOperation = new WithStartWorkflowOperation<typeof chatSession>('chatSession', this.startOptions(stored ?? undefined));
     return client.workflow.executeUpdateWithStart(def as UpdateDefinition<ChatTurn, [unknown]>, { args: args as [unknown], updateId, startWorkflowOperation });
   }
 
-  private async startOptions(): Promise<WorkflowStartOptions<typeof chatSession> & { workflowIdConflictPolicy: 'USE_EXISTING' }> {
-    const { config, db } = this.deps;
-    // A run that ended (idle, or an api restart in between) comes back from the state stored with the last turn.
-    const stored = (await findChatSession(db, this.session.id))?.state as ChatCarried | null | undefined;
+  private startOptions(stored: ChatCarried | undefined): WorkflowStartOptions<typeof chatSession> & { workflowIdConflictPolicy: 'USE_EXISTING' } {
+    const { config } = this.deps;
     const input: ChatInput = {
       sessionId: this.session.id,
       workspaceId: this.session.workspace_id,
       flowId: this.flow.id,
       leadId: this.session.lead_id ?? undefined,
       graph: parseFlowGraph(this.flow.graph),
+      model: config.CHAT_MODEL_BASE_URL ? 'openai' : 'scripted',
       idleMs: config.CHAT_IDLE_MS,
       updatesPerRun: config.CHAT_UPDATES_PER_RUN,
-      resume: stored ?? undefined,
+      resume: stored,
     };
     return {
       workflowId: chatWorkflowId(this.session.id),

@@ -82,7 +82,7 @@ export class ChatSockets {
       if (this.draining) return conn.close(CLOSE.restart, 'Server restarting, reconnect');
       conn.send({ type: 'session', id: randomUUID(), session_id: session.id });
       conn.send({ type: 'chatowner', id: flow.id, profilepic: flow.owner_picture ?? '', name: flow.owner_name });
-      await this.catchUp(conn, session, flow, reconnect === 'true', url.searchParams.get('last'));
+      await this.catchUp(conn, session, flow, reconnect === 'true', url.searchParams.get('last'), sessionParam === 'null');
       ws.off('message', buffer);
       ws.on('message', (data, isBinary) => conn.receive(data, isBinary));
       for (const [data, isBinary] of early) conn.receive(data, isBinary);
@@ -96,11 +96,11 @@ export class ChatSockets {
    * After session and chatowner: a conversation never opened gets the opening; r/true replays what came after the
    * message id in `?last=` (everything without it); r/false repeats the latest message of the bot.
    */
-  private async catchUp(conn: ChatConnection, session: ChatSessionRow, flow: FlowRow, reconnect: boolean, last: string | null): Promise<void> {
+  private async catchUp(conn: ChatConnection, session: ChatSessionRow, flow: FlowRow, reconnect: boolean, last: string | null, fresh: boolean): Promise<void> {
     const { db } = this.deps;
     const state = session.state as ChatCarried | null;
     if (!state?.opened) {
-      const turn = await new Conversation(this.deps, session, flow).open();
+      const turn = await conn.conversation.open(fresh);
       if (turn.replies.length) return conn.sendTurn(turn);
     }
     if (reconnect) {

@@ -81,9 +81,21 @@ describe('the admin CLI', () => {
     expect(bad.stderr).toMatch(/--numbers: 12 is not a valid phone number/);
 
     const flowFile = path.join(tmp, 'flow.json');
-    writeFileSync(flowFile, JSON.stringify({ name: 'Support', public_chat: true, owner: { name: 'Ava' }, graph: { start: 'a', nodes: [] } }));
+    const graph = { nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'message', text: 'Hi', next: 'c' }, { id: 'c', type: 'end' }] };
+    writeFileSync(flowFile, JSON.stringify({ name: 'Support', public_chat: true, allowed_origins: ['https://shop.example'], owner: { name: 'Ava' }, graph }));
     const flow = await cli('flow', 'import', '--workspace', workspace, flowFile);
     expect(flow.json).toEqual({ id: expect.stringMatching(UUID_PATTERN) });
+    const badFile = path.join(tmp, 'bad-flow.json');
+    const badGraph = { nodes: [{ id: 'a', type: 'start', next: 'q' }, { id: 'q', type: 'question', text: 'Plan?', field: 'plan', validate: 'choice', next: 'x' }] };
+    writeFileSync(badFile, JSON.stringify({ name: 'Bad', owner: { name: 'Ava' }, graph: badGraph }));
+    const badFlow = await cli('flow', 'import', '--workspace', workspace, badFile);
+    expect(badFlow.code).toBe(1);
+    expect(badFlow.stderr).toContain('invalid flow graph');
+    expect(badFlow.stderr).toContain('the graph needs an end node');
+    expect(badFlow.stderr).toContain('node "q": edge to unknown node "x"');
+    expect(badFlow.stderr).toContain('node "q": validate "choice" needs "choices"');
+    const [stored] = await db.query<{ n: string }>('SELECT count(*) AS n FROM flows WHERE workspace_id = $1', [workspace]);
+    expect(Number(stored!.n)).toBe(1);
   });
 
   describe('user create: the password never on the command line', () => {

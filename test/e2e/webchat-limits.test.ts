@@ -44,7 +44,8 @@ test('POST /webchat/session is rate-limited per address: 429 with Retry-After', 
   expect((await app.request('GET', '/webchat/demo/00000000-0000-4000-8000-000000000000')).status).toBe(404);
 });
 
-test('heartbeats keep a connection; a connection silent past the grace period is closed', async () => {
+/** A stored conversation waiting at its question (no workflow needed to reconnect to it). */
+async function storedSession(): Promise<{ session: string; messageId: string }> {
   const session = `webchat-session.${randomUUID()}`;
   await createChatSession(app.db, { id: session, workspaceId, flowId, leadId: null });
   const messageId = randomUUID();
@@ -53,7 +54,25 @@ test('heartbeats keep a connection; a connection silent past the grace period is
     seq: 1,
     opened: true,
   });
-  const c = new ChatClient(`${app.url.replace(/^http/, 'ws')}/webchat/flow/${flowId}/session/${session}/r/false`);
+  return { session, messageId };
+}
+
+const chatUrl = (session: string) => `${app.url.replace(/^http/, 'ws')}/webchat/flow/${flowId}/session/${session}/r/false`;
+
+test('a browser on another site may preflight POST /webchat/session', async () => {
+  const res = await fetch(`${app.url}/webchat/session`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
+  expect(res.status).toBe(204);
+  expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+  expect(res.headers.get('access-control-allow-methods')).toBe('POST');
+  expect(res.headers.get('access-control-allow-headers')).toBe('content-type');
+});
+
+test('heartbeats keep a connection; a connection silent past the grace period is closed', async () => {
+  const { session, messageId } = await storedSession();
+  const c = new ChatClient(chatUrl(session));
   const frames = await c.take(3);
   expect(frames[2]).toMatchObject({ type: 'message', id: messageId, content: 'Name?' });
   // Three grace periods of heartbeats: still open.
@@ -68,4 +87,14 @@ test('heartbeats keep a connection; a connection silent past the grace period is
 test('only the chat path upgrades to a WebSocket', async () => {
   const c = new ChatClient(`${app.url.replace(/^http/, 'ws')}/v1/lead/get`);
   await expect(c.opened).rejects.toThrow('upgrade refused: 404');
+});
+
+test('draining (shutdown) closes chat sockets with 1012 so clients reconnect elsewhere, and refuses new ones', async () => {
+  const { session } = await storedSession();
+  const c = new ChatClient(chatUrl(session));
+  await c.take(3);
+  await app.drain(100);
+  expect(await c.closed).toEqual({ code: 1012, reason: 'Server restarting, reconnect' });
+  const late = new ChatClient(chatUrl(session));
+  await expect(late.opened).rejects.toThrow('upgrade refused: 503');
 });

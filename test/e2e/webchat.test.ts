@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { importFlow } from '../../src/db/repos/flows';
+import { UUID_PATTERN } from '../../src/ids';
 import { chatMessagesAfter } from '../../src/db/repos/chat';
 import { chatWorkflowId } from '../../src/temporal/ids';
 import { ChatClient, type Frame } from '../helpers/chat-client';
@@ -93,7 +94,7 @@ describe('POST /webchat/session', () => {
   test('matches or creates the lead by phone and answers the spec shape', async () => {
     const res = await newSession({ phone: '+1 (714) 555-0101', first_name: 'Ann', last_name: 'Lee', plan: 'trial' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ flow_id: flowId, session: expect.stringMatching(/^webchat-session\.[0-9a-f-]{36}$/), flow_port: expect.any(Number), wss_test_url: '127.0.0.1' });
+    expect(res.body).toEqual({ flow_id: flowId, session: expect.stringMatching(new RegExp(`^webchat-session\\.${UUID_PATTERN.source.slice(1, -1)}$`, 'i')), flow_port: expect.any(Number), wss_test_url: '127.0.0.1' });
     const lead = await app.request('GET', '/v1/lead/get?phone=17145550101', { key: ws.apiKey });
     expect(lead.status).toBe(200);
     expect(lead.body.first_name).toBe('Ann');
@@ -276,6 +277,25 @@ describe('the chat WebSocket', () => {
     expect(stored.filter((m) => m.sender === 'user')).toHaveLength(9);
     expect(d.searchAttributes).toBeDefined();
     expect(d.typedSearchAttributes.get({ name: 'FlowId', type: 'KEYWORD' } as any)).toBe(flowId);
+  });
+
+  test('a run that ended (idle, terminated) is started again from the state stored in Postgres', async () => {
+    const c = new ChatClient(wsUrl(flowId, 'null', false));
+    const [session] = await c.take(4);
+    const sid = session!.session_id as string;
+    c.say('gone@example.com');
+    expect(contents(await c.take(2))).toEqual(['recv:gone@example.com', 'message:Which plan: basic or pro?']);
+    const handle = app.temporal.client.workflow.getHandle(chatWorkflowId(sid));
+    const { runId: before } = await handle.describe();
+    await handle.terminate('test: the run is gone');
+    c.say('pro');
+    expect(contents(await c.take(3))).toEqual(['recv:pro', 'message:Pro includes priority support.', 'message:Ask me anything.']);
+    const after = await handle.describe();
+    expect(after.runId).not.toBe(before);
+    expect(after.status.name).toBe('RUNNING');
+    const stored = await chatMessagesAfter(app.db, sid, 0);
+    expect(stored.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    c.close();
   });
 
   test('an api restart mid-conversation: the client reconnects with r/true and the conversation keeps its context', async () => {

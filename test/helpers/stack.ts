@@ -32,6 +32,8 @@ export interface TestApp {
   /** A new workspace with an API key (and a superuser key when asked; else superuserKey is ''): every test gets its own tenant. */
   newWorkspace(opts?: { defaultRegion?: string; superuser?: boolean }): Promise<{ workspaceId: string; apiKey: string; superuserKey: string }>;
   request(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
+  /** Starts the api's shutdown drain (as on SIGTERM): 503 for new requests, chat sockets closed with 1012. */
+  drain(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -127,6 +129,7 @@ export async function startTestApp(
       }
       return { status: res.status, body: parsed, headers: res.headers };
     },
+    drain: (graceMs) => app.drain(graceMs),
     async close() {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await running;

@@ -42,18 +42,18 @@ export function findChatSession(db: Queryable, id: string): Promise<ChatSessionR
 
 /**
  * Stores one turn: its messages (each once: a retried turn finds its seqs taken) and the flow position after it,
- * in one transaction so a resume never sees messages without the state that produced them.
+ * in one statement (atomic, one round trip) so a resume never sees messages without the state that produced them.
  */
 export async function saveChatTurn(q: Queryable, workspaceId: string, sessionId: string, messages: ChatMessageRow[], state: unknown): Promise<void> {
-  if (messages.length) {
-    await q.query(
-      `INSERT INTO chat_messages (id, session_id, workspace_id, seq, sender, content)
-       SELECT m.id, $1, $3, m.seq, m.sender, m.content FROM jsonb_to_recordset($2::jsonb) AS m(id uuid, seq int, sender text, content text)
-       ON CONFLICT DO NOTHING`,
-      [sessionId, JSON.stringify(messages), workspaceId],
-    );
-  }
-  await q.query('UPDATE chat_sessions SET state = $3, updated_at = now() WHERE id = $1 AND workspace_id = $2', [sessionId, workspaceId, JSON.stringify(state)]);
+  await q.query(
+    `WITH added AS (
+       INSERT INTO chat_messages (id, session_id, workspace_id, seq, sender, content)
+       SELECT m.id, $1, $2, m.seq, m.sender, m.content FROM jsonb_to_recordset($3::jsonb) AS m(id uuid, seq int, sender text, content text)
+       ON CONFLICT DO NOTHING
+     )
+     UPDATE chat_sessions SET state = $4, updated_at = now() WHERE id = $1 AND workspace_id = $2`,
+    [sessionId, workspaceId, JSON.stringify(messages), JSON.stringify(state)],
+  );
 }
 
 /** Messages after seq (0: all), oldest first. */

@@ -50,7 +50,10 @@ export const createChatSessionRoute = defineRoute({
     if (!flow || !flow.public_chat) throw notFound(FLOW_NOT_FOUND);
     const origin = input.ctx.get('origin') || undefined;
     if (!originAllowed(flow, origin, config)) throw forbidden('Origin not allowed for this flow');
-    if (origin) input.ctx.set('Access-Control-Allow-Origin', origin);
+    if (origin) {
+      input.ctx.set('Access-Control-Allow-Origin', origin);
+      input.ctx.set('Vary', 'Origin');
+    }
     const { lead } = await byRecord(db, flow.workspace_id, record, false);
     const session = SESSION_PREFIX + randomUUID();
     await createChatSession(db, { id: session, workspaceId: flow.workspace_id, flowId: flow.id, leadId: lead.id });

@@ -1,6 +1,7 @@
 // Lint: typescript-eslint's recommended rules, workflow determinism (workflows/ may not import I/O), and layers:
 // SQL only in src/db (no pg elsewhere in src), and domain code and the CLI do not reach into src/http.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const ioModules = ['pg', 'pg-*', 'koa', 'koa-*', '@koa/*', 'undici', 'ws', 'pino', '**/src/db/**', '**/src/db', '**/src/devstack/**'];
@@ -28,6 +29,11 @@ export default tseslint.config(
       sourceType: 'commonjs',
       globals: { module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly', console: 'readonly' },
     },
+  },
+  {
+    // The chat widget runs in visitors' browsers as a classic script (served by GET /webchat/widget.js).
+    files: ['public/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },
   {
     files: ['workflows/**/*.ts'],

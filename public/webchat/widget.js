@@ -9,7 +9,7 @@
   var wsOrigin = origin.replace(/^http/, 'ws');
   var storeKey = 'switchboard-chat:' + flowId;
   var sessionId = null;
-  try { sessionId = localStorage.getItem(storeKey); } catch (e) { /* storage blocked: no resume */ }
+  try { sessionId = localStorage.getItem(storeKey); } catch { /* storage blocked: no resume */ }
   var lastId = null;
   var ended = false;
   var socket = null;
@@ -61,11 +61,11 @@
     socket = new WebSocket(url);
     socket.onmessage = function (ev) {
       var f;
-      try { f = JSON.parse(ev.data); } catch (e) { return; }
+      try { f = JSON.parse(ev.data); } catch { return; }
       retry = 0;
       if (f.type === 'session') {
         sessionId = f.session_id;
-        try { localStorage.setItem(storeKey, sessionId); } catch (e) { /* no resume */ }
+        try { localStorage.setItem(storeKey, sessionId); } catch { /* no resume */ }
       } else if (f.type === 'chatowner') {
         root.querySelector('.sb-name').textContent = f.name;
         var img = root.querySelector('header img');
@@ -100,7 +100,7 @@
       // 1000: ended; 44xx: a session this page cannot use (start over next load); else a drop: reconnect and catch up.
       if (ended || ev.code === 1000) return;
       if (ev.code >= 4400 && ev.code < 4500) {
-        try { localStorage.removeItem(storeKey); } catch (e) { /* nothing stored */ }
+        try { localStorage.removeItem(storeKey); } catch { /* nothing stored */ }
         return;
       }
       retry = Math.min(retry + 1, 6);

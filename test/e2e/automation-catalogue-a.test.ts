@@ -44,7 +44,10 @@ const connections: Record<string, { kind: ConnectionKind; secrets: Record<string
 /** Mailgun's multipart fields as the server reads them (to/o:tag repeat, so they are arrays). */
 async function mailgunFields(req: RecordedRequest): Promise<Record<string, unknown>> {
   const form = await new Response(req.rawBody, { headers: { 'content-type': req.headers['content-type']! } }).formData();
-  return Object.fromEntries([...new Set(form.keys())].map((k) => [k, k === 'to' ? form.getAll(k) : form.get(k)]));
+  // forEach, not keys(): with the DOM lib in the program (puppeteer's types), FormData has no iterators.
+  const keys = new Set<string>();
+  form.forEach((_value, key) => keys.add(key));
+  return Object.fromEntries([...keys].map((k) => [k, k === 'to' ? form.getAll(k) : form.get(k)]));
 }
 
 const cases: Case[] = [

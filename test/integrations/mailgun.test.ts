@@ -12,7 +12,10 @@ const ARRAYS = new Set(['to', 'cc', 'bcc', 'o:tag']);
 async function fields(req: RecordedRequest): Promise<Record<string, string | string[]>> {
   const form = await new Response(req.rawBody, { headers: { 'content-type': req.headers['content-type']! } }).formData();
   const out: Record<string, string | string[]> = {};
-  for (const key of new Set(form.keys())) out[key] = ARRAYS.has(key) ? (form.getAll(key) as string[]) : (form.get(key) as string);
+  // forEach, not keys(): with the DOM lib in the program (puppeteer's types), FormData has no iterators.
+  const keys = new Set<string>();
+  form.forEach((_value, key) => keys.add(key));
+  for (const key of keys) out[key] = ARRAYS.has(key) ? (form.getAll(key) as string[]) : (form.get(key) as string);
   return out;
 }
 

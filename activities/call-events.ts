@@ -2,7 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { presentCallRecord } from '../src/calls/events-records';
 import { callEventBody, type CallEventType } from '../src/calls/events';
 import type { Db } from '../src/db/pool';
-import { callRowsForEvent, pendingCallSubscribers, settleCallEvent } from '../src/db/repos/call-events';
+import { pendingCallSubscribers, settleCallEvent } from '../src/db/repos/call-events';
+import { callWithLegs } from '../src/db/repos/calls';
 import { webhookSecrets } from '../src/db/repos/webhook-secrets';
 import { deliverWebhook } from '../src/journeys/webhook';
 import type { Logger } from '../src/log';
@@ -33,7 +34,7 @@ export function createCallEventActivities(deps: { db: Db; logger: Logger; ssrfAl
     async publishCallEvent(e: CallEventInput): Promise<{ delivered: number; refused: number }> {
       const subscribers = await pendingCallSubscribers(db, e.workspaceId, e.type, e.eventId);
       if (subscribers.length === 0) return { delivered: 0, refused: 0 };
-      const [rows, secrets] = await Promise.all([callRowsForEvent(db, e.workspaceId, e.callId), webhookSecrets(db, e.workspaceId)]);
+      const [rows, secrets] = await Promise.all([callWithLegs(db, e.workspaceId, e.callId), webhookSecrets(db, e.workspaceId)]);
       if (!rows || !secrets) return { delivered: 0, refused: 0 }; // the call or its workspace is gone: nothing to tell
       const [call, ...legs] = rows.map(presentCallRecord);
       // created_at is when the event was first scheduled, so every retry sends the same body.

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/pool';
 import { finishEnrollment, recordEnrollmentStart, setEnrollmentStep } from '../src/db/repos/enrollments';
-import { leadForJourney } from '../src/db/repos/journey-runtime';
+import { leadForJourney, workspaceHasAgent } from '../src/db/repos/journey-runtime';
 import { journeyVersionSteps } from '../src/db/repos/journeys';
 import { webhookSecrets } from '../src/db/repos/webhook-secrets';
 import { addTag, customFieldKeys, presentLead, removeTag, STANDARD_FIELDS, updateLead } from '../src/db/repos/leads';
@@ -121,7 +121,14 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
       return { ms: msUntilWindow(Date.now(), c.until, timeZone), timeZone };
     },
 
-    /** Why a call step is skipped: the workspace's do-not-call list, else calls are not available yet. */
+    /** Whom a call step calls: the lead's phone, unless it is on the do-not-call list or the agent is not the workspace's. */
+    async journeyCallTarget(c: StepContext & { agentId: string }): Promise<{ skip: 'dnc' | 'unknown_agent' } | { skip: null; phone: string }> {
+      const [l, hasAgent] = await Promise.all([lead(c), workspaceHasAgent(db, c.workspaceId, c.agentId), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
+      if (l.on_dnc) return { skip: 'dnc' };
+      return hasAgent ? { skip: null, phone: l.phone } : { skip: 'unknown_agent' };
+    },
+
+    /** Runs recorded before the call step existed (they skipped it): the do-not-call list, else not available yet. */
     async journeyCallCheck(c: StepContext): Promise<{ reason: 'dnc' | 'not_available_yet' }> {
       const [l] = await Promise.all([lead(c), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
       return { reason: l.on_dnc ? 'dnc' : 'not_available_yet' };

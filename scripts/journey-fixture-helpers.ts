@@ -16,9 +16,12 @@ export interface PathContext {
   hooks: string;
 }
 
-/** A new workspace with the journey; enroll() puts a new lead in it and unenroll() takes one out, through the api. */
-export async function tenant(ctx: PathContext, steps: unknown[]) {
-  const ws = await ctx.app.newWorkspace({ superuser: true });
+/**
+ * A new workspace (or the one given, which needs a superuser key) with the journey; enroll() puts a new lead in it
+ * and unenroll() takes one out, through the api.
+ */
+export async function tenant(ctx: PathContext, steps: unknown[], workspace?: Awaited<ReturnType<PathContext['app']['newWorkspace']>>) {
+  const ws = workspace ?? (await ctx.app.newWorkspace({ superuser: true }));
   // Reading the workspace's webhook secret takes a superuser key.
   const secret = await ctx.app.request('GET', '/v1/journeys/webhook-secret', { key: ws.superuserKey });
   if (secret.status !== 200) throw new Error(`webhook secret: ${secret.status} ${JSON.stringify(secret.body)}`);

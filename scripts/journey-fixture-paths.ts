@@ -9,6 +9,7 @@ import type { journeyEnrollment } from '../workflows/journey';
 import { enrollSignal, unenrollSignal, type JourneyInput, type JourneyState } from '../workflows/journey-messages';
 import { everyStepKind, finished, newPhone, rowsWhen } from '../test/helpers/journeys';
 import { atStep, tenant, timerStarted, type PathContext, type RecordedRun } from './journey-fixture-helpers';
+import { callPaths } from './journey-fixture-paths-calls';
 import { updatePaths } from './journey-fixture-paths-updates';
 
 /** Every path, by fixture name. */
@@ -86,6 +87,7 @@ export const journeyPaths: Record<string, (ctx: PathContext) => Promise<Recorded
     return { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
   },
   ...updatePaths,
+  ...callPaths,
 };
 
 let continued: Promise<RecordedRun[]> | undefined;

@@ -48,7 +48,8 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   await globalSetup();
   const receiver = new WebhookReceiver();
-  const app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.0/8' } });
+  // The simulator plays the calls of the call-step paths.
+  const app = await startTestApp({ workers: true, simulator: true, config: { SSRF_ALLOWLIST: '127.0.0.0/8' } });
   try {
     const ctx: PathContext = { app, receiver, hooks: await receiver.start() };
     // Every path at once: the window wait alone takes up to two minutes of real time.

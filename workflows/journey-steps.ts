@@ -4,6 +4,7 @@ import type { JourneyActivities, StepContext } from '../activities/journeys';
 import { branchTarget, outcomeOnly } from '../src/journeys/conditions';
 import { parseIsoDuration } from '../src/journeys/duration';
 import type { JourneyStep, StepKind, StepOf } from '../src/journeys/schema';
+import { runCallStep } from './journey-call';
 
 // Which failures are final is decided once, at the activity boundary (worker/activity-errors.ts): they raise them non-retryable.
 
@@ -88,8 +89,8 @@ const runners: { [K in StepKind]: Runner<K> } = {
   },
   goto: async (step) => ({ outcome: null, next: step.target, detail: `goto ${step.target}` }),
   end: async () => ({ outcome: null, end: true }),
-  // Calls and automations run with later issues; until then the step is recorded as skipped, never as done.
-  call: (_step, ctx) => guarded(async () => ({ outcome: 'skipped', detail: (await data.journeyCallCheck(ctx)).reason })),
+  call: (step, ctx) => guarded(() => runCallStep(step, ctx, data)),
+  // Automations run with a later issue; until then the step is recorded as skipped, never as done.
   automation: async () => ({ outcome: 'skipped', detail: 'not_available_yet' }),
 };
 

@@ -9,8 +9,14 @@ const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 const Clock = z.string().regex(CLOCK, 'a time of day as HH:MM (24-hour)');
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-/** Outcomes a step leaves for the next branch: wait/tag/untag/update_lead → done; webhook → delivered|failed; call/automation → skipped. */
-export const OUTCOMES = ['done', 'delivered', 'failed', 'skipped'] as const;
+/** How a call ends, as the outboundCall workflow reports it (and the call step leaves it for the next branch). */
+export const CALL_OUTCOMES = ['human', 'voicemail', 'no_answer', 'busy', 'failed', 'transferred', 'canceled'] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+/**
+ * Outcomes a step leaves for the next branch: wait/tag/untag/update_lead → done; webhook → delivered|failed; call →
+ * the call's outcome (skipped for a lead on the do-not-call list); automation → skipped.
+ */
+export const OUTCOMES = ['done', 'delivered', 'failed', 'skipped', ...CALL_OUTCOMES.filter((o) => o !== 'failed')] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** A weekday/time window in the lead's timezone (else the workspace's). */
@@ -59,7 +65,27 @@ export const BranchStep = z.strictObject({
 });
 export const GotoStep = z.strictObject({ ...base, kind: z.literal('goto'), target: StepId });
 export const EndStep = z.strictObject({ ...base, kind: z.literal('end') });
-export const CallStep = z.strictObject({ ...base, kind: z.literal('call'), agent_id: z.uuid() });
+/** A call step's own window (lead's timezone, else the workspace's); days default to every day. */
+export const CallWindow = z
+  .strictObject({ start: Clock, end: Clock, days: z.array(z.enum(WEEKDAYS)).min(1).optional() })
+  .refine((w) => !(CLOCK.test(w.start) && CLOCK.test(w.end)) || w.start < w.end, { message: 'start must be before end', path: ['end'] });
+export const CallStep = z
+  .strictObject({
+    ...base,
+    kind: z.literal('call'),
+    agent: z.uuid().optional().describe('The agent that calls'),
+    agent_id: z.uuid().optional().describe('Older name of agent'),
+    window: CallWindow.optional().describe("When the call may ring (default the agent's window, else 08:00-21:00)"),
+    retries: z
+      .strictObject({
+        attempts: z.int().min(1).max(10).describe('Further calls after the first, at most'),
+        spacing: Duration.describe('Wait between two calls (ISO-8601 duration)'),
+      })
+      .optional(),
+    retry_on: z.array(z.enum(CALL_OUTCOMES)).min(1).optional().describe('Outcomes that call again (default no_answer and busy)'),
+  })
+  .refine((s) => (s.agent === undefined) !== (s.agent_id === undefined), { message: 'a call needs agent (the agent UUID)', path: ['agent'] })
+  .refine((s) => s.retry_on === undefined || s.retries !== undefined, { message: 'retry_on needs retries', path: ['retry_on'] });
 export const AutomationStep = z.strictObject({
   ...base,
   kind: z.literal('automation'),

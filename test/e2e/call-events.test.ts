@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createCallEventActivities } from '../../activities/call-events';
 import { callEventId } from '../../src/calls/events';
+import { webhookSecrets } from '../../src/db/repos/webhook-secrets';
 import { createLogger } from '../../src/log';
 import { callEventWorkflowId } from '../../src/temporal/ids';
 import { taskQueue } from '../../src/temporal/task-queues';
 import { deliverCallEvent } from '../../workflows/call-events';
+import { callingWorkspace, callResult, phoneEnding } from '../helpers/calls';
 import { startTestApp, type TestApp } from '../helpers/stack';
-import { verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';
+import { eventually, verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';
 
 jest.setTimeout(120_000);
 
@@ -14,7 +16,7 @@ let app: TestApp;
 const receiver = new WebhookReceiver();
 let hooks: string;
 beforeAll(async () => {
-  app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8' } });
+  app = await startTestApp({ workers: true, simulator: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8' } });
   hooks = await receiver.start();
 });
 afterAll(async () => {
@@ -188,5 +190,38 @@ describe('publishCallEvent', () => {
     ]);
     // The retry sent the same bytes: created_at is when the event was first scheduled.
     expect(new Set(receiver.on(path).map((d) => d.body)).size).toBe(1);
+  });
+});
+
+describe('call events from real calls', () => {
+  it('a transferred call sends call.started, then call.completed with its leg, once each, signed', async () => {
+    const t = await callingWorkspace(app);
+    const path = `/real-${t.workspaceId}`;
+    await subscribe(t.apiKey, { url: `${hooks}${path}` });
+    const res = await app.request('POST', '/v1/agent', { key: t.apiKey, body: { agent: t.agentId, phone: phoneEnding('0005') } });
+    expect(res.status).toBe(200);
+    const callId = res.body.call_id as string;
+    expect((await callResult(app, callId)).outcome).toBe('transferred');
+
+    const deliveries = await eventually(async () => receiver.on(path).length >= 2 && receiver.on(path), 60_000, 'both call events');
+    receiver.secret = (await webhookSecrets(app.db, t.workspaceId))!.current;
+    // Two event workflows, each delivering on its own: sorted by type, not by arrival.
+    const bodies = deliveries.map((d) => JSON.parse(d.body)).sort((a, b) => (a.type === 'call.started' ? -1 : b.type === 'call.started' ? 1 : 0));
+    expect(bodies.map((b) => [b.type, b.id])).toEqual([
+      ['call.started', callEventId(callId, 'call.started')],
+      ['call.completed', callEventId(callId, 'call.completed')],
+    ]);
+    for (const d of deliveries) expect(verifySignature(receiver.secret, d.signature, d.body)).toBe(true);
+    const completed = bodies[1];
+    expect(completed.data.call).toMatchObject({ call_id: callId, status: 'completed', transfer: true, answered_by: 'human', agent: t.agentId });
+    expect(completed.data.legs).toEqual([expect.objectContaining({ call_id: `${callId}:1`, is_transfer: true, status: 'completed' })]);
+    // The same body as GET /v1/calls/get answers for the call.
+    const got = await app.request('GET', `/v1/calls/get?call_id=${callId}`, { key: t.apiKey });
+    expect([completed.data.call, ...completed.data.legs]).toEqual(got.body);
+    // Each event workflow has finished: nothing more will come.
+    for (const type of ['call.started', 'call.completed'] as const) {
+      await app.temporal.client.workflow.getHandle(callEventWorkflowId(callEventId(callId, type))).result();
+    }
+    expect(receiver.on(path)).toHaveLength(2);
   });
 });

@@ -109,15 +109,25 @@ describe('GET /v1/calls', () => {
 
   it('is served by the calls_list indexes', async () => {
     const t = await app.newWorkspace();
-    const plans = await app.db.tx(async (q) => {
-      await q.query('SET LOCAL enable_seqscan = off');
-      const explain = async (extra: string) =>
-        (await q.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN SELECT to_jsonb(c) FROM calls c WHERE c.workspace_id = $1 AND c.parent_id IS NULL ${extra} ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
-          [t.workspaceId],
-        )).map((r) => r['QUERY PLAN']).join('\n');
-      return { all: await explain(''), agent: await explain(`AND c.agent_id = '${randomUUID()}'`), lead: await explain(`AND c.lead_id = '${randomUUID()}'`) };
-    });
+    // Enough calls (each with a leg) that the planner's choice is clear-cut, with fresh statistics.
+    await app.db.query(
+      `INSERT INTO calls (id, workspace_id, phone_to, phone_from, status, created_at)
+       SELECT gen_random_uuid()::text, $1, '17145550001', '17145559999', 'completed', now() - g * interval '1 second'
+       FROM generate_series(1, 3000) g`,
+      [t.workspaceId],
+    );
+    await app.db.query(
+      `INSERT INTO calls (id, workspace_id, parent_id, leg, phone_to, phone_from, status, created_at)
+       SELECT id || ':1', workspace_id, id, 1, '17145551111', phone_to, 'completed', created_at FROM calls WHERE workspace_id = $1`,
+      [t.workspaceId],
+    );
+    await app.db.query('ANALYZE calls');
+    const explain = async (extra: string) =>
+      (await app.db.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT to_jsonb(c) FROM calls c WHERE c.workspace_id = $1 AND c.parent_id IS NULL ${extra} ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
+        [t.workspaceId],
+      )).map((r) => r['QUERY PLAN']).join('\n');
+    const plans = { all: await explain(''), agent: await explain(`AND c.agent_id = '${randomUUID()}'`), lead: await explain(`AND c.lead_id = '${randomUUID()}'`) };
     expect(plans.all).toMatch(/Index Scan using calls_list on calls/);
     expect(plans.agent).toMatch(/Index Scan using calls_list_agent on calls/);
     expect(plans.lead).toMatch(/Index Scan using calls_list_lead on calls/);

@@ -140,7 +140,7 @@ describe('every step kind in one journey', () => {
       'notify:delivered',
       'delivered:done (goto acme)',
       'acme:done (goto ring)',
-      'ring:skipped (not_available_yet)',
+      'ring:failed (unknown_agent: the workspace has no agent 6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11)',
       'crm:skipped (not_available_yet)',
       'bye:done',
       'jump:done (goto stop)',
@@ -237,7 +237,7 @@ describe('webhooks', () => {
 });
 
 describe('steps whose runtime comes later, the do-not-call list, lead updates', () => {
-  it('records call and automation steps as skipped (dnc for leads on the list) and goes on', async () => {
+  it('skips a call to a lead on the do-not-call list (dnc), fails one by an agent the workspace lacks, skips automations, and goes on', async () => {
     const t = await tenant([
       { id: 'ring', kind: 'call', agent_id: '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11' },
       { id: 'crm', kind: 'automation', automationType: 'hubspot', action: 'create_contact', params: {} },
@@ -252,7 +252,11 @@ describe('steps whose runtime comes later, the do-not-call list, lead updates', 
     await app.request('POST', '/v1/lead/sendtoworkflow', { key: t.apiKey, body: { workflow_id: t.journeyId, lead_id: blocked } });
     await rowsWhen(app, blocked, (rows) => rows.length === 2 && rows[1]!.status === 'completed', 'the second run');
     expect(steps(await stateOf(app, t.journeyId, blocked))).toEqual(['ring:skipped (dnc)', 'crm:skipped (not_available_yet)', 'after:done']);
-    expect(steps(await finished(app, t.journeyId, open))).toEqual(['ring:skipped (not_available_yet)', 'crm:skipped (not_available_yet)', 'after:done']);
+    expect(steps(await finished(app, t.journeyId, open))).toEqual([
+      'ring:failed (unknown_agent: the workspace has no agent 6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11)',
+      'crm:skipped (not_available_yet)',
+      'after:done',
+    ]);
   });
 
   it('update_lead sets standard and defined custom fields, and branches see them', async () => {

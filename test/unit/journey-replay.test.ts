@@ -16,7 +16,10 @@ const fixtures = path.join(repoRoot, 'test', 'fixtures');
 // The paths recorded so far ('' predates the recorder); the first seven were recorded again (--tag v2) once the
 // enroll and unenroll updates and the journey-final-row patch came, so both their histories keep replaying.
 const recordedAgain = ['-post-patch', '-enroll-signal', '-unenroll-mid-wait', '-start-over', '-continue-as-new', '-resumed', '-window-wait'];
-const recorded = ['', ...recordedAgain, '-enroll-update-start-over', '-unenroll-update', '-failed-run', '-duplicate-enroll-rejected'];
+const recorded = ['', ...recordedAgain, '-enroll-update-start-over', '-unenroll-update', '-failed-run', '-duplicate-enroll-rejected', '-call-no-answer'];
+// Recorded a third time (--tag v3) once the call step ran calls (the journey-call-step patch): its call step now
+// looks up the agent, where the older histories skipped it.
+const recordedThird = ['-post-patch'];
 const files = readdirSync(fixtures).filter((f) => /^journey-history.*\.json$/.test(f)).sort();
 const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;
 const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
@@ -29,7 +32,8 @@ beforeAll(() => {
 
 describe('journeyEnrollment replay', () => {
   it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain.map((p) => `${p}-v2`)].map((s) => `journey-history${s}.json`)));
+    const all = [...recorded, ...recordedAgain.map((p) => `${p}-v2`), ...recordedThird.map((p) => `${p}-v3`)];
+    expect(files).toEqual(expect.arrayContaining(all.map((s) => `journey-history${s}.json`)));
   });
 
   it('records every path the recorder knows', () => {

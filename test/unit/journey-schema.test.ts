@@ -40,6 +40,39 @@ describe('journey schema', () => {
     expect(steps).toHaveLength(11);
   });
 
+  it('reads a call step: agent, window, retries and retry_on (agent_id, its older name, still reads)', () => {
+    const agent = '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11';
+    const [full, old] = parseJourneySteps([
+      { id: 'c', kind: 'call', agent, window: { start: '09:00', end: '17:00' }, retries: { attempts: 2, spacing: 'PT1H' }, retry_on: ['no_answer', 'voicemail'] },
+      { id: 'o', kind: 'call', agent_id: agent },
+      { id: 'b', kind: 'branch', cases: [{ when: { outcome: ['human', 'transferred'] }, goto: 'e' }, { when: { outcome: 'no_answer' }, goto: 'e' }], else: 'e' },
+      { id: 'e', kind: 'end' },
+    ]) as [StepOf<'call'>, StepOf<'call'>];
+    expect(full).toMatchObject({ agent, window: { start: '09:00', end: '17:00' }, retries: { attempts: 2, spacing: 'PT1H' }, retry_on: ['no_answer', 'voicemail'] });
+    expect(old.agent_id).toBe(agent);
+    expect(
+      issues([
+        { id: 'a', kind: 'call' },
+        { id: 'b', kind: 'call', agent, agent_id: agent },
+        { id: 'c', kind: 'call', agent, retries: { attempts: 0, spacing: 'PT1M' } },
+        { id: 'd', kind: 'call', agent, retries: { attempts: 1, spacing: 'soon' } },
+        { id: 'f', kind: 'call', agent, retry_on: ['no_answer'] },
+        { id: 'g', kind: 'call', agent, retries: { attempts: 1, spacing: 'PT1M' }, retry_on: ['maybe'] },
+        { id: 'h', kind: 'call', agent, window: { start: '18:00', end: '09:00' } },
+        { id: 'i', kind: 'branch', cases: [{ when: { outcome: 'rang' }, goto: 'a' }], else: 'a' },
+      ]),
+    ).toEqual([
+      'steps[0] (a).agent: a call needs agent (the agent UUID)',
+      'steps[1] (b).agent: a call needs agent (the agent UUID)',
+      'steps[2] (c).retries.attempts: Too small: expected number to be >=1',
+      'steps[3] (d).retries.spacing: an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)',
+      'steps[4] (f).retry_on: retry_on needs retries',
+      expect.stringMatching(/^steps\[5\] \(g\)\.retry_on\.0: Invalid option/),
+      'steps[6] (h).window.end: start must be before end',
+      expect.stringMatching(/^steps\[7\] \(i\)\.cases\.0\.when: /),
+    ]);
+  });
+
   it('names each shape problem with its step', () => {
     expect(
       issues([

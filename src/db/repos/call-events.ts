@@ -70,17 +70,3 @@ export async function settleCallEvent(
     [d.eventId, d.subscriptionId, d.workspaceId, d.outcome, d.httpStatus ?? null],
   );
 }
-
-/**
- * A call (by its id or a leg's) and its legs in order, each as the whole row (to_jsonb: columns added by later
- * migrations come along); undefined when the workspace has no such call.
- */
-export async function callRowsForEvent(db: Queryable, workspaceId: string, callId: string): Promise<Record<string, unknown>[] | undefined> {
-  const rows = await db.query<{ row: Record<string, unknown> }>(
-    `SELECT to_jsonb(c) AS row FROM calls c
-     WHERE c.workspace_id = $1 AND (c.id = split_part($2, ':', 1) OR c.parent_id = split_part($2, ':', 1))
-     ORDER BY c.leg, c.id`,
-    [workspaceId, callId],
-  );
-  return rows.length && rows[0]!.row.parent_id === null ? rows.map((r) => r.row) : undefined;
-}

@@ -35,6 +35,7 @@ const CreateBody = z.strictObject({
     .min(1)
     .max(CALL_EVENT_TYPES.length)
     .refine((e) => new Set(e).size === e.length, 'no event type twice')
+    .meta({ uniqueItems: true })
     .optional()
     .describe('Event types to receive; default both'),
 });

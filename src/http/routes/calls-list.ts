@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { presentCallRecord } from '../../calls/events-records';
 import { listCalls, type CallsCursor } from '../../db/repos/calls-list';
 import { documentAs } from '../../documented';
+import { UUID_PATTERN } from '../../ids';
 import { defineRoute, workspaceOf } from '../route';
 
 /** A call's lifecycle statuses (the `status` field), as GET /v1/calls filters on them. */
@@ -39,7 +40,7 @@ const Limit = documentAs(
   { type: 'string', pattern: '^(?:[1-9]|[1-9][0-9]|1[0-9][0-9]|200)$', examples: ['50'] },
 );
 // `<creation time in epoch microseconds>.<call id>`: a position in the list, readable and exact.
-const CURSOR = /^(\d{1,17})\.([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+const CURSOR = new RegExp(`^(\\d{1,17})\\.(${UUID_PATTERN.source.replace(/^\^|\$$/g, '')})$`, 'i');
 const Query = z.strictObject({
   limit: Limit.optional().describe(`Calls per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
   cursor: z.string().regex(CURSOR, 'a next_cursor of this list').optional().describe('next_cursor of the previous page'),

@@ -42,10 +42,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Five free ports: api, PostgreSQL, Temporal, Temporal UI, worker metrics.
-read -r API_PORT PG_PORT TEMPORAL_PORT UI_PORT METRICS_PORT < <(node -e '
+# Six free ports: api, PostgreSQL, Temporal, Temporal UI, worker metrics, the carrier simulator.
+read -r API_PORT PG_PORT TEMPORAL_PORT UI_PORT METRICS_PORT SIM_PORT < <(node -e '
   const net = require("net");
-  const servers = Array.from({ length: 5 }, () => net.createServer().listen(0, "127.0.0.1"));
+  const servers = Array.from({ length: 6 }, () => net.createServer().listen(0, "127.0.0.1"));
   Promise.all(servers.map((s) => new Promise((r) => s.once("listening", r)))).then(() => {
     console.log(servers.map((s) => s.address().port).join(" "));
     servers.forEach((s) => s.close());
@@ -53,6 +53,7 @@ read -r API_PORT PG_PORT TEMPORAL_PORT UI_PORT METRICS_PORT < <(node -e '
 
 export SWITCHBOARD_DATA_DIR="$WORK/data" PORT="$API_PORT" HOST=127.0.0.1 DEV_POSTGRES_PORT="$PG_PORT" \
   TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT" TEMPORAL_UI_PORT="$UI_PORT" WORKER_METRICS_PORT="$METRICS_PORT" \
+  TELEPHONY_BASE_URL="http://127.0.0.1:$SIM_PORT" \
   TEMPORAL_TASK_QUEUE_PREFIX=fuzz LOG_LEVEL=warn NODE_ENV=development \
   RATE_LIMIT_PER_KEY=0 RATE_LIMIT_PER_ADDRESS=0 # the fuzzer sends thousands of requests a minute; limits have their own tests
 unset DATABASE_URL PUBLIC_BASE_URL

@@ -93,6 +93,9 @@ describe('POST /v1/agent through the simulator', () => {
     expect((await call({ agent: caller.agentId, phone: '12' })).body).toEqual({ status: 'failed', message: expect.stringMatching(/phone/) });
     expect((await call({ agent: caller.agentId })).status).toBe(400);
     expect((await call({ agent: caller.agentId, phone: phoneEnding('0001'), from: '12125550000' })).body.message).toMatch(/from/);
+    for (const request_data of [{ a: 'x\u0000y' }, { a: '\ud800' }, { ['\udc00']: 1 }, 'x'.repeat(17_000)]) {
+      expect(await call({ agent: caller.agentId, phone: phoneEnding('0001'), request_data })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/request_data/) } });
+    }
     const dnc = phoneEnding('0001');
     await app.db.query("INSERT INTO do_not_call (workspace_id, phone, reason) VALUES ($1, $2, 'asked')", [caller.workspaceId, dnc]);
     const refused = await call({ agent: caller.agentId, phone: dnc });

@@ -13,12 +13,25 @@ const MAX_REQUEST_DATA = 16 * 1024;
 const CALL_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?::[1-9]\d{0,3})?$/;
 
 const Phone = documentAs(z.string().min(1).max(64), { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'] });
+// jsonb cannot hold NUL or unpaired UTF-16 surrogates, in values or keys.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const storable = (v: unknown): boolean =>
+  typeof v === 'string'
+    ? !UNSTORABLE.test(v)
+    : Array.isArray(v)
+      ? v.every(storable)
+      : v !== null && typeof v === 'object'
+        ? Object.entries(v).every(([k, x]) => !UNSTORABLE.test(k) && storable(x))
+        : true;
 const RequestData = documentAs(
   z.unknown().refine((v) => {
     const text = JSON.stringify(v);
-    return text !== undefined && text.length <= MAX_REQUEST_DATA && !text.includes('\\u0000');
-  }, `must be JSON of at most ${MAX_REQUEST_DATA} bytes without NUL characters`),
-  { description: `Free-form JSON (at most ${MAX_REQUEST_DATA} bytes, no NUL characters), passed to the call's workflow and record unchanged` },
+    return text !== undefined && Buffer.byteLength(text) <= MAX_REQUEST_DATA && storable(v);
+  }, `must be JSON of at most ${MAX_REQUEST_DATA} bytes, without NUL characters or unpaired surrogates`),
+  {
+    description: `Free-form JSON (at most ${MAX_REQUEST_DATA} bytes; no NUL characters or unpaired surrogates), passed to the call's workflow and record unchanged`,
+  },
 );
 
 const CallBody = z.strictObject({

@@ -1,3 +1,5 @@
+import { createConnection } from '../../src/connections/store';
+import type { ConnectionKind } from '../../src/integrations/define';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 
@@ -14,7 +16,10 @@ describe('catalogue B through the automation endpoint', () => {
 
   beforeAll(async () => {
     fake = await startVendorFake();
-    const overrides = CATALOGUE_B.map((k) => `${k}=${fake.url}`).join(',');
+    // Salesforce and ActiveCampaign are reached on the host their connection holds (instance_url, account_url), not an override.
+    const overrides = CATALOGUE_B.filter((k) => k !== 'salesforce' && k !== 'activecampaign')
+      .map((k) => `${k}=${fake.url}`)
+      .join(',');
     app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8', INTEGRATION_BASE_URLS: overrides } });
     ws = await app.newWorkspace({ superuser: true });
   });
@@ -66,5 +71,47 @@ describe('catalogue B through the automation endpoint', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: false, error: expect.stringMatching(/Zendesk is not connected.*connect it/) });
     expect(fake.requests).toHaveLength(0);
+  });
+
+  describe('on stored workspace connections', () => {
+    const connect = (integration: string, kind: ConnectionKind, secrets: Record<string, string>, settings: Record<string, string> = {}) =>
+      createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration, kind, secrets, settings, expiresAt: kind === 'oauth2' ? new Date(Date.now() + 3_600_000) : null });
+
+    it('salesforce create_lead goes to the org’s instance_url with its token', async () => {
+      await connect('salesforce', 'oauth2', { access_token: 'sf-access', refresh_token: 'sf-refresh' }, { instance_url: fake.url });
+      fake.on('POST', '/services/data/v62.0/sobjects/Lead', { status: 201, body: { id: '00Q5e00000AbCdEFGH', success: true, errors: [] } });
+      const res = await run({ automationType: 'salesforce', nodeId: 'n-sf', nodeParams: { action: 'create_lead', params: { LastName: 'caller_last', Company: 'Engines', customFields: [{ field: 'LastName', customFieldEnabled: true }] } }, callData: { fields: { caller_last: 'Lovelace' } } });
+      expect(res.body).toMatchObject({ success: true, automationType: 'salesforce', nodeId: 'n-sf', data: { id: '00Q5e00000AbCdEFGH' }, metadata: { action: 'create_lead', attempts: 1 } });
+      const [req] = fake.received('POST', '/services/data/v62.0/sobjects/Lead');
+      expect(req!.headers.authorization).toBe('Bearer sf-access');
+      expect(req!.body).toEqual({ LastName: 'Lovelace', Company: 'Engines' });
+    });
+
+    it('zendesk create_ticket sends the run’s requestId as Idempotency-Key', async () => {
+      await connect('zendesk', 'api_key', { api_key: 'zd-token' }, { subdomain: 'acme', email: 'agent@acme.test' });
+      fake.on('POST', '/api/v2/tickets.json', { status: 201, body: { ticket: { id: 35436, status: 'new' } } });
+      const res = await run({ automationType: 'zendesk', nodeParams: { action: 'create_ticket', params: { subject: 'Callback', comment: 'Call me back at 5pm' } } });
+      expect(res.body).toMatchObject({ success: true, data: { id: 35436, status: 'new' } });
+      const [req] = fake.received('POST', '/api/v2/tickets.json');
+      expect(req!.headers['idempotency-key']).toBe(res.body.requestId);
+      expect(req!.headers.authorization).toBe(`Basic ${Buffer.from('agent@acme.test/token:zd-token').toString('base64')}`);
+    });
+
+    it('activecampaign sync_contact uses the account_url and a vendor 422 comes back as success:false with its words', async () => {
+      await connect('activecampaign', 'api_key', { api_key: 'ac-key' }, { account_url: fake.url });
+      fake.on('POST', '/api/3/contact/sync', { status: 422, body: { errors: [{ title: 'Email address is not valid.', code: 'email_invalid' }] } });
+      const res = await run({ automationType: 'activecampaign', nodeParams: { action: 'sync_contact', params: { email: 'ada@example.com' } } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: false, data: null, error: expect.stringContaining('Email address is not valid.'), metadata: { errorType: 'vendor_rejected', attempts: 1 } });
+      expect(fake.received('POST', '/api/3/contact/sync')[0]!.headers['api-token']).toBe('ac-key');
+    });
+
+    it('zoho_crm: a 401 asks the user to reconnect', async () => {
+      await connect('zoho_crm', 'oauth2', { access_token: 'zoho-old', refresh_token: 'zoho-refresh' }, { dc: 'eu' });
+      fake.on('POST', '/crm/v8/Leads', { status: 401, body: { code: 'INVALID_TOKEN', details: {}, message: 'invalid oauth token', status: 'error' } });
+      const res = await run({ automationType: 'zoho_crm', nodeParams: { action: 'create_lead', params: { Last_Name: 'Lovelace' } } });
+      expect(res.body).toMatchObject({ success: false, error: expect.stringMatching(/invalid oauth token.*reconnect/), metadata: { errorType: 'vendor_auth_failed', attempts: 1 } });
+      expect(fake.received('POST', '/crm/v8/Leads')[0]!.headers.authorization).toBe('Zoho-oauthtoken zoho-old');
+    });
   });
 });

@@ -142,7 +142,7 @@ describe('the dev stack (npm start)', () => {
     expect(lines).toHaveLength(1);
     const out = JSON.parse(lines[0]!);
     expect(Object.keys(out).sort()).toEqual(
-      ['agent_id', 'api_key', 'base_url', 'flow_id', 'hooks_url', 'integrations_url', 'journey_id', 'superuser_key', 'user', 'workspace_id', 'wss_url'].sort(),
+      ['agent_id', 'api_key', 'base_url', 'chat_demo_url', 'chat_ws_url', 'flow_id', 'hooks_url', 'integrations_url', 'journey_id', 'superuser_key', 'user', 'workspace_id', 'wss_url'].sort(),
     );
     expect(out.base_url).toBe(`${api}/v1`);
     expect(out.wss_url).toBe(`ws://127.0.0.1:${ports.api}`);

@@ -91,6 +91,10 @@ export const startCallRoute = defineRoute({
   idempotent: true,
   body: CallBody,
   example: { body: { agent: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', phone: '17145551234' } },
+  links: {
+    GetCall: { operationId: 'getV1CallsGet', parameters: { call_id: '$response.body#/call_id' }, description: 'The new call and its legs' },
+    CancelCall: { operationId: 'postV1CallsCancel', requestBody: { call_id: '$response.body#/call_id' }, description: 'Cancel the new call' },
+  },
   responses: {
     200: { description: 'The call was accepted and is being placed', schema: CallStarted },
     400: { description: 'Invalid phone or from' },

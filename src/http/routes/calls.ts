@@ -5,12 +5,14 @@ import { assertCancelable, placeApiCall } from '../../calls/place';
 import { callHeader, callWithLegs } from '../../db/repos/calls';
 import { documentAs, PHONE_PATTERN } from '../../documented';
 import { conflict, notFound } from '../../errors';
+import { UUID_PATTERN } from '../../ids';
 import { callWorkflowId } from '../../temporal/ids';
 import { defineRoute, workspaceOf } from '../route';
 
 const CALL_NOT_FOUND = 'Call not found';
 const MAX_REQUEST_DATA = 16 * 1024;
-const CALL_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?::[1-9]\d{0,3})?$/;
+// A call's UUID, or a transfer leg's `<uuid>:<n>`.
+const CALL_ID = new RegExp(`^(?:${UUID_PATTERN.source.slice(1, -1)})(?::[1-9]\\d{0,3})?$`, 'i');
 
 const Phone = documentAs(z.string().min(1).max(64), { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'] });
 // jsonb cannot hold NUL or unpaired UTF-16 surrogates, in values or keys.

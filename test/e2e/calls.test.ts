@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startOutboundCall } from '../../src/calls/start';
+import { UUID_PATTERN } from '../../src/ids';
 import { twilioSignature } from '../../src/telephony/signature';
 import { SIMULATED_TRANSCRIPT } from '../../src/telephony/simulator/rules';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
@@ -48,7 +49,7 @@ describe('POST /v1/agent through the simulator', () => {
     const res = await call({ agent: caller.agentId, phone, request_data: { crm: { id: 7 }, tags: ['a'] } });
     expect(res.status).toBe(200);
     const { call_id: callId } = res.body;
-    expect(res.body).toEqual({ call_id: expect.stringMatching(/^[0-9a-f-]{36}$/), to: phone, from: '12125559002', agent: caller.agentId });
+    expect(res.body).toEqual({ call_id: expect.stringMatching(UUID_PATTERN), to: phone, from: '12125559002', agent: caller.agentId });
 
     const result = await callResult(app, callId);
     expect(result.outcome).toBe(outcome);

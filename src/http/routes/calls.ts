@@ -5,12 +5,14 @@ import { assertCancelable, placeApiCall } from '../../calls/place';
 import { callHeader, callWithLegs } from '../../db/repos/calls';
 import { documentAs, PHONE_PATTERN } from '../../documented';
 import { conflict, notFound } from '../../errors';
+import { UUID_PATTERN } from '../../ids';
 import { callWorkflowId } from '../../temporal/ids';
 import { defineRoute, workspaceOf } from '../route';
 
 const CALL_NOT_FOUND = 'Call not found';
 const MAX_REQUEST_DATA = 16 * 1024;
-const CALL_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?::[1-9]\d{0,3})?$/;
+// A call's UUID, or a transfer leg's `<uuid>:<n>`.
+const CALL_ID = new RegExp(`^(?:${UUID_PATTERN.source.slice(1, -1)})(?::[1-9]\\d{0,3})?$`, 'i');
 
 const Phone = documentAs(z.string().min(1).max(64), { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'] });
 // jsonb cannot hold NUL or unpaired UTF-16 surrogates, in values or keys.
@@ -91,6 +93,10 @@ export const startCallRoute = defineRoute({
   idempotent: true,
   body: CallBody,
   example: { body: { agent: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', phone: '17145551234' } },
+  links: {
+    GetCall: { operationId: 'getV1CallsGet', parameters: { call_id: '$response.body#/call_id' }, description: 'The new call and its legs' },
+    CancelCall: { operationId: 'postV1CallsCancel', requestBody: { call_id: '$response.body#/call_id' }, description: 'Cancel the new call' },
+  },
   responses: {
     200: { description: 'The call was accepted and is being placed', schema: CallStarted },
     400: { description: 'Invalid phone or from' },

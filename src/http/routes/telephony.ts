@@ -4,6 +4,7 @@ import { telephonyUrls } from '../../config';
 import type { AppDeps } from '../../deps';
 import { callHeader } from '../../db/repos/calls';
 import { ApiError, badRequest, forbidden, notFound } from '../../errors';
+import { isUuid } from '../../ids';
 import { callWorkflowId } from '../../temporal/ids';
 import { InvalidCallbackError, parseStatusCallback } from '../../telephony/callback';
 import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from '../../telephony/signature';
@@ -11,7 +12,6 @@ import { CALL_EVENT_SIGNAL, type SignalledCallEvent } from '../../../workflows/o
 import type { AppState } from '../state';
 
 const MAX_CALLBACK_BYTES = 256 * 1024;
-const CALL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function rawBody(req: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -41,7 +41,7 @@ export function telephonyRouter(deps: AppDeps): Router<AppState> {
       throw forbidden('Invalid or missing X-Twilio-Signature');
     }
     const callId = typeof ctx.query.call_id === 'string' ? ctx.query.call_id.toLowerCase() : '';
-    if (!CALL_ID.test(callId)) throw badRequest('call_id: must be a call UUID');
+    if (!isUuid(callId)) throw badRequest('call_id: must be a call UUID');
     let event;
     try {
       event = parseStatusCallback(params);

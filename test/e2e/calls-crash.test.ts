@@ -64,6 +64,13 @@ describe('a worker killed with SIGKILL in the middle of calls', () => {
     const entries = (id: string) => app.simulator!.ledger.entries.filter((e) => e.callId === id);
     // Every call is dialled and none has ended yet: the worker dies mid-call.
     await eventually(async () => placed.every((id) => entries(id).length === 1), 60_000, 'every call to be placed');
+    // Killed only once each provider sid is on record: a kill between the provider's accept and that write would
+    // make the retry send the create again (the simulator folds it by X-Switchboard-Call-Id; real Twilio would not).
+    await eventually(
+      async () => (await app.db.query('SELECT 1 FROM calls WHERE id = ANY($1) AND provider_sid IS NOT NULL', [placed])).length === placed.length,
+      60_000,
+      'every provider sid recorded',
+    );
     expect(placed.filter((id) => entries(id)[0]!.status === 'completed')).toEqual([]);
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));

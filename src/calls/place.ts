@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
-import {
-  callContext,
-  createCallHoldingSlot,
-  deleteUnstartedCall,
-  findCallAgent,
-  isWorkspaceNumber,
-  onDoNotCallList,
-  phoneGroupNumbers,
-  touchNumber,
-} from '../db/repos/calls';
+import { deleteUnstartedCall } from '../db/repos/calls';
+import { apiCallFacts, createApiCallHoldingSlot, type ApiCallFacts } from '../db/repos/calls-place';
 import type { Db } from '../db/pool';
-import { getWorkspace } from '../db/repos/workspaces';
 import { isUuid } from '../ids';
 import { msUntilWindow } from '../journeys/window';
 import { normalizePhone } from '../phone';
@@ -32,10 +24,43 @@ export interface CallRequest {
   requestData?: unknown;
 }
 
+// A workspace's phone region (set when it is created, never changed by the app), so that the destination can be
+// normalised before the one read of a call's facts; on a miss the facts are read twice (region first).
+const regions = new LRUCache<string, string>({ max: 10_000, ttl: 10 * 60_000 });
+
+/** The agent's facts for the normalised destination and caller id; undefined for an unknown agent. */
+async function readFacts(
+  db: Db,
+  workspaceId: string,
+  agentId: string,
+  r: CallRequest,
+): Promise<{ agent: ApiCallFacts; to: string | undefined; from: string | undefined } | undefined> {
+  const normalised = (region: string) => ({
+    to: normalizePhone(r.phone, region),
+    from: r.from !== undefined ? normalizePhone(r.from, region) : undefined,
+  });
+  let region = regions.get(workspaceId);
+  if (region === undefined) {
+    const first = await apiCallFacts(db, workspaceId, agentId, null, null);
+    if (!first) return undefined;
+    region = first.default_region;
+    regions.set(workspaceId, region);
+  }
+  const { to, from } = normalised(region);
+  const agent = await apiCallFacts(db, workspaceId, agentId, to ?? null, from ?? null);
+  if (!agent) return undefined;
+  if (agent.default_region !== region) {
+    // Changed under the cache (by hand): read again for the region the row holds now.
+    regions.set(workspaceId, agent.default_region);
+    return readFacts(db, workspaceId, agentId, r);
+  }
+  return { agent, to, from };
+}
+
 /**
  * Places a call for the api: every refusal (unknown agent, bad phone or caller id, do-not-call, outside the window,
- * over the concurrent-call cap) is answered before anything is written; then the call row and its slot are written
- * together and the outboundCall workflow is started.
+ * over the concurrent-call cap) is answered before anything is written; then the call row, its slot and the caller id's
+ * last use are written together and the outboundCall workflow is started. Two reads, one write transaction, one start.
  */
 export async function placeApiCall(
   deps: { db: Db; client: Client; taskQueuePrefix: string },
@@ -43,22 +68,20 @@ export async function placeApiCall(
   r: CallRequest,
 ): Promise<{ call_id: string; to: string; from: string; agent: string }> {
   const { db } = deps;
-  const agent = isUuid(r.agent) ? await findCallAgent(db, workspaceId, r.agent.toLowerCase()) : undefined;
-  if (!agent) throw notFound(INVALID_AGENT);
-  const ws = await getWorkspace(db, workspaceId);
-  if (!ws) throw notFound(INVALID_AGENT);
-  const to = normalizePhone(r.phone, ws.default_region);
+  const facts = isUuid(r.agent) ? await readFacts(db, workspaceId, r.agent.toLowerCase(), r) : undefined;
+  if (!facts) throw notFound(INVALID_AGENT);
+  const { agent, to, from: given } = facts;
   if (!to) throw badRequest('phone: not a valid phone number');
   let from: string | undefined;
   if (r.from !== undefined) {
-    from = normalizePhone(r.from, ws.default_region);
-    if (!from || !(await isWorkspaceNumber(db, workspaceId, from))) throw badRequest("from: not one of this workspace's phone numbers");
+    if (!given || !agent.fromOk) throw badRequest("from: not one of this workspace's phone numbers");
+    from = given;
   } else {
-    from = agent.phone_group_id ? chooseFrom(await phoneGroupNumbers(db, workspaceId, agent.phone_group_id), to) : undefined;
+    from = agent.phone_group_id ? chooseFrom(agent.numbers, to) : undefined;
     if (!from) throw badRequest('from: the agent has no phone group numbers to call from; give one of the workspace\'s numbers');
   }
-  if (await onDoNotCallList(db, workspaceId, to)) throw new ApiError(409, 'do_not_call', 'Phone number is on the do-not-call list: no call placed');
-  const ctx = (await callContext(db, workspaceId, to))!;
+  if (agent.doNotCall) throw new ApiError(409, 'do_not_call', 'Phone number is on the do-not-call list: no call placed');
+  const ctx = agent;
   const zone = callTimeZone(ctx.leadTimezone, ctx.workspaceTimezone);
   const window = effectiveWindow(undefined, agent.call_window);
   const wait = msUntilWindow(Date.now(), window, zone);
@@ -69,7 +92,7 @@ export async function placeApiCall(
 
   const callId = randomUUID();
   const call = { id: callId, workspaceId, agentId: agent.id, leadId: ctx.leadId, to, from, requestData: r.requestData };
-  if (!(await createCallHoldingSlot(db, call))) {
+  if (!(await createApiCallHoldingSlot(db, call))) {
     throw new ApiError(
       429,
       'concurrent_call_cap',
@@ -93,7 +116,6 @@ export async function placeApiCall(
     await deleteUnstartedCall(db, callId).catch(() => undefined);
     throw err;
   }
-  await touchNumber(db, workspaceId, from);
   return { call_id: callId, to, from, agent: agent.id };
 }
 

@@ -95,15 +95,6 @@ async function takeSlot(q: Queryable, workspaceId: string, callId: string): Prom
   return true;
 }
 
-/** Records a call and takes its slot in one transaction; false (nothing written) when the workspace is at its cap. */
-export async function createCallHoldingSlot(db: Db, c: NewCall): Promise<boolean> {
-  return db.tx(async (q) => {
-    if (!(await takeSlot(q, c.workspaceId, c.id))) return false;
-    await insertCall(q, c);
-    return true;
-  });
-}
-
 /** Records a call (idempotent: an existing row is kept). */
 export async function createCall(db: Queryable, c: NewCall): Promise<void> {
   await insertCall(db, c);

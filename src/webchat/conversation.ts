@@ -22,11 +22,13 @@ export class Conversation {
     private readonly deps: ConversationDeps,
     readonly session: ChatSessionRow,
     readonly flow: FlowRow,
+    /** No run was started for it yet (a conversation this connection created): the first update starts one. */
+    private noRunYet = false,
   ) {}
 
-  /** The flow's opening messages (none when the conversation was already opened); fresh: a session just created. */
-  open(fresh = false): Promise<ChatTurn> {
-    return this.update(chatOpenUpdate, [], undefined, fresh);
+  /** The flow's opening messages (none when the conversation was already opened). */
+  open(): Promise<ChatTurn> {
+    return this.update(chatOpenUpdate, [], undefined);
   }
 
   /** Feeds one user message; id (a UUID) names the message and deduplicates a retried update. */
@@ -34,19 +36,18 @@ export class Conversation {
     return this.update(chatMessageUpdate, [{ id, text }], id);
   }
 
-  private async update(def: UpdateDefinition<ChatTurn, any>, args: unknown[], updateId: string | undefined, fresh = false): Promise<ChatTurn> {
+  private async update(def: UpdateDefinition<ChatTurn, any>, args: unknown[], updateId: string | undefined): Promise<ChatTurn> {
     const { client } = this.deps.temporal;
     const workflowId = chatWorkflowId(this.session.id);
-    // A session just created has no run yet and nothing stored: start it in the same call.
-    if (fresh) {
-      const startWorkflowOperation = new WithStartWorkflowOperation<typeof chatSession>('chatSession', this.startOptions(undefined));
-      return client.workflow.executeUpdateWithStart(def as UpdateDefinition<ChatTurn, [unknown]>, { args: args as [unknown], updateId, startWorkflowOperation });
-    }
-    try {
-      // The common case: the run is open; one call.
-      return await client.workflow.getHandle(workflowId).executeUpdate(def as UpdateDefinition<ChatTurn, [unknown]>, { args: args as [unknown], updateId });
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    const tryOpenRun = !this.noRunYet;
+    this.noRunYet = false;
+    if (tryOpenRun) {
+      try {
+        // The common case: the run is open; one call.
+        return await client.workflow.getHandle(workflowId).executeUpdate(def as UpdateDefinition<ChatTurn, [unknown]>, { args: args as [unknown], updateId });
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
     }
     // A run that ended (idle, or an api restart in between) comes back from the state stored with the last turn.
     const stored = (await findChatSession(this.deps.db, this.session.id))?.state as ChatCarried | null | undefined;

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type WebSocket from 'ws';
 import type { AppDeps } from '../deps';
-import { chatMessageSeq, chatMessagesAfter, createChatSession, findChatSession, findFlow, latestBotMessage, type ChatSessionRow, type FlowRow } from '../db/repos/chat';
+import { chatMessageSeq, chatMessagesAfter, findChatSession, findFlow, latestBotMessage, type ChatSessionRow } from '../db/repos/chat';
 import { findLeadById } from '../db/repos/leads';
 import { isUuid } from '../ids';
 import { ChatConnection } from './connection';
 import { Conversation } from './conversation';
 import { CLOSE } from './frames';
 import { originAllowed } from './origins';
-import type { ChatCarried } from '../../workflows/chat-messages';
+import { createOpenedSession } from './opening';
+import type { ChatCarried, ChatTurn } from '../../workflows/chat-messages';
 
 const PATH = /^\/webchat\/flow\/([^/]+)\/session\/([^/]+)\/r\/([^/]+)\/?$/;
 export const SESSION_PREFIX = 'webchat-session.';
@@ -60,9 +61,10 @@ export class ChatSockets {
       if (!flow || (sessionParam === 'null' && !flow.public_chat)) return reject(CLOSE.notFound, 'Unknown flow');
       if (!originAllowed(flow, req.headers.origin, config)) return reject(CLOSE.forbidden, 'Origin not allowed for this flow');
       let session: ChatSessionRow | undefined;
+      let opening: ChatTurn | undefined;
       if (sessionParam === 'null') {
         session = { id: SESSION_PREFIX + randomUUID(), workspace_id: flow.workspace_id, flow_id: flow.id, lead_id: null, state: null };
-        await createChatSession(db, { id: session.id, workspaceId: flow.workspace_id, flowId: flow.id, leadId: null });
+        opening = await createOpenedSession(db, logger, session.id, flow);
       } else {
         session = await findChatSession(db, sessionParam);
         if (!session) return reject(CLOSE.notFound, 'Unknown session');
@@ -71,7 +73,7 @@ export class ChatSockets {
       if (ws.readyState !== ws.OPEN) return;
       const lead = session.lead_id ? await findLeadById(db, session.workspace_id, session.lead_id) : undefined;
       const userName = [lead?.first_name, lead?.last_name].filter(Boolean).join(' ') || 'Anonymous';
-      const conn = new ChatConnection(ws, new Conversation(this.deps, session, flow), {
+      const conn = new ChatConnection(ws, new Conversation(this.deps, session, flow, opening !== undefined), {
         silenceGraceMs: config.WEBCHAT_SILENCE_GRACE_MS,
         framesPerSecond: config.WEBCHAT_FRAMES_PER_SECOND,
         userName,
@@ -82,7 +84,8 @@ export class ChatSockets {
       if (this.draining) return conn.close(CLOSE.restart, 'Server restarting, reconnect');
       conn.send({ type: 'session', id: randomUUID(), session_id: session.id });
       conn.send({ type: 'chatowner', id: flow.id, profilepic: flow.owner_picture ?? '', name: flow.owner_name });
-      await this.catchUp(conn, session, flow, reconnect === 'true', url.searchParams.get('last'), sessionParam === 'null');
+      if (opening) conn.sendTurn(opening);
+      else await this.catchUp(conn, session, reconnect === 'true', url.searchParams.get('last'));
       ws.off('message', buffer);
       ws.on('message', (data, isBinary) => conn.receive(data, isBinary));
       for (const [data, isBinary] of early) conn.receive(data, isBinary);
@@ -93,14 +96,14 @@ export class ChatSockets {
   }
 
   /**
-   * After session and chatowner: a conversation never opened gets the opening; r/true replays what came after the
+   * After session and chatowner (a new conversation got its opening already): a conversation never opened gets the opening; r/true replays what came after the
    * message id in `?last=` (everything without it); r/false repeats the latest message of the bot.
    */
-  private async catchUp(conn: ChatConnection, session: ChatSessionRow, flow: FlowRow, reconnect: boolean, last: string | null, fresh: boolean): Promise<void> {
+  private async catchUp(conn: ChatConnection, session: ChatSessionRow, reconnect: boolean, last: string | null): Promise<void> {
     const { db } = this.deps;
     const state = session.state as ChatCarried | null;
     if (!state?.opened) {
-      const turn = await conn.conversation.open(fresh);
+      const turn = await conn.conversation.open();
       if (turn.replies.length) return conn.sendTurn(turn);
     }
     if (reconnect) {

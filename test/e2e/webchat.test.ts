@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { importFlow } from '../../src/db/repos/flows';
@@ -277,6 +278,24 @@ describe('the chat WebSocket', () => {
     expect(stored.filter((m) => m.sender === 'user')).toHaveLength(9);
     expect(d.searchAttributes).toBeDefined();
     expect(d.typedSearchAttributes.get({ name: 'FlowId', type: 'KEYWORD' } as any)).toBe(flowId);
+  });
+
+  test('a new conversation is stored opened before the first message; its run starts with that message, from the stored state', async () => {
+    const c = new ChatClient(wsUrl(flowId, 'null', false));
+    const [session, , opening1, opening2] = await c.take(4);
+    const sid = session!.session_id as string;
+    const stored = await chatMessagesAfter(app.db, sid, 0);
+    expect(stored.map((m) => [m.seq, m.id, m.content])).toEqual([
+      [1, opening1!.id, 'Welcome to Acme.'],
+      [2, opening2!.id, 'What is your email?'],
+    ]);
+    const handle = app.temporal.client.workflow.getHandle(chatWorkflowId(sid));
+    await expect(handle.describe()).rejects.toThrow(WorkflowNotFoundError);
+    c.say('first@example.com');
+    expect(contents(await c.take(2))).toEqual(['recv:first@example.com', 'message:Which plan: basic or pro?']);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect((await chatMessagesAfter(app.db, sid, 0)).map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+    c.close();
   });
 
   test('a run that ended (idle, terminated) is started again from the state stored in Postgres', async () => {

@@ -36,6 +36,24 @@ export async function createChatSession(db: Queryable, s: { id: string; workspac
   await db.query('INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id) VALUES ($1, $2, $3, $4)', [s.id, s.workspaceId, s.flowId, s.leadId]);
 }
 
+/**
+ * Records a new conversation together with its opening (messages and state) in one statement: the session exists
+ * only with its opening, so no run or connection ever sees it half opened.
+ */
+export async function createOpenedChatSession(
+  db: Queryable,
+  s: { id: string; workspaceId: string; flowId: string; leadId: string | null; state: unknown; messages: ChatMessageRow[] },
+): Promise<void> {
+  await db.query(
+    `WITH created AS (
+       INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id, state) VALUES ($1, $2, $3, $4, $5) RETURNING id
+     )
+     INSERT INTO chat_messages (id, session_id, workspace_id, seq, sender, content)
+     SELECT m.id, created.id, $2, m.seq, m.sender, m.content FROM created, jsonb_to_recordset($6::jsonb) AS m(id uuid, seq int, sender text, content text)`,
+    [s.id, s.workspaceId, s.flowId, s.leadId, JSON.stringify(s.state), JSON.stringify(s.messages)],
+  );
+}
+
 export function findChatSession(db: Queryable, id: string): Promise<ChatSessionRow | undefined> {
   return db.one<ChatSessionRow>('SELECT id, workspace_id, flow_id, lead_id, state FROM chat_sessions WHERE id = $1', [id]);
 }

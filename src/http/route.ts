@@ -43,7 +43,7 @@ export interface Route<Q = unknown, B = unknown> {
   body?: z.ZodType<B>;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** A valid request for the document: query parameters and body (also the fuzzer's example phase). */
-  example?: { query?: Record<string, string>; body?: unknown };
+  example?: { query?: Record<string, unknown>; body?: unknown };
   /** OpenAPI links from the 200 response to other operations, by name (for clients and stateful fuzzing). */
   links?: Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown; description?: string }>;
   /** Honours an `Idempotency-Key` header: a retry with the same key and request replays the first response. */

@@ -2,10 +2,11 @@ import type { Route } from '../route';
 import { defineCustomFields, getCustomFields } from './custom-fields';
 import { getLeadEnrollments, sendToWorkflow, updateAndSendToWorkflow } from './enrollments';
 import { getWebhookSecret, rotateWebhookSecretRoute } from './journey-webhooks';
+import { listLeads } from './lead-list';
 import { addLeadTag, removeLeadTag } from './lead-tags';
 import { createLead, getLead, updateLeadRoute } from './leads';
 import { unenrollLead } from './unenroll';
 import { getMe } from './workspace';
 
 /** Every documented route of the api, in the order the OpenAPI document lists them. */
-export const routes: Route<any, any>[] = [getMe, getLead, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute];
+export const routes: Route<any, any>[] = [getMe, getLead, listLeads, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute];

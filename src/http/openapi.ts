@@ -57,7 +57,8 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
   for (const route of routes) {
     const parameters: unknown[] = [];
     for (const m of route.path.matchAll(/:([A-Za-z_]+)/g)) {
-      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
+      const example = route.example?.params?.[m[1]!];
+      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' }, ...(example !== undefined ? { example } : {}) });
     }
     parameters.push(...queryParameters(route));
     if (route.idempotent) {

@@ -42,8 +42,8 @@ export interface Route<Q = unknown, B = unknown> {
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
-  /** A valid request for the document: query parameters and body (also the fuzzer's example phase). */
-  example?: { query?: Record<string, unknown>; body?: unknown };
+  /** A valid request for the document: path and query parameters and body (also the fuzzer's example phase). */
+  example?: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
   /** OpenAPI links from the 200 response to other operations, by name (for clients and stateful fuzzing). */
   links?: Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown; description?: string }>;
   /** Honours an `Idempotency-Key` header: a retry with the same key and request replays the first response. */

@@ -1,6 +1,7 @@
 import type { Route } from '../route';
 import { defineCustomFields, getCustomFields } from './custom-fields';
 import { getLeadEnrollments, sendToWorkflow, updateAndSendToWorkflow } from './enrollments';
+import { getJourneyRoute, listJourneysRoute } from './journey-list';
 import { getWebhookSecret, rotateWebhookSecretRoute } from './journey-webhooks';
 import { listLeads } from './lead-list';
 import { addLeadTag, removeLeadTag } from './lead-tags';
@@ -9,4 +10,4 @@ import { unenrollLead } from './unenroll';
 import { getMe } from './workspace';
 
 /** Every documented route of the api, in the order the OpenAPI document lists them. */
-export const routes: Route<any, any>[] = [getMe, getLead, listLeads, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute];
+export const routes: Route<any, any>[] = [getMe, getLead, listLeads, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute, listJourneysRoute, getJourneyRoute];

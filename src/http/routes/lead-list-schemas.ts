@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { documentAs, EMAIL_JSON, NO_NUL_PATTERN, PHONE_PATTERN } from '../../documented';
 import { Tag } from '../../leads/rules';
 import { Lead } from './lead-schemas';
+import { NextCursor, PageCursor, PageLimit } from './page-schemas';
 
 const MAX_REPEATS = 20;
 /** A parameter that may be repeated (`tag=a&tag=b`): one value arrives as a string, several as an array. */
@@ -10,11 +11,6 @@ const repeatable = <T extends z.ZodType>(item: T, itemJson: Record<string, unkno
     z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item).min(1).max(MAX_REPEATS)).optional().describe(description),
     { type: 'array', items: itemJson, minItems: 1, maxItems: MAX_REPEATS, description },
   );
-
-const Limit = documentAs(
-  z.string().regex(/^[0-9]{1,3}$/, 'must be an integer from 1 to 200').transform(Number).pipe(z.int().min(1, 'must be an integer from 1 to 200').max(200, 'must be an integer from 1 to 200')),
-  { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size, 1–200 (default 50)' },
-);
 
 /** Query of GET /v1/leads. */
 export const ListLeadsQuery = z.object({
@@ -33,13 +29,13 @@ export const ListLeadsQuery = z.object({
     maxLength: 100,
     pattern: NO_NUL_PATTERN,
   }),
-  limit: Limit.optional(),
-  cursor: z.string().min(1).max(200).optional().describe('next_cursor of the previous page'),
+  limit: PageLimit.optional(),
+  cursor: PageCursor.optional(),
 });
 
 /** Body of GET /v1/leads. */
 export const LeadPage = z.object({
   status: z.literal('success'),
   leads: z.array(Lead).describe('Newest first (by creation)'),
-  next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+  next_cursor: NextCursor,
 });

@@ -6,8 +6,7 @@ import { workspaceRegion } from '../../leads/region';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { defineRoute, workspaceOf } from '../route';
 import { LeadPage, ListLeadsQuery } from './lead-list-schemas';
-
-const DEFAULT_LIMIT = 50;
+import { DEFAULT_PAGE_LIMIT } from './page-schemas';
 
 /** GET /v1/leads: the workspace's leads, filtered, newest first, a page at a time. */
 export const listLeads = defineRoute({
@@ -39,7 +38,7 @@ export const listLeads = defineRoute({
   async handler(input) {
     const ws = workspaceOf(input);
     const { db } = input.deps;
-    const { phone, email, tag, tag_match, updated_since, q, limit = DEFAULT_LIMIT, cursor } = input.query;
+    const { phone, email, tag, tag_match, updated_since, q, limit = DEFAULT_PAGE_LIMIT, cursor } = input.query;
     const after = cursor ? decodeCursor(cursor) : undefined;
     let phones: string[] | undefined;
     if (phone) {

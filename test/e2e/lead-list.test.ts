@@ -176,6 +176,27 @@ describe('GET /v1/leads pagination', () => {
     expect(paged).toEqual(all);
   });
 
+  it('finds matches beyond the newest 2,000 leads, in order, across pages', async () => {
+    const ws = await app.newWorkspace();
+    // Lead g is created g seconds ago: g = 1 is the newest. Tag old on leads deep in the workspace and on the newest.
+    await app.db.query(
+      `INSERT INTO leads (id, workspace_id, phone, first_name, last_name, tags, created_at)
+       SELECT gen_random_uuid(), $1, (17145560000 + g)::text, 'F' || g, 'L' || g,
+         CASE WHEN g IN (1, 2100, 2400, 2401) THEN ARRAY['old'] ELSE ARRAY['new'] END, now() - g * interval '1 second'
+       FROM generate_series(1, 2500) g`,
+      [ws.workspaceId],
+    );
+    const first = await list(ws, 'tag=old&limit=3');
+    expect(first.body.leads.map((l: { first_name: string }) => l.first_name)).toEqual(['F1', 'F2100', 'F2400']);
+    const second = await list(ws, `tag=old&limit=3&cursor=${first.body.next_cursor}`);
+    expect(second.body.leads.map((l: { first_name: string }) => l.first_name)).toEqual(['F2401']);
+    expect(second.body.next_cursor).toBeNull();
+    expect((await list(ws, 'q=f240&limit=200')).body.leads.map((l: { first_name: string }) => l.first_name)).toEqual(
+      ['F240', ...Array.from({ length: 10 }, (_, i) => `F240${i}`)],
+    );
+    expect((await list(ws, 'tag=new&limit=200')).body.leads).toHaveLength(200);
+  });
+
   it('defaults to 50 leads a page', async () => {
     const ws = await app.newWorkspace();
     await app.db.query(

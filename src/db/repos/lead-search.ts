@@ -26,11 +26,52 @@ const FULL_NAME = "lower(coalesce(first_name, '') || ' ' || coalesce(last_name, 
 const POSITION = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 const likePrefix = (s: string) => `${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** One page of the workspace's leads matching filters, newest first (created_at, id), after position when given. */
-export function searchLeads(db: Queryable, workspaceId: string, filters: LeadFilters, limit: number, after?: LeadPosition): Promise<LeadListRow[]> {
-  const params: unknown[] = [workspaceId];
-  const where = ['workspace_id = $1'];
+// How many of the newest leads (after the cursor) the first pass reads and filters; see searchLeads.
+const PROBE_ROWS = 2000;
+
+/**
+ * One page of the workspace's leads matching filters, newest first (created_at, id), after position when given.
+ *
+ * Phone and email are selective and the planner knows it: one query. For tags, name prefix and updated_since its
+ * estimates can be far off (an uncommon tag is guessed at 0.5% of rows), and a wrong guess walks the whole workspace
+ * in created_at order. So a first pass filters only the newest PROBE_ROWS leads (one index range, whatever the
+ * workspace's size); when they hold a full page, that page is exact. Otherwise the rest comes from the filters' own
+ * indexes (tags' GIN, the name and updated_at btrees), below the probed range, sorted afterwards: the order by an
+ * expression keeps the planner off the created_at walk, and there are few matches, or the probe would have found them.
+ */
+export async function searchLeads(db: Queryable, workspaceId: string, filters: LeadFilters, limit: number, after?: LeadPosition): Promise<LeadListRow[]> {
+  const selective = Boolean(filters.phones?.length) || filters.email !== undefined;
+  const filtered = selective || Boolean(filters.tags?.length) || filters.updatedSince !== undefined || filters.q !== undefined;
+  const order = 'ORDER BY created_at DESC, id DESC';
+  if (selective || !filtered) {
+    const { sql, params } = statement(workspaceId, filters, after);
+    params.push(limit);
+    return db.query<LeadListRow>(`SELECT *, ${POSITION} AS position FROM leads WHERE ${sql} ${order} LIMIT $${params.length}`, params);
+  }
+  const { sql: scope, params } = statement(workspaceId, {}, after);
+  const { sql: matches } = statement(workspaceId, filters, undefined, params);
+  const probe = await db.query<LeadListRow & { matches: boolean }>(
+    `SELECT *, ${POSITION} AS position, (${matches}) AS matches FROM leads WHERE ${scope} ${order} LIMIT ${PROBE_ROWS}`,
+    params,
+  );
+  const found = probe.filter((r) => r.matches).slice(0, limit).map(({ matches: _, ...row }) => row);
+  const last = probe.at(-1);
+  if (found.length === limit || probe.length < PROBE_ROWS || !last) return found;
+  const rest = statement(workspaceId, filters, { createdAt: last.position, id: last.id });
+  rest.params.push(limit - found.length);
+  return [
+    ...found,
+    ...(await db.query<LeadListRow>(
+      `SELECT *, ${POSITION} AS position FROM leads WHERE ${rest.sql} ORDER BY created_at + interval '0' DESC, id DESC LIMIT $${rest.params.length}`,
+      rest.params,
+    )),
+  ];
+}
+
+/** The WHERE condition for the workspace, filters and keyset position, adding its values to params. */
+function statement(workspaceId: string, filters: LeadFilters, after: LeadPosition | undefined, params: unknown[] = []): { sql: string; params: unknown[] } {
   const param = (value: unknown) => `$${params.push(value)}`;
+  const where = [`workspace_id = ${param(workspaceId)}`];
   if (filters.phones?.length) where.push(`phone = ANY(${param(filters.phones)}::text[])`);
   if (filters.email !== undefined) where.push(`lower(email) = lower(${param(filters.email)})`);
   if (filters.tags?.length) where.push(`tags ${filters.tagMatch === 'any' ? '&&' : '@>'} ${param(filters.tags)}::text[]`);
@@ -40,10 +81,7 @@ export function searchLeads(db: Queryable, workspaceId: string, filters: LeadFil
     where.push(`(${FULL_NAME} LIKE ${prefix} OR lower(last_name) LIKE ${prefix})`);
   }
   if (after) where.push(`(created_at, id) < (${param(after.createdAt)}::timestamptz, ${param(after.id)}::uuid)`);
-  return db.query<LeadListRow>(
-    `SELECT *, ${POSITION} AS position FROM leads WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit)}`,
-    params,
-  );
+  return { sql: where.join(' AND '), params };
 }
 
 /**

@@ -42,6 +42,8 @@ export async function run(ctx: BenchContext): Promise<number> {
   const db = createDb(databaseUrl, { max: 2 });
   ctx.defer(() => db.close());
   await migrate(db);
+  // Workspaces an interrupted run left behind would only slow seeding and skew the statistics.
+  await db.query("DELETE FROM workspaces WHERE name LIKE 'bench lead-list %'");
   const seed = async (count: number, firstPhone: number): Promise<Side> => {
     const ws = await createWorkspace(db, { name: `bench lead-list ${count}` });
     ctx.defer(() => db.query('DELETE FROM leads WHERE workspace_id = $1', [ws.id]).then(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id])).then(() => undefined));

@@ -50,13 +50,18 @@ export async function searchLeads(db: Queryable, workspaceId: string, filters: L
   }
   const { sql: scope, params } = statement(workspaceId, {}, after);
   const { sql: matches } = statement(workspaceId, filters, undefined, params);
-  const probe = await db.query<LeadListRow & { matches: boolean }>(
-    `SELECT *, ${POSITION} AS position, (${matches}) AS matches FROM leads WHERE ${scope} ${order} LIMIT ${PROBE_ROWS}`,
+  params.push(limit);
+  // The probe stays in the database: only the matches and, when the probe was full, its last (oldest) lead come back.
+  const rows = await db.query<LeadListRow & { edge: boolean }>(
+    `WITH recent AS MATERIALIZED (SELECT * FROM leads WHERE ${scope} ${order} LIMIT ${PROBE_ROWS})
+     (SELECT *, ${POSITION} AS position, false AS edge FROM recent WHERE ${matches} ${order} LIMIT $${params.length})
+     UNION ALL
+     (SELECT *, ${POSITION} AS position, true AS edge FROM recent WHERE (SELECT count(*) FROM recent) = ${PROBE_ROWS} ORDER BY created_at, id LIMIT 1)`,
     params,
   );
-  const found = probe.filter((r) => r.matches).slice(0, limit).map(({ matches: _, ...row }) => row);
-  const last = probe.at(-1);
-  if (found.length === limit || probe.length < PROBE_ROWS || !last) return found;
+  const found = rows.filter((r) => !r.edge).map(({ edge: _, ...row }) => row);
+  const last = rows.find((r) => r.edge);
+  if (found.length === limit || !last) return found;
   const rest = statement(workspaceId, filters, { createdAt: last.position, id: last.id });
   rest.params.push(limit - found.length);
   return [

@@ -35,7 +35,7 @@ const PROBE_ROWS = 2000;
  * Phone and email are selective and the planner knows it: one query. For tags, name prefix and updated_since its
  * estimates can be far off (an uncommon tag is guessed at 0.5% of rows), and a wrong guess walks the whole workspace
  * in created_at order. So a first pass filters only the newest PROBE_ROWS leads (one index range, whatever the
- * workspace's size); when they hold a full page, that page is exact. Otherwise the rest comes from the filters' own
+ * workspace's size, stopping at a full page); when they hold a full page, that page is exact. Otherwise the rest comes from the filters' own
  * indexes (tags' GIN, the name and updated_at btrees), below the probed range, sorted afterwards: the order by an
  * expression keeps the planner off the created_at walk, and there are few matches, or the probe would have found them.
  */
@@ -51,23 +51,23 @@ export async function searchLeads(db: Queryable, workspaceId: string, filters: L
   const { sql: scope, params } = statement(workspaceId, {}, after);
   const { sql: matches } = statement(workspaceId, filters, undefined, params);
   params.push(limit);
-  // The probe stays in the database: only the matches and, when the probe was full, its last (oldest) lead come back.
-  const rows = await db.query<LeadListRow & { edge: boolean }>(
-    `WITH recent AS MATERIALIZED (SELECT * FROM leads WHERE ${scope} ${order} LIMIT ${PROBE_ROWS})
-     (SELECT *, ${POSITION} AS position, false AS edge FROM recent WHERE ${matches} ${order} LIMIT $${params.length})
-     UNION ALL
-     (SELECT *, ${POSITION} AS position, true AS edge FROM recent WHERE (SELECT count(*) FROM recent) = ${PROBE_ROWS} ORDER BY created_at, id LIMIT 1)`,
+  // Not materialised: the executor reads the newest leads only until a page of matches is found.
+  const found = await db.query<LeadListRow>(
+    `SELECT *, ${POSITION} AS position FROM (SELECT * FROM leads WHERE ${scope} ${order} LIMIT ${PROBE_ROWS}) recent
+     WHERE ${matches} ${order} LIMIT $${params.length}`,
     params,
   );
-  const found = rows.filter((r) => !r.edge).map(({ edge: _, ...row }) => row);
-  const last = rows.find((r) => r.edge);
-  if (found.length === limit || !last) return found;
-  const rest = statement(workspaceId, filters, { createdAt: last.position, id: last.id });
+  if (found.length === limit) return found;
+  // Below the probed range (none when the probe reached the workspace's oldest lead: the comparison is then null).
+  const rest = statement(workspaceId, filters, undefined);
+  const edge = statement(workspaceId, {}, after, rest.params);
   rest.params.push(limit - found.length);
   return [
     ...found,
     ...(await db.query<LeadListRow>(
-      `SELECT *, ${POSITION} AS position FROM leads WHERE ${rest.sql} ORDER BY created_at + interval '0' DESC, id DESC LIMIT $${rest.params.length}`,
+      `SELECT *, ${POSITION} AS position FROM leads WHERE ${rest.sql}
+         AND (created_at, id) < (SELECT created_at, id FROM leads WHERE ${edge.sql} ${order} OFFSET ${PROBE_ROWS - 1} LIMIT 1)
+       ORDER BY created_at + interval '0' DESC, id DESC LIMIT $${rest.params.length}`,
       rest.params,
     )),
   ];

@@ -44,8 +44,8 @@ export interface Route<Q = unknown, B = unknown> {
   body?: z.ZodType<B>;
   /** contentType: a non-JSON answer (a script, a page), documented as a string of that media type. */
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
-  /** A valid request for the document: query parameters and body (also the fuzzer's example phase). */
-  example?: { query?: Record<string, string>; body?: unknown; params?: Record<string, string> };
+  /** A valid request for the document: path and query parameters and body (also the fuzzer's example phase). */
+  example?: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
   /** OpenAPI links from the 200 response to other operations, by name (for clients and stateful fuzzing). */
   links?: Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown; description?: string }>;
   /** Honours an `Idempotency-Key` header: a retry with the same key and request replays the first response. */

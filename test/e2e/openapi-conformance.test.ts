@@ -89,6 +89,12 @@ describe('the OpenAPI document against the handlers', () => {
     await call('GET', '/v1/lead/get', { query: { phone } });
     await call('GET', '/v1/lead/get', { query: { lead_id: randomUUID() } });
     await call('GET', '/v1/lead/get', { query: {} });
+    const page = await call('GET', '/v1/leads', { query: { limit: '1' } });
+    await call('GET', '/v1/leads', { query: { tag: 'High_Priority', q: 'ann', cursor: page.body.next_cursor ?? '' } });
+    await call('GET', '/v1/leads', { query: { limit: '0' } });
+    await call('GET', '/v1/journeys', { query: { limit: '1' } });
+    await call('GET', '/v1/journeys', { query: { cursor: 'x' } });
+    for (const id of [journeyId, randomUUID()]) conforms('GET', '/v1/journeys/{id}', await app.request('GET', `/v1/journeys/${id}`, { key: ws.apiKey }));
 
     await call('PATCH', '/v1/lead/update', { body: { lead_id: leadId, company: 'Initech', plan: null } });
     await call('PATCH', '/v1/lead/update', { body: { lead_id: randomUUID(), company: 'x' } });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { documentAs } from '../../documented';
+import { CURSOR_PATTERN } from '../cursor';
 
 const LIMIT_RULE = 'must be an integer from 1 to 200';
 /** Query parameter `limit` of a listing: 1–200, default 50 (the handler applies the default). */
@@ -10,7 +11,7 @@ export const PageLimit = documentAs(
 export const DEFAULT_PAGE_LIMIT = 50;
 
 /** Query parameter `cursor` of a listing. */
-export const PageCursor = z.string().min(1).max(200).describe('next_cursor of the previous page');
+export const PageCursor = z.string().regex(CURSOR_PATTERN, 'invalid cursor').describe('next_cursor of the previous page');
 
 /** `next_cursor` of a listing's answer. */
 export const NextCursor = z.string().nullable().describe('Pass as cursor for the next page; null on the last page');

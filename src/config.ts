@@ -54,6 +54,8 @@ const fields = z.object({
   WORKER_BUNDLE_PATH: z.string().min(1).optional(),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   TRUST_PROXY: bool.default(false),
+  /** Runs an automations worker inside the api process: automation runs start eagerly on it (no server dispatch). */
+  API_AUTOMATION_WORKER: bool.default(false),
   /** Comma-separated CIDRs: the only loopback/private addresses outbound requests (webhooks…) may reach. */
   SSRF_ALLOWLIST: z
     .string()

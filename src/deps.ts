@@ -15,10 +15,11 @@ export interface AppDeps {
   /** Cached latest journey versions (createApp provides it; without it every enrollment reads the version). */
   journeyVersions?: LatestJourneyVersions;
   /**
-   * A client on the NativeConnection of a worker running in this process (dev, bench): automation runs start eagerly
-   * on that worker (requestEagerStart), skipping the server's first task dispatch.
+   * A client on the NativeConnection of a worker running in this process (`npm start`, bench), or a function giving it
+   * while that worker runs: automation runs start eagerly on that worker (requestEagerStart), skipping the server's
+   * first task dispatch.
    */
-  eagerClient?: Client;
+  eagerClient?: Client | (() => Client | undefined);
   /** User JWTs and login limits (createApp provides them). */
   auth?: { jwt: JwtAuthority; loginLimits: LoginLimits };
 }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app';
 import { loadConfigOrExit, type Config } from './config';
 import { keyringFromConfig } from './crypto/envelope';
+import type { AppDeps } from './deps';
 import { migrate } from './db/migrate';
 import { sealLegacyWebhookSecrets } from './db/repos/webhook-secrets';
 import { createDb } from './db/pool';
@@ -10,6 +11,7 @@ import { createLogger, type Logger } from './log';
 import { handleShutdownSignals } from './shutdown';
 import { connectTemporal } from './temporal/client';
 import { ensureSearchAttributes } from './temporal/search-attributes';
+import { startInProcessAutomationWorker } from '../worker/in-process';
 
 export interface RunningApi {
   server: Server;
@@ -18,7 +20,7 @@ export interface RunningApi {
 }
 
 /** Starts the api process: migrations, search attributes, then the HTTP server. */
-export async function startApi(config: Config, opts: { logger?: Logger; requestLog?: RequestLog } = {}): Promise<RunningApi> {
+export async function startApi(config: Config, opts: { logger?: Logger; requestLog?: RequestLog; eagerClient?: AppDeps['eagerClient'] } = {}): Promise<RunningApi> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api', { format: config.LOG_FORMAT, buffered: true });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the api');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
@@ -29,7 +31,8 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length) logger.info({ added }, 'search attributes registered');
-  const app = createApp({ config, db, temporal, logger }, { requestLog: opts.requestLog });
+  const inProcess = config.API_AUTOMATION_WORKER ? await startInProcessAutomationWorker(config, db, logger) : undefined;
+  const app = createApp({ config, db, temporal, logger, eagerClient: opts.eagerClient ?? inProcess?.eagerClient }, { requestLog: opts.requestLog });
   await app.startListeners();
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -52,6 +55,7 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
       server.closeAllConnections();
       await closed;
       await app.close();
+      await inProcess?.stop();
       await temporal.connection.close();
       await db.close();
     },

@@ -10,6 +10,8 @@ import { createWorkers, runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS } from './work
 
 export interface RunningWorker {
   workers: Worker[];
+  /** The workers' connection (open until they stop): a client on it in this process starts workflows eagerly on them. */
+  connection: NativeConnection;
   /** Resolves when every worker has stopped. */
   done: Promise<void>;
   shutdown(): Promise<void>;
@@ -59,6 +61,7 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
   logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT }, 'worker polling');
   return {
     workers,
+    connection,
     done,
     async shutdown() {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();

@@ -1,7 +1,7 @@
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import path from 'node:path';
 import { createActivities, type ActivityDeps } from '../activities';
-import { TASK_QUEUE_KINDS, taskQueue } from '../src/temporal/task-queues';
+import { TASK_QUEUE_KINDS, taskQueue, type TaskQueueKind } from '../src/temporal/task-queues';
 import { activityBoundary } from './activity-errors';
 import { sdkLogger } from './sdk-logger';
 
@@ -12,6 +12,8 @@ export interface WorkerSetOptions extends ActivityDeps {
   /** A prebuilt workflow bundle (production, tests); without it the workflows are bundled at start-up. */
   bundlePath?: string;
   shutdownGraceMs?: number;
+  /** The task queues to serve (default: all of them). */
+  kinds?: readonly TaskQueueKind[];
 }
 
 /** How long past the activities' grace a worker's shutdown may take before it is forced. */
@@ -25,7 +27,7 @@ export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
   // Bundled once and shared: every queue's worker runs the same workflow code.
   const workflowBundle = o.bundlePath ? { codePath: o.bundlePath } : await bundleWorkflowCode({ workflowsPath, logger: sdkLogger(o.logger, { quiet: true }) });
   return Promise.all(
-    TASK_QUEUE_KINDS.map((kind) =>
+    (o.kinds ?? TASK_QUEUE_KINDS).map((kind) =>
       Worker.create({
         connection: o.connection,
         namespace: o.namespace,

@@ -101,6 +101,9 @@ export async function executeAutomation(
     await client.workflow.start('automationRun', options).catch(engineDown);
     return { ...outcomeEnvelope({ ...base, action, workflowId }, { success: true, data: null, error: null, errorType: null, attempts: 0, runAttempts: 0 }, { async: true }) };
   }
-  const outcome = await client.workflow.execute<(i: AutomationRunInput) => Promise<AutomationOutcome>>('automationRun', options).catch(engineDown);
+  const started = await client.workflow.start('automationRun', options).catch(engineDown);
+  // Awaited on the api's own connection: the in-process worker's may close (the worker stops) while the run ends.
+  const run = deps.client.workflow.getHandle<(i: AutomationRunInput) => Promise<AutomationOutcome>>(workflowId, undefined, { firstExecutionRunId: started.firstExecutionRunId });
+  const outcome = await run.result().catch(engineDown);
   return outcomeEnvelope({ ...base, action, workflowId }, outcome);
 }

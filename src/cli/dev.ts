@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { startApi, type RunningApi } from '../main';
 import type { Config } from '../config';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';
@@ -36,10 +37,13 @@ export async function runDevStack(config: Config): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, 'switchboard', { format: config.LOG_FORMAT });
   const parts: { pg?: RunningPostgres; temporal?: RunningTemporal; sim?: RunningSimulator; api?: RunningApi; worker?: RunningWorker } = {};
   let stopping = false;
+  // Set once the worker runs: the api then starts automation runs eagerly on it (no server dispatch of the first task).
+  let eagerClient: Client | undefined;
   let startup: Promise<void> = Promise.resolve();
 
   const stop = async () => {
     stopping = true;
+    eagerClient = undefined;
     await startup.catch(() => undefined);
     const { pg, temporal, sim, api, worker } = parts;
     await Promise.all([
@@ -97,10 +101,11 @@ export async function runDevStack(config: Config): Promise<void> {
 
     const full = { ...config, DATABASE_URL: databaseUrl };
     // In a terminal, one line per successful request drowns everything else: those go to debug.
-    parts.api = await startApi(full, { logger: logger.child({ component: 'api' }), requestLog: 'failures' });
+    parts.api = await startApi(full, { logger: logger.child({ component: 'api' }), requestLog: 'failures', eagerClient: () => eagerClient });
     checkpoint();
     parts.worker = await startWorker(full, { logger: logger.child({ component: 'worker' }) });
     checkpoint();
+    eagerClient = new Client({ connection: parts.worker.connection, namespace: config.TEMPORAL_NAMESPACE });
   })();
 
   try {

@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -71,7 +72,9 @@ export async function startTestApp(
   const logger = createLogger(config.LOG_LEVEL, 'test');
   const db = createDb(config.DATABASE_URL!, { max: 10, logger });
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
-  const app = createApp({ config, db, temporal, logger });
+  // With in-process workers, automation runs start eagerly on them (as under `npm start`).
+  let eagerClient: Client | undefined;
+  const app = createApp({ config, db, temporal, logger, eagerClient: () => eagerClient });
   await app.startListeners();
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -95,6 +98,7 @@ export async function startTestApp(
       shutdownGraceMs: 2_000,
     });
     running = Promise.all(workers.map((w) => w.run()));
+    eagerClient = new Client({ connection: nativeConnection, namespace: config.TEMPORAL_NAMESPACE });
   }
 
   return {
@@ -131,6 +135,7 @@ export async function startTestApp(
     },
     drain: (graceMs) => app.drain(graceMs),
     async close() {
+      eagerClient = undefined;
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await running;
       await nativeConnection?.close();

@@ -38,7 +38,9 @@ export const executeRoute = defineRoute({
   handler: async (input: RouteInput<unknown, z.infer<typeof ExecuteBody>>) => {
     const { db, temporal, config } = input.deps;
     const receivedAt = (input.ctx.state as { receivedAt?: number }).receivedAt ?? Date.now();
-    const deps = { db, client: temporal.client, eagerClient: input.deps.eagerClient, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX };
+    const eager = input.deps.eagerClient;
+    const eagerClient = typeof eager === 'function' ? eager() : eager;
+    const deps = { db, client: temporal.client, eagerClient, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX };
     return executeAutomation(deps, automationAuthOf(input), input.body as ExecuteRequest, receivedAt);
   },
 });

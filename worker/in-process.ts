@@ -1,0 +1,47 @@
+import { Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { Config } from '../src/config';
+import type { Db } from '../src/db/pool';
+import type { Logger } from '../src/log';
+import { createWorkers, runWorkers } from './workers';
+
+/** An automations worker inside the api process and a client on its connection, for eager starts. */
+export interface InProcessAutomationWorker {
+  /** The client while the worker runs (undefined once it stops: runs then start the ordinary way). */
+  eagerClient(): Client | undefined;
+  stop(): Promise<void>;
+}
+
+/** Starts the automations worker of API_AUTOMATION_WORKER in this (api) process. */
+export async function startInProcessAutomationWorker(config: Config, db: Db, logger: Logger): Promise<InProcessAutomationWorker> {
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const workers = await createWorkers({
+    connection,
+    db,
+    logger,
+    config,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
+    bundlePath: config.WORKER_BUNDLE_PATH,
+    shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
+    kinds: ['automations'],
+  }).catch(async (err: unknown) => {
+    await connection.close();
+    throw err;
+  });
+  const done = runWorkers(workers).finally(() => connection.close().catch(() => undefined));
+  let client: Client | undefined = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  done.catch((err: Error) => {
+    client = undefined;
+    logger.error({ err: err.message }, 'in-process automations worker failed');
+  });
+  logger.info({ taskQueues: workers.map((w) => w.options.taskQueue) }, 'in-process automations worker polling');
+  return {
+    eagerClient: () => client,
+    async stop() {
+      client = undefined;
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await done.catch(() => undefined);
+    },
+  };
+}

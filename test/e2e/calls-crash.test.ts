@@ -1,57 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
-import { testEnv, repoRoot } from '../helpers/env';
-import { freePort } from '../helpers/processes';
 import { startTestApp, type TestApp } from '../helpers/stack';
+import { killWorkerProcesses, startWorkerProcess } from '../helpers/worker-process';
 import { eventually } from '../helpers/webhook-receiver';
 
 jest.setTimeout(240_000);
 
 let app: TestApp;
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   // No in-process workers: the worker runs as a child process we can kill. Speed 1: calls last ~8 s.
   app = await startTestApp({ simulator: { speed: 1 } });
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killWorkerProcesses();
   await app.close();
 });
 
-/** Starts worker/main.ts as its own process on the app's task queues, calling through the app's simulator. */
-async function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join('worker', 'main.ts')], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DATABASE_URL: app.config.DATABASE_URL,
-      TEMPORAL_ADDRESS: app.config.TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE_PREFIX: app.config.TEMPORAL_TASK_QUEUE_PREFIX,
-      WORKER_METRICS_PORT: String(await freePort()),
-      WORKER_BUNDLE_PATH: testEnv('bundlePath'),
-      TELEPHONY_BASE_URL: app.simulator!.url,
-      TELEPHONY_CALLBACK_BASE_URL: app.url,
-      SSRF_ALLOWLIST: '127.0.0.1/8',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('worker polling')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before polling:\n${out.slice(-2000)}`)));
-    setTimeout(() => reject(new Error(`worker not polling after 60 s:\n${out.slice(-2000)}`)), 60_000).unref();
-  });
-  return child;
-}
+/** The worker process, calling through the app's simulator. */
+const startWorker = () => startWorkerProcess(app, { TELEPHONY_BASE_URL: app.simulator!.url, TELEPHONY_CALLBACK_BASE_URL: app.url });
 
 describe('a worker killed with SIGKILL in the middle of calls', () => {
   it('finishes every call after a restart, each placed exactly once', async () => {

@@ -1,59 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { testEnv, repoRoot } from '../helpers/env';
 import { defineCustomField } from '../../src/db/repos/leads';
 import { enrollmentWorkflowId } from '../../src/temporal/ids';
 import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, stateOf } from '../helpers/journeys';
-import { freePort } from '../helpers/processes';
 import { startTestApp, type TestApp } from '../helpers/stack';
+import { killWorkerProcesses, startWorkerProcess } from '../helpers/worker-process';
 import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
 
 let app: TestApp;
 const receiver = new WebhookReceiver();
 let hooks: string;
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   app = await startTestApp(); // no in-process workers: the worker runs as a child process we can kill
   hooks = await receiver.start();
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killWorkerProcesses();
   await receiver.close();
   await app.close();
 });
-
-/** Starts worker/main.ts as its own process on the app's task queues; resolves once it polls. */
-async function startWorker(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join('worker', 'main.ts')], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DATABASE_URL: app.config.DATABASE_URL,
-      TEMPORAL_ADDRESS: app.config.TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE_PREFIX: app.config.TEMPORAL_TASK_QUEUE_PREFIX,
-      WORKER_METRICS_PORT: String(await freePort()),
-      WORKER_BUNDLE_PATH: testEnv('bundlePath'),
-      SSRF_ALLOWLIST: '127.0.0.1/8',
-      LOG_LEVEL: 'info',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('worker polling')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before polling:\n${out.slice(-2000)}`)));
-    setTimeout(() => reject(new Error(`worker not polling after 60 s:\n${out.slice(-2000)}`)), 60_000).unref();
-  });
-  return child;
-}
 
 describe('a worker killed with SIGKILL in the middle of journeys', () => {
   it('resumes after a restart and does every step exactly once', async () => {
@@ -67,7 +31,7 @@ describe('a worker killed with SIGKILL in the middle of journeys', () => {
       { id: 'second_hook', kind: 'webhook', url: `${hooks}/crash/second` },
       { id: 'stop', kind: 'end' },
     ]);
-    let worker = await startWorker();
+    let worker = await startWorkerProcess(app);
     const leads: string[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone() } } });
@@ -88,7 +52,7 @@ describe('a worker killed with SIGKILL in the middle of journeys', () => {
     for (const lead of leads) await eventually(async () => (await historyOf(lead)).some((e) => e.timerFiredEventAttributes), 60_000, 'the timer fired');
     expect(receiver.on('/crash/second')).toHaveLength(0);
 
-    worker = await startWorker();
+    worker = await startWorkerProcess(app);
     for (const lead of leads) {
       const end = await finished(app, journey.id, lead);
       expect(end.status).toBe('completed');
@@ -148,7 +112,7 @@ describe('a worker killed with SIGKILL under load, with activities in flight', (
     await locker.query('SELECT id FROM leads WHERE id = ANY($1) FOR NO KEY UPDATE', [[...leads.tag, ...leads.update]]);
     receiver.hold('/load/notify');
 
-    let worker = await startWorker({ DATABASE_POOL_MAX: '60' });
+    let worker = await startWorkerProcess(app, { DATABASE_POOL_MAX: '60' });
     const enrollments = (Object.keys(leads) as (keyof typeof journeys)[]).flatMap((group) =>
       leads[group].map((lead) => app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journeys[group].id, lead_id: lead } })),
     );
@@ -173,7 +137,7 @@ describe('a worker killed with SIGKILL under load, with activities in flight', (
     locker.release();
     receiver.release('/load/notify');
 
-    worker = await startWorker();
+    worker = await startWorkerProcess(app);
     for (const group of Object.keys(leads) as (keyof typeof journeys)[]) {
       for (const lead of leads[group]) {
         const end = await finished(app, journeys[group].id, lead);

@@ -84,3 +84,36 @@ export function actionHarness(integration: string, actions: string[], connection
     },
   };
 }
+
+/** What vendorFakeRunner gives a test file: the fake, the client's waits (this test's) and a runner. */
+export interface VendorFakeRunner {
+  readonly fake: VendorFake;
+  /** The delays the shared client waited between attempts in the current test, in order. */
+  readonly waits: number[];
+  run(action: string, params: unknown, connection?: Connection): Promise<RunActionResult>;
+}
+
+/**
+ * A fake vendor for one integration's test file, cleared before each test (a test may inspect several runs'
+ * requests); `run` calls runIntegrationAction with the file's connection and idempotency key.
+ */
+export function vendorFakeRunner(integration: string, connection: Connection, idempotencyKey: string): VendorFakeRunner {
+  let fake: VendorFake | undefined;
+  const waits: number[] = [];
+  beforeAll(async () => {
+    fake = await startVendorFake();
+  });
+  afterAll(() => fake?.stop());
+  beforeEach(() => {
+    fake!.clear();
+    waits.length = 0;
+  });
+  return {
+    get fake() {
+      return fake!;
+    },
+    waits,
+    run: (action, params, conn = connection) =>
+      runIntegrationAction({ action, integration, params, connection: conn, idempotencyKey, baseUrls: { [integration]: fake!.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } }),
+  };
+}

@@ -1,7 +1,6 @@
 import type { Connection } from '../../src/integrations/define';
 import { intercomBaseUrl } from '../../src/integrations/intercom';
-import { runIntegrationAction } from '../../src/integrations/run';
-import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+import { vendorFakeRunner } from '../helpers/integration-harness';
 import { declareCoverage } from '../helpers/declare-coverage';
 import { vendorSpec } from '../helpers/vendor-spec';
 
@@ -11,45 +10,38 @@ const check = vendorSpec('intercom.json');
 const connection: Connection = { id: 'c1', integration: 'intercom', kind: 'api_key', secrets: { api_key: 'dG9rOmludGVyY29t' }, settings: { region: 'eu' } };
 
 describe('intercom', () => {
-  let fake: VendorFake;
-  const run = (action: string, params: unknown) =>
-    runIntegrationAction({ action, integration: 'intercom', params, connection, idempotencyKey: 'req-1', baseUrls: { intercom: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
-
-  beforeAll(async () => {
-    fake = await startVendorFake();
-  });
-  afterAll(() => fake.stop());
-  beforeEach(() => fake.clear());
+  const h = vendorFakeRunner('intercom', connection, 'req-1');
+  const { run } = h;
 
   it('create_contact sends the token and Intercom-Version, as Intercom describes the operation', async () => {
-    fake.on('POST', '/contacts', { status: 200, body: { type: 'contact', id: '6762f0d41bb69f9f2193bb7f', role: 'lead' } });
+    h.fake.on('POST', '/contacts', { status: 200, body: { type: 'contact', id: '6762f0d41bb69f9f2193bb7f', role: 'lead' } });
     const out = await run('create_contact', { email: 'ada@example.com', phone: '+447700900123', name: 'Ada Lovelace', custom_attributes: { plan: 'pro', seats: 3 } });
     expect(out.data).toEqual({ id: '6762f0d41bb69f9f2193bb7f', existing: false });
-    const [req] = fake.requests;
+    const [req] = h.fake.requests;
     expect(req!.headers).toMatchObject({ authorization: 'Bearer dG9rOmludGVyY29t', 'intercom-version': '2.16', 'content-type': 'application/json' });
     expect(req!.body).toEqual({ role: 'lead', email: 'ada@example.com', phone: '+447700900123', name: 'Ada Lovelace', custom_attributes: { plan: 'pro', seats: 3 } });
     expect(check(req!)).toEqual([]);
   });
 
   it('create_contact returns the contact Intercom says already exists (409), so a replay creates nothing twice', async () => {
-    fake.on('POST', '/contacts', { status: 409, body: { type: 'error.list', errors: [{ code: 'conflict', message: 'A contact matching those details already exists with id=5f7f0d41bb69f9f2193bb7a' }] } });
+    h.fake.on('POST', '/contacts', { status: 409, body: { type: 'error.list', errors: [{ code: 'conflict', message: 'A contact matching those details already exists with id=5f7f0d41bb69f9f2193bb7a' }] } });
     await expect(run('create_contact', { role: 'user', email: 'ada@example.com' })).resolves.toMatchObject({ data: { id: '5f7f0d41bb69f9f2193bb7a', existing: true }, attempts: 1 });
   });
 
   it('add_note posts to the contact’s notes', async () => {
-    fake.on('POST', '/contacts/6762f0d41bb69f9f2193bb7f/notes', { status: 200, body: { type: 'note', id: 31 } });
+    h.fake.on('POST', '/contacts/6762f0d41bb69f9f2193bb7f/notes', { status: 200, body: { type: 'note', id: 31 } });
     await expect(run('add_note', { contact_id: '6762f0d41bb69f9f2193bb7f', body: '<p>Booked a demo</p>', admin_id: '991267' })).resolves.toMatchObject({ data: { id: '31' } });
-    expect(fake.requests[0]!.body).toEqual({ body: '<p>Booked a demo</p>', admin_id: '991267' });
+    expect(h.fake.requests[0]!.body).toEqual({ body: '<p>Booked a demo</p>', admin_id: '991267' });
   });
 
   it('add_tag attaches a tag by id', async () => {
-    fake.on('POST', '/contacts/6762f0d41bb69f9f2193bb7f/tags', { status: 200, body: { type: 'tag', id: '81', name: 'called' } });
+    h.fake.on('POST', '/contacts/6762f0d41bb69f9f2193bb7f/tags', { status: 200, body: { type: 'tag', id: '81', name: 'called' } });
     await expect(run('add_tag', { contact_id: '6762f0d41bb69f9f2193bb7f', tag_id: '81' })).resolves.toMatchObject({ data: { id: '81', name: 'called' } });
-    expect(fake.requests[0]!.body).toEqual({ id: '81' });
+    expect(h.fake.requests[0]!.body).toEqual({ id: '81' });
   });
 
   it('404 (no such contact) fails without retrying', async () => {
-    fake.on('POST', '/contacts/nope0000/notes', { status: 404, body: { type: 'error.list', errors: [{ code: 'not_found', message: 'User Not Found' }] } });
+    h.fake.on('POST', '/contacts/nope0000/notes', { status: 404, body: { type: 'error.list', errors: [{ code: 'not_found', message: 'User Not Found' }] } });
     await expect(run('add_note', { contact_id: 'nope0000', body: 'x' })).rejects.toMatchObject({ type: 'vendor_not_found', message: expect.stringContaining('User Not Found'), attempts: 1 });
   });
 

@@ -1,7 +1,6 @@
 import type { Connection } from '../../src/integrations/define';
-import { runIntegrationAction } from '../../src/integrations/run';
-import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { declareCoverage } from '../helpers/declare-coverage';
+import { vendorFakeRunner } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
 
 declareCoverage('klaviyo', ['create_profile', 'upsert_profile', 'add_to_list', 'track_event']);
@@ -11,50 +10,39 @@ const connection: Connection = { id: 'c1', integration: 'klaviyo', kind: 'api_ke
 const PROFILE_ID = '01GDDKASAP8TKDDA2GRZDSVP4H';
 
 describe('klaviyo', () => {
-  let fake: VendorFake;
-  let waits: number[];
-  const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ action, integration: 'klaviyo', params, connection: conn, idempotencyKey: 'req-42', baseUrls: { klaviyo: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
-
-  beforeAll(async () => {
-    fake = await startVendorFake();
-  });
-  afterAll(() => fake.stop());
-  beforeEach(() => {
-    fake.clear();
-    waits = [];
-  });
+  const h = vendorFakeRunner('klaviyo', connection, 'req-42');
+  const { run, waits } = h;
 
   it('create_profile sends a JSON:API body with the key and revision headers, as Klaviyo describes the operation', async () => {
-    fake.on('POST', '/api/profiles', { status: 201, body: { data: { type: 'profile', id: PROFILE_ID } } });
+    h.fake.on('POST', '/api/profiles', { status: 201, body: { data: { type: 'profile', id: PROFILE_ID } } });
     const out = await run('create_profile', { email: 'ada@example.com', phone_number: '+15005550006', first_name: 'Ada', properties: { last_call: 'booked' }, location: { city: 'London' } });
     expect(out.data).toEqual({ id: PROFILE_ID });
-    const [req] = fake.requests;
+    const [req] = h.fake.requests;
     expect(req!.headers).toMatchObject({ authorization: 'Klaviyo-API-Key pk_test_123', revision: '2026-07-15', 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' });
     expect(req!.body).toEqual({ data: { type: 'profile', attributes: { email: 'ada@example.com', phone_number: '+15005550006', first_name: 'Ada', properties: { last_call: 'booked' }, location: { city: 'London' } } } });
     expect(check(req!)).toEqual([]);
   });
 
   it('upsert_profile uses profile-import (create or update), as Klaviyo describes the operation', async () => {
-    fake.on('POST', '/api/profile-import', { status: 200, body: { data: { type: 'profile', id: PROFILE_ID } } });
+    h.fake.on('POST', '/api/profile-import', { status: 200, body: { data: { type: 'profile', id: PROFILE_ID } } });
     const out = await run('upsert_profile', { external_id: 'crm-9', last_name: 'Lovelace' }, { ...connection, kind: 'oauth2', secrets: { access_token: 'oauth-tok' } });
     expect(out.data).toEqual({ id: PROFILE_ID, created: false });
-    const [req] = fake.requests;
+    const [req] = h.fake.requests;
     expect(req!.headers.authorization).toBe('Bearer oauth-tok');
     expect(req!.body).toEqual({ data: { type: 'profile', attributes: { external_id: 'crm-9', last_name: 'Lovelace' } } });
     expect(check(req!)).toEqual([]);
   });
 
   it('add_to_list relates profiles to the list', async () => {
-    fake.on('POST', '/api/lists/Y6nRLr/relationships/profiles', { status: 204 });
+    h.fake.on('POST', '/api/lists/Y6nRLr/relationships/profiles', { status: 204 });
     await expect(run('add_to_list', { list_id: 'Y6nRLr', profile_ids: [PROFILE_ID] })).resolves.toMatchObject({ data: { added: 1 } });
-    expect(fake.requests[0]!.body).toEqual({ data: [{ type: 'profile', id: PROFILE_ID }] });
+    expect(h.fake.requests[0]!.body).toEqual({ data: [{ type: 'profile', id: PROFILE_ID }] });
   });
 
   it('track_event sends the run’s idempotency key as unique_id', async () => {
-    fake.on('POST', '/api/events', { status: 202 });
+    h.fake.on('POST', '/api/events', { status: 202 });
     await run('track_event', { metric: 'Call Completed', email: 'ada@example.com', properties: { outcome: 'booked' }, value: 120 });
-    expect(fake.requests[0]!.body).toEqual({
+    expect(h.fake.requests[0]!.body).toEqual({
       data: {
         type: 'event',
         attributes: {
@@ -69,21 +57,21 @@ describe('klaviyo', () => {
   });
 
   it('a duplicate profile (409) is refused with Klaviyo’s words, not retried', async () => {
-    fake.on('POST', '/api/profiles', { status: 409, body: { errors: [{ id: 'e1', status: 409, code: 'duplicate_profile', title: 'Conflict.', detail: 'A profile already exists with one of these identifiers.', meta: { duplicate_profile_id: PROFILE_ID } }] } });
+    h.fake.on('POST', '/api/profiles', { status: 409, body: { errors: [{ id: 'e1', status: 409, code: 'duplicate_profile', title: 'Conflict.', detail: 'A profile already exists with one of these identifiers.', meta: { duplicate_profile_id: PROFILE_ID } }] } });
     await expect(run('create_profile', { email: 'ada@example.com' })).rejects.toMatchObject({ type: 'vendor_rejected', message: expect.stringContaining('A profile already exists'), attempts: 1 });
   });
 
   it('5xx is retried, then the run fails', async () => {
-    fake.on('POST', '/api/profile-import', { status: 503, body: { errors: [{ detail: 'maintenance' }] } });
+    h.fake.on('POST', '/api/profile-import', { status: 503, body: { errors: [{ detail: 'maintenance' }] } });
     await expect(run('upsert_profile', { email: 'ada@example.com' })).rejects.toMatchObject({ type: 'vendor_unavailable', retryable: true, attempts: 3 });
-    expect(fake.requests).toHaveLength(3);
+    expect(h.fake.requests).toHaveLength(3);
     expect(waits).toHaveLength(2);
   });
 
   it('a profile needs an identifier; nothing is sent', async () => {
     await expect(run('create_profile', { first_name: 'Ada' })).rejects.toMatchObject({ type: 'invalid_params', problems: ['email: give email, phone_number or external_id'] });
     await expect(run('upsert_profile', { phone_number: '555', email: 'not-an-email' })).rejects.toMatchObject({ type: 'invalid_params', problems: expect.arrayContaining([expect.stringContaining('phone_number'), expect.stringContaining('email')]) });
-    expect(fake.requests).toHaveLength(0);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   it('the description check can fail: a profile without its type is reported', () => {

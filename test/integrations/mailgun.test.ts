@@ -1,7 +1,7 @@
 import type { Connection } from '../../src/integrations/define';
 import mailgun from '../../src/integrations/mailgun';
-import { runIntegrationAction } from '../../src/integrations/run';
-import { startVendorFake, type RecordedRequest, type VendorFake } from '../helpers/vendor-fake';
+import { vendorFakeRunner } from '../helpers/integration-harness';
+import type { RecordedRequest } from '../helpers/vendor-fake';
 import { vendorSpec } from '../helpers/vendor-spec';
 
 const spec = vendorSpec('mailgun.json');
@@ -20,25 +20,15 @@ async function fields(req: RecordedRequest): Promise<Record<string, string | str
 }
 
 describe('mailgun send_email', () => {
-  let fake: VendorFake;
-  const sleeps: number[] = [];
-  const run = (params: unknown) =>
-    runIntegrationAction({ integration: 'mailgun', action: 'send_email', params, connection, idempotencyKey: 'req-1', baseUrls: { mailgun: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void sleeps.push(ms) } });
-
-  beforeAll(async () => {
-    fake = await startVendorFake();
-  });
-  afterAll(() => fake.stop());
-  beforeEach(() => {
-    fake.clear();
-    sleeps.length = 0;
-  });
+  const h = vendorFakeRunner('mailgun', connection, 'req-1');
+  const sleeps = h.waits;
+  const run = (params: unknown) => h.run('send_email', params);
 
   it('posts multipart form data to the connection\'s domain with Basic api:key, as Mailgun describes it', async () => {
-    fake.on('POST', '/v3/mg.example.com/messages', { status: 200, body: { id: '<20261123.1@mg.example.com>', message: 'Queued. Thank you.' } });
+    h.fake.on('POST', '/v3/mg.example.com/messages', { status: 200, body: { id: '<20261123.1@mg.example.com>', message: 'Queued. Thank you.' } });
     const out = await run({ from: 'Agent <agent@mg.example.com>', to: ['ada@example.com', 'Bob <bob@example.com>'], subject: 'Summary', text: 'Thanks', html: '<b>Thanks</b>', tags: ['call'], variables: { name: 'Ada' }, template: 'summary', replyTo: 'help@example.com' });
     expect(out).toEqual({ data: { id: '<20261123.1@mg.example.com>', message: 'Queued. Thank you.' }, attempts: 1, action: 'send_email' });
-    const [req] = fake.requests;
+    const [req] = h.fake.requests;
     expect(req!.headers.authorization).toBe(`Basic ${Buffer.from('api:key-test').toString('base64')}`);
     expect(req!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     const body = await fields(req!);
@@ -47,9 +37,9 @@ describe('mailgun send_email', () => {
   });
 
   it('retries a 5xx, then fails as unavailable', async () => {
-    fake.on('POST', '/v3/mg.example.com/messages', { status: 503, body: 'upstream unavailable' });
+    h.fake.on('POST', '/v3/mg.example.com/messages', { status: 503, body: 'upstream unavailable' });
     await expect(run({ from: 'a@mg.example.com', to: ['b@example.com'], subject: 's', text: 't' })).rejects.toMatchObject({ type: 'vendor_unavailable', retryable: true, attempts: 3, message: expect.stringContaining('503') });
-    expect(fake.requests).toHaveLength(3);
+    expect(h.fake.requests).toHaveLength(3);
     expect(sleeps).toHaveLength(2);
   });
 
@@ -64,7 +54,7 @@ describe('mailgun send_email', () => {
       type: 'invalid_params',
       problems: expect.arrayContaining([expect.stringMatching(/^to:/), expect.stringMatching(/^subject:/), expect.stringMatching(/^text:/)]),
     });
-    expect(fake.requests).toHaveLength(0);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   it('the description check can fail: a message without to is reported', () => {

@@ -1,6 +1,5 @@
 import type { Connection } from '../../src/integrations/define';
-import { runIntegrationAction } from '../../src/integrations/run';
-import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+import { vendorFakeRunner } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
 
 const check = vendorSpec('twilio.json');
@@ -9,25 +8,14 @@ const connection: Connection = { id: 'c1', integration: 'twilio', kind: 'basic',
 const MESSAGES = `/2010-04-01/Accounts/${SID}/Messages.json`;
 
 describe('twilio', () => {
-  let fake: VendorFake;
-  const sleeps: number[] = [];
-  const run = (action: string, params: unknown, conn = connection) =>
-    runIntegrationAction({ action, integration: 'twilio', params, connection: conn, idempotencyKey: 'req-7', baseUrls: { twilio: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void sleeps.push(ms) } });
-
-  beforeAll(async () => {
-    fake = await startVendorFake();
-  });
-  afterAll(() => fake.stop());
-  beforeEach(() => {
-    fake.clear();
-    sleeps.length = 0;
-  });
+  const h = vendorFakeRunner('twilio', connection, 'req-7');
+  const { run, waits: sleeps } = h;
 
   it('posts a form-encoded message with Basic auth and the idempotency token, as Twilio describes it', async () => {
-    fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM1', status: 'queued', to: '+14155550100' } });
+    h.fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM1', status: 'queued', to: '+14155550100' } });
     const out = await run('send_sms', { to: '+14155550100', from: '+14155550199', body: 'Your booking is confirmed', mediaUrl: ['https://example.com/a.png', 'https://example.com/b.png'] });
     expect(out).toEqual({ data: { sid: 'SM1', status: 'queued', to: '+14155550100' }, attempts: 1, action: 'send_sms' });
-    const [req] = fake.requests;
+    const [req] = h.fake.requests;
     expect(req!.method).toBe('POST');
     expect(req!.path).toBe(MESSAGES);
     expect(req!.headers.authorization).toBe(`Basic ${Buffer.from(`${SID}:tok-secret`).toString('base64')}`);
@@ -38,37 +26,37 @@ describe('twilio', () => {
   });
 
   it('uses an API key pair when the connection has one, and a messaging service instead of from', async () => {
-    fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM2', status: 'accepted', to: '+14155550100' } });
+    h.fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM2', status: 'accepted', to: '+14155550100' } });
     const conn: Connection = { ...connection, kind: 'api_key', secrets: { api_key_sid: 'SKabc', api_key_secret: 'shh' } };
     await run('send_sms', { to: '+14155550100', messagingServiceSid: `MG${'a'.repeat(32)}`, body: 'hi' }, conn);
-    const [req] = fake.requests;
+    const [req] = h.fake.requests;
     expect(req!.headers.authorization).toBe(`Basic ${Buffer.from('SKabc:shh').toString('base64')}`);
     expect(req!.body).toEqual({ To: '+14155550100', MessagingServiceSid: `MG${'a'.repeat(32)}`, Body: 'hi' });
     expect(check(req!)).toEqual([]);
   });
 
   it('send_whatsapp sends a content template to whatsapp: addresses, as Twilio describes Messages', async () => {
-    fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM4', status: 'queued', to: 'whatsapp:+14155550100' } });
+    h.fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM4', status: 'queued', to: 'whatsapp:+14155550100' } });
     const contentSid = `HX${'b'.repeat(32)}`;
     const out = await run('send_whatsapp', { to: '+14155550100', from: '+14155550199', contentSid, contentVariables: { 1: 'Ada', 2: 'Tuesday' } });
     expect(out).toEqual({ data: { sid: 'SM4', status: 'queued', to: 'whatsapp:+14155550100' }, attempts: 1, action: 'send_whatsapp' });
-    const [req] = fake.requests;
+    const [req] = h.fake.requests;
     expect(req!.headers['i-twilio-idempotency-token']).toBe('req-7');
     expect(req!.body).toEqual({ To: 'whatsapp:+14155550100', From: 'whatsapp:+14155550199', ContentSid: contentSid, ContentVariables: '{"1":"Ada","2":"Tuesday"}' });
     expect(check(req!)).toEqual([]);
     await expect(run('send_whatsapp', { to: '+14155550100', from: '+14155550199', body: 'x', contentSid })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^body: give exactly one/)] });
-    expect(fake.requests).toHaveLength(1);
+    expect(h.fake.requests).toHaveLength(1);
   });
 
   it('retries a 429, waiting what Retry-After says, with the same idempotency token', async () => {
-    fake.on('POST', MESSAGES, { status: 429, headers: { 'retry-after': '2' }, body: { code: 20429, message: 'Too Many Requests', status: 429 } }, { status: 201, body: { sid: 'SM3', status: 'queued', to: '+14155550100' } });
+    h.fake.on('POST', MESSAGES, { status: 429, headers: { 'retry-after': '2' }, body: { code: 20429, message: 'Too Many Requests', status: 429 } }, { status: 201, body: { sid: 'SM3', status: 'queued', to: '+14155550100' } });
     await expect(run('send_sms', { to: '+14155550100', from: '+14155550199', body: 'x' })).resolves.toMatchObject({ attempts: 2, data: { sid: 'SM3' } });
     expect(sleeps).toEqual([2000]);
-    expect(fake.requests.map((r) => r.headers['i-twilio-idempotency-token'])).toEqual(['req-7', 'req-7']);
+    expect(h.fake.requests.map((r) => r.headers['i-twilio-idempotency-token'])).toEqual(['req-7', 'req-7']);
   });
 
   it('surfaces Twilio\'s 400 message without retrying', async () => {
-    fake.on('POST', MESSAGES, { status: 400, body: { code: 21211, message: "The 'To' number +15005550001 is not a valid phone number.", status: 400 } });
+    h.fake.on('POST', MESSAGES, { status: 400, body: { code: 21211, message: "The 'To' number +15005550001 is not a valid phone number.", status: 400 } });
     await expect(run('send_sms', { to: '+15005550001', from: '+14155550199', body: 'x' })).rejects.toMatchObject({ type: 'vendor_rejected', retryable: false, attempts: 1, message: expect.stringContaining('is not a valid phone number') });
   });
 
@@ -78,7 +66,7 @@ describe('twilio', () => {
       problems: expect.arrayContaining([expect.stringMatching(/^to:/), expect.stringMatching(/^body:/)]),
     });
     await expect(run('send_sms', { to: '+14155550100', body: 'x' })).rejects.toMatchObject({ problems: [expect.stringMatching(/^from: give from or messagingServiceSid/)] });
-    expect(fake.requests).toHaveLength(0);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   it('the description check can fail: a message without To is reported', () => {

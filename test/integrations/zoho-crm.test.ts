@@ -1,8 +1,7 @@
 import type { Connection } from '../../src/integrations/define';
-import { runIntegrationAction } from '../../src/integrations/run';
 import { zohoBaseUrl } from '../../src/integrations/zoho_crm';
-import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { declareCoverage } from '../helpers/declare-coverage';
+import { vendorFakeRunner } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
 
 declareCoverage('zoho_crm', ['create_lead', 'upsert_contact', 'add_note']);
@@ -12,25 +11,14 @@ const connection: Connection = { id: 'c1', integration: 'zoho_crm', kind: 'oauth
 const created = (id: string, action?: string) => ({ status: 201, body: { data: [{ code: 'SUCCESS', status: 'success', message: 'record added', ...(action ? { action } : {}), details: { id } }] } });
 
 describe('zoho_crm', () => {
-  let fake: VendorFake;
-  let waits: number[];
-  const run = (action: string, params: unknown) =>
-    runIntegrationAction({ action, integration: 'zoho_crm', params, connection, idempotencyKey: 'req-1', baseUrls: { zoho_crm: fake.url }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
-
-  beforeAll(async () => {
-    fake = await startVendorFake();
-  });
-  afterAll(() => fake.stop());
-  beforeEach(() => {
-    fake.clear();
-    waits = [];
-  });
+  const h = vendorFakeRunner('zoho_crm', connection, 'req-1');
+  const { run, waits } = h;
 
   it('create_lead posts one record with custom fields by API name, as Zoho describes the operation', async () => {
-    fake.on('POST', '/crm/v8/Leads', created('4150868000000624001'));
+    h.fake.on('POST', '/crm/v8/Leads', created('4150868000000624001'));
     const out = await run('create_lead', { Last_Name: 'Lovelace', First_Name: 'Ada', Company: 'Engines', Email: 'ada@example.com', fields: { Call_Summary: 'wants a demo', Lead_Score: 7 } });
     expect(out).toMatchObject({ data: { id: '4150868000000624001' }, attempts: 1 });
-    const [req] = fake.requests;
+    const [req] = h.fake.requests;
     expect(req!.method).toBe('POST');
     expect(req!.headers.authorization).toBe('Zoho-oauthtoken 1000.zoho-token');
     expect(req!.query).toEqual({});
@@ -42,27 +30,27 @@ describe('zoho_crm', () => {
   });
 
   it('upsert_contact matches on the duplicate-check fields and reports insert or update', async () => {
-    fake.on('POST', '/crm/v8/Contacts/upsert', { status: 200, body: { data: [{ code: 'SUCCESS', status: 'success', action: 'update', duplicate_field: 'Email', details: { id: '77' } }] } });
+    h.fake.on('POST', '/crm/v8/Contacts/upsert', { status: 200, body: { data: [{ code: 'SUCCESS', status: 'success', action: 'update', duplicate_field: 'Email', details: { id: '77' } }] } });
     const out = await run('upsert_contact', { Last_Name: 'Hopper', Email: 'grace@example.com', duplicate_check_fields: ['Email', 'Phone'], trigger: [] });
     expect(out.data).toEqual({ id: '77', action: 'update' });
-    expect(fake.requests[0]!.body).toEqual({ data: [{ Last_Name: 'Hopper', Email: 'grace@example.com' }], duplicate_check_fields: ['Email', 'Phone'], trigger: [] });
+    expect(h.fake.requests[0]!.body).toEqual({ data: [{ Last_Name: 'Hopper', Email: 'grace@example.com' }], duplicate_check_fields: ['Email', 'Phone'], trigger: [] });
   });
 
   it('add_note puts the note on its parent record, as Zoho describes the operation', async () => {
-    fake.on('POST', '/crm/v8/Notes', created('900'));
+    h.fake.on('POST', '/crm/v8/Notes', created('900'));
     await expect(run('add_note', { parent_module: 'Leads', parent_id: '4150868000000624001', Note_Title: 'Call', Note_Content: 'Asked for pricing' })).resolves.toMatchObject({ data: { id: '900' } });
-    const [req] = fake.requests;
+    const [req] = h.fake.requests;
     expect(req!.body).toEqual({ data: [{ Note_Title: 'Call', Note_Content: 'Asked for pricing', Parent_Id: { module: { api_name: 'Leads' }, id: '4150868000000624001' } }] });
     expect(check(req!)).toEqual([]);
   });
 
   it('a record refused inside a successful answer is a failure with Zoho’s code', async () => {
-    fake.on('POST', '/crm/v8/Leads', { status: 207, body: { data: [{ code: 'INVALID_DATA', status: 'error', message: 'invalid data', details: { api_name: 'Email' } }] } });
+    h.fake.on('POST', '/crm/v8/Leads', { status: 207, body: { data: [{ code: 'INVALID_DATA', status: 'error', message: 'invalid data', details: { api_name: 'Email' } }] } });
     await expect(run('create_lead', { Last_Name: 'X', Email: 'x@example.com' })).rejects.toMatchObject({ type: 'vendor_error_in_body', retryable: false, message: expect.stringContaining('INVALID_DATA'), attempts: 1 });
   });
 
   it('429 is retried after Retry-After', async () => {
-    fake.on('POST', '/crm/v8/Leads', { status: 429, headers: { 'retry-after': '3' }, body: { code: 'TOO_MANY_REQUESTS', message: 'slow down' } }, created('5'));
+    h.fake.on('POST', '/crm/v8/Leads', { status: 429, headers: { 'retry-after': '3' }, body: { code: 'TOO_MANY_REQUESTS', message: 'slow down' } }, created('5'));
     await expect(run('create_lead', { Last_Name: 'X' })).resolves.toMatchObject({ data: { id: '5' }, attempts: 2 });
     expect(waits).toEqual([3000]);
   });
@@ -72,7 +60,7 @@ describe('zoho_crm', () => {
       type: 'invalid_params',
       problems: expect.arrayContaining([expect.stringContaining('parent_module'), expect.stringContaining('parent_id'), expect.stringContaining('Note_Content')]),
     });
-    expect(fake.requests).toHaveLength(0);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   it('the description check can fail: a body without the data array shape is reported', () => {

@@ -10,7 +10,8 @@ export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'completed', '
 const MAX_LIMIT = 200;
 const DEFAULT_LIMIT = 50;
 
-const CallRecord = z.object({
+/** A call or transfer leg as GET /v1/call and GET /v1/calls present it (presentCallRecord). */
+export const CallRecord = z.object({
   call_id: z.string().describe('Call UUID; a transfer leg has `:1`, `:2` … appended'),
   phone_to: z.string(),
   phone_from: z.string(),
@@ -25,7 +26,7 @@ const CallRecord = z.object({
   status: z.string().describe(`Lifecycle: ${CALL_STATUSES.join(', ')}`),
   ended_reason: z.string().nullable(),
   duration: z.number().nullable().describe('Seconds'),
-  transcript: z.unknown(),
+  transcript: z.string().nullable(),
   recording_url: z.string().nullable(),
   request_data: z.unknown(),
 });

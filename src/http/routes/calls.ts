@@ -8,6 +8,7 @@ import { conflict, notFound } from '../../errors';
 import { UUID_PATTERN } from '../../ids';
 import { callWorkflowId } from '../../temporal/ids';
 import { defineRoute, workspaceOf } from '../route';
+import { CallRecord } from './calls-list';
 
 const CALL_NOT_FOUND = 'Call not found';
 const MAX_REQUEST_DATA = 16 * 1024;
@@ -48,26 +49,6 @@ const CallStarted = z.object({
   to: z.string().describe('Destination, E.164 digits'),
   from: z.string().describe('Caller id, E.164 digits'),
   agent: z.guid().describe('Agent UUID'),
-});
-
-const CallRecord = z.object({
-  call_id: z.string(),
-  phone_to: z.string(),
-  phone_from: z.string(),
-  call_start: z.string().nullable(),
-  call_end: z.string().nullable(),
-  disposition: z.string().nullable(),
-  answered_by: z.string().nullable().optional().describe('Not on legs'),
-  agent: z.string().nullable(),
-  direction: z.string(),
-  transfer: z.literal(true).optional(),
-  is_transfer: z.literal(true).optional(),
-  status: z.string().describe('queued, ringing, in_progress, completed, busy, no_answer, failed, canceled'),
-  ended_reason: z.string().nullable(),
-  duration: z.number().nullable(),
-  transcript: z.string().nullable(),
-  recording_url: z.string().nullable(),
-  request_data: z.unknown(),
 });
 
 const CallIdQuery = z.strictObject({

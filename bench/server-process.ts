@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { BenchContext } from './lib';
 
@@ -16,8 +17,17 @@ export async function forkServer<M>(
   const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [script], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     execArgv: ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])],
-    // The rate limiter counts every request (its cost is part of what is measured) but never refuses one.
-    env: { ...process.env, NODE_ENV: 'production', RATE_LIMIT_PER_KEY: '1000000000', RATE_LIMIT_PER_ADDRESS: '1000000000', ...env },
+    // The rate limiter counts every request (its cost is part of what is measured) but never refuses one. Production
+    // mode wants its secrets set: throwaway ones per run (a benchmark's data is never read again).
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_KEY: '1000000000',
+      RATE_LIMIT_PER_ADDRESS: '1000000000',
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ...env,
+    },
   });
   ctx.defer(async () => {
     if (child.exitCode !== null) return;

@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
-import { createWorkers, runWorkers } from './workers';
+import { runWorkers, workerSetFromConfig } from './workers';
 
 /** An automations worker inside the api process and a client on its connection, for eager starts. */
 export interface InProcessAutomationWorker {
@@ -15,17 +15,7 @@ export interface InProcessAutomationWorker {
 /** Starts the automations worker of API_AUTOMATION_WORKER in this (api) process. */
 export async function startInProcessAutomationWorker(config: Config, db: Db, logger: Logger): Promise<InProcessAutomationWorker> {
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const workers = await createWorkers({
-    connection,
-    db,
-    logger,
-    config,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
-    bundlePath: config.WORKER_BUNDLE_PATH,
-    shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
-    kinds: ['automations'],
-  }).catch(async (err: unknown) => {
+  const workers = await workerSetFromConfig(config, { connection, db, logger, kinds: ['automations'] }).catch(async (err: unknown) => {
     await connection.close();
     throw err;
   });

@@ -6,7 +6,7 @@ import { createLogger, type Logger } from '../src/log';
 import { handleShutdownSignals } from '../src/shutdown';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { sdkLogger } from './sdk-logger';
-import { createWorkers, runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS } from './workers';
+import { runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS, workerSetFromConfig } from './workers';
 
 export interface RunningWorker {
   workers: Worker[];
@@ -44,16 +44,7 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'could not register search attributes');
   }
-  const workers = await createWorkers({
-    connection,
-    db,
-    logger,
-    config,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
-    bundlePath: config.WORKER_BUNDLE_PATH,
-    shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
-  });
+  const workers = await workerSetFromConfig(config, { connection, db, logger });
   const done = runWorkers(workers).finally(async () => {
     await connection.close().catch(() => undefined);
     await db.close().catch(() => undefined);

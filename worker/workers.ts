@@ -1,6 +1,7 @@
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import path from 'node:path';
 import { createActivities, type ActivityDeps } from '../activities';
+import type { Config } from '../src/config';
 import { TASK_QUEUE_KINDS, taskQueue, type TaskQueueKind } from '../src/temporal/task-queues';
 import { activityBoundary } from './activity-errors';
 import { sdkLogger } from './sdk-logger';
@@ -41,6 +42,21 @@ export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
       }),
     ),
   );
+}
+
+/** The worker set a process runs from its configuration (the worker process, or the api's in-process automations worker). */
+export function workerSetFromConfig(
+  config: Config,
+  parts: { connection: NativeConnection; db: ActivityDeps['db']; logger: ActivityDeps['logger']; kinds?: readonly TaskQueueKind[] },
+): Promise<Worker[]> {
+  return createWorkers({
+    ...parts,
+    config,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
+    bundlePath: config.WORKER_BUNDLE_PATH,
+    shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
+  });
 }
 
 /** Runs the workers until shutdown() is called on each (or a fatal error). */

@@ -5,10 +5,10 @@ import { UUID_PATTERN } from '../ids';
 export type CursorPosition = { at: string; id: string };
 
 /**
- * A page cursor: `<epoch microseconds>.<uuid>`. Every string this pattern matches is a position, so a cursor the
+ * A page cursor of every listing: `<epoch microseconds>.<uuid>`. Every string this pattern matches is a position, so a cursor the
  * document calls valid is never refused (the fuzzer's rule), and the pattern is what the OpenAPI document states.
  */
-export const CURSOR_PATTERN = new RegExp(`^(\\d{1,16})\\.(${UUID_PATTERN.source.replace(/^\^|\$$/g, '')})$`, 'i');
+export const CURSOR_PATTERN = new RegExp(`^(\\d{1,17})\\.(${UUID_PATTERN.source.replace(/^\^|\$$/g, '')})$`, 'i');
 
 /** The cursor of a keyset position. */
 export function encodeCursor(position: CursorPosition): string {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { presentCallRecord } from '../../calls/events-records';
 import { listCalls, type CallsCursor } from '../../db/repos/calls-list';
 import { documentAs } from '../../documented';
-import { UUID_PATTERN } from '../../ids';
+import { CURSOR_PATTERN } from '../cursor';
 import { defineRoute, workspaceOf } from '../route';
 
 /** A call's lifecycle statuses (the `status` field), as GET /v1/calls filters on them. */
@@ -40,11 +40,9 @@ const Limit = documentAs(
     .refine((n) => n >= 1 && n <= MAX_LIMIT, `an integer from 1 to ${MAX_LIMIT}`),
   { type: 'string', pattern: '^(?:[1-9]|[1-9][0-9]|1[0-9][0-9]|200)$', examples: ['50'] },
 );
-// `<creation time in epoch microseconds>.<call id>`: a position in the list, readable and exact.
-const CURSOR = new RegExp(`^(\\d{1,17})\\.(${UUID_PATTERN.source.replace(/^\^|\$$/g, '')})$`, 'i');
 const Query = z.strictObject({
   limit: Limit.optional().describe(`Calls per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
-  cursor: z.string().regex(CURSOR, 'a next_cursor of this list').optional().describe('next_cursor of the previous page'),
+  cursor: z.string().regex(CURSOR_PATTERN, 'a next_cursor of this list').optional().describe('next_cursor of the previous page'),
   status: z.enum(CALL_STATUSES).optional().describe('Only calls with this lifecycle status'),
   agent_id: z.guid(orRequired('must be a UUID')).optional().describe('Only calls by this agent'),
   lead_id: z.guid(orRequired('must be a UUID')).optional().describe("Only calls to this lead's number"),
@@ -53,7 +51,7 @@ const Query = z.strictObject({
 
 const encodeCursor = (c: CallsCursor) => `${c.createdAtUs}.${c.id}`;
 const decodeCursor = (text: string): CallsCursor => {
-  const m = CURSOR.exec(text)!;
+  const m = CURSOR_PATTERN.exec(text)!;
   return { createdAtUs: m[1]!, id: m[2]!.toLowerCase() };
 };
 

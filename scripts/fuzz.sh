@@ -55,7 +55,7 @@ export SWITCHBOARD_DATA_DIR="$WORK/data" PORT="$API_PORT" HOST=127.0.0.1 DEV_POS
   TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT" TEMPORAL_UI_PORT="$UI_PORT" WORKER_METRICS_PORT="$METRICS_PORT" \
   TELEPHONY_BASE_URL="http://127.0.0.1:$SIM_PORT" \
   TEMPORAL_TASK_QUEUE_PREFIX=fuzz LOG_LEVEL=warn NODE_ENV=development \
-  RATE_LIMIT_PER_KEY=0 RATE_LIMIT_PER_ADDRESS=0 # the fuzzer sends thousands of requests a minute; limits have their own tests
+  RATE_LIMIT_PER_KEY=0 RATE_LIMIT_PER_ADDRESS=0 WEBCHAT_SESSIONS_PER_ADDRESS=0 # the fuzzer sends thousands of requests a minute; limits have their own tests
 unset DATABASE_URL PUBLIC_BASE_URL
 
 say "starting the stack (log: $WORK/stack.log)"
@@ -80,21 +80,29 @@ workspace() {
     fetch(`${api}/v1/lead/create`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ phone, first_name: "Fuzz" }) })
       .then((r) => r.json()).then((b) => { if (!b.lead_id) throw new Error(JSON.stringify(b)); console.log(b.lead_id); });' "$API" "$key" "$phone")"
   # The superuser key: it reaches every route an ordinary key does, and the superuser-only ones too.
-  node -e 'const d = JSON.parse(process.argv[1]); console.log(d.superuser_key, d.journey_id, process.argv[2])' "$demo" "$lead"
+  node -e 'const d = JSON.parse(process.argv[1]); console.log(d.superuser_key, d.journey_id, process.argv[2], d.agent_id, d.flow_id)' "$demo" "$lead"
 }
-read -r KEY_A JOURNEY_A LEAD_A < <(workspace)
-read -r KEY_B _ _ < <(workspace)
+read -r KEY_A JOURNEY_A LEAD_A AGENT_A FLOW_A < <(workspace)
+read -r KEY_B _ _ _ _ < <(workspace)
 say "workspaces ready (journey $JOURNEY_A, lead $LEAD_A)"
 
-cat >"$WORK/auth.json" <<JSON
+# Two runs. The first covers every route but the automation endpoint's, as the owner's API key (Bearer) with the peer's
+# key for the object-level check. The second covers /api/automation/*, which take a superuser key in x-key (Bearer
+# there means a user JWT, and both at once is a 400), again with the peer's superuser key as the other tenant.
+auth_file() { # <header name> <value prefix>
+  cat <<JSON
 { "auth": [
-  { "name": "owner", "fixedHeaders": [{ "name": "Authorization", "value": "Bearer $KEY_A" }] },
-  { "name": "peer", "fixedHeaders": [{ "name": "Authorization", "value": "Bearer $KEY_B" }] }
+  { "name": "owner", "fixedHeaders": [{ "name": "$1", "value": "$2$KEY_A" }] },
+  { "name": "peer", "fixedHeaders": [{ "name": "$1", "value": "$2$KEY_B" }] }
 ] }
 JSON
-cat >"$WORK/schemathesis.toml" <<TOML
+}
+auth_file Authorization "Bearer " >"$WORK/auth-rest.json"
+auth_file x-key "" >"$WORK/auth-automation.json"
+config_file() { # <auth file>
+  cat <<TOML
 [auth.wfc]
-path = "$WORK/auth.json"
+path = "$1"
 user = "owner"
 peers = ["owner", "peer"]
 
@@ -103,18 +111,40 @@ peers = ["owner", "peer"]
 values = ["$JOURNEY_A"]
 [dictionaries.leads]
 values = ["$LEAD_A"]
+[dictionaries.agents]
+values = ["$AGENT_A"]
+[dictionaries.flows]
+values = ["$FLOW_A"]
 [parameters]
 "body.workflow_id" = { dictionary = "journeys", probability = 0.3 }
 "body.lead_id" = { dictionary = "leads", probability = 0.3 }
 "query.lead_id" = { dictionary = "leads", probability = 0.3 }
+"body.agent" = { dictionary = "agents", probability = 0.3 }
+"body.flow_id" = { dictionary = "flows", probability = 0.3 }
+"path.flowId" = { dictionary = "flows", probability = 0.3 }
 TOML
+}
+config_file "$WORK/auth-rest.json" >"$WORK/schemathesis-rest.toml"
+config_file "$WORK/auth-automation.json" >"$WORK/schemathesis-automation.toml"
 
-say "running schemathesis (at most ${MAX_TIME}s)"
+AUTOMATION='^/api/automation/'
+REST_TIME=$((MAX_TIME * 3 / 4))
+AUTOMATION_TIME=$((MAX_TIME - REST_TIME))
+cd "$WORK"
 # One worker: with two threads, CPython's ast module can fail inside hypothesis ("AST constructor recursion depth
 # mismatch", a thread-safety bug of CPython 3.11), which schemathesis reports as a runtime error of the run.
-cd "$WORK"
-"$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$API/v1/openapi.json" \
-  --checks all --phases examples,coverage,fuzzing,stateful --mode all \
-  --max-time "$MAX_TIME" --max-examples "${FUZZ_MAX_EXAMPLES:-60}" --request-timeout 10 \
-  --generation-database none --workers 1 --no-color \
-  --report junit,ndjson --report-dir "$WORK/report"
+fuzz() { # <name> <config> <seconds> <operation filter...>
+  local name="$1" config="$2" seconds="$3"
+  shift 3
+  say "running schemathesis on $name (at most ${seconds}s)"
+  mkdir -p "$WORK/report/$name"
+  "$VENV/bin/schemathesis" --config-file "$config" run "$API/v1/openapi.json" "$@" \
+    --checks all --phases examples,coverage,fuzzing,stateful --mode all \
+    --max-time "$seconds" --max-examples "${FUZZ_MAX_EXAMPLES:-60}" --request-timeout 10 \
+    --generation-database none --workers 1 --no-color \
+    --report junit,ndjson --report-dir "$WORK/report/$name"
+}
+status=0
+fuzz "every route but the automation endpoint's (API keys)" "$WORK/schemathesis-rest.toml" "$REST_TIME" --exclude-path-regex "$AUTOMATION" || status=$?
+fuzz "the automation endpoint (superuser keys in x-key)" "$WORK/schemathesis-automation.toml" "$AUTOMATION_TIME" --include-path-regex "$AUTOMATION" || status=$?
+exit "$status"

@@ -3,6 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
+import { installSdkRuntime } from './runtime';
 import { runWorkers, workerSetFromConfig } from './workers';
 
 /** An automations worker inside the api process and a client on its connection, for eager starts. */
@@ -14,6 +15,7 @@ export interface InProcessAutomationWorker {
 
 /** Starts the automations worker of API_AUTOMATION_WORKER in this (api) process. */
 export async function startInProcessAutomationWorker(config: Config, db: Db, logger: Logger): Promise<InProcessAutomationWorker> {
+  installSdkRuntime(logger);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const workers = await workerSetFromConfig(config, { connection, db, logger, kinds: ['automations'] }).catch(async (err: unknown) => {
     await connection.close();

@@ -1,11 +1,11 @@
 import { Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { loadConfigOrExit, type Config } from '../src/config';
 import { createDb } from '../src/db/pool';
 import { createLogger, type Logger } from '../src/log';
 import { handleShutdownSignals } from '../src/shutdown';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
-import { sdkLogger } from './sdk-logger';
+import { installSdkRuntime } from './runtime';
 import { runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS, workerSetFromConfig } from './workers';
 
 export interface RunningWorker {
@@ -17,18 +17,9 @@ export interface RunningWorker {
   shutdown(): Promise<void>;
 }
 
-let runtimeInstalled = false;
-
-/** Installs the SDK runtime once per process: Prometheus metrics from the SDK itself, pino for its logs. */
+/** The worker process's SDK runtime: Prometheus metrics from the SDK itself, pino for its logs. */
 function installRuntime(config: Config, logger: Logger) {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  Runtime.install({
-    logger: sdkLogger(logger),
-    telemetryOptions: {
-      metrics: { prometheus: { bindAddress: `${config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1'}:${config.WORKER_METRICS_PORT}` } },
-    },
-  });
+  installSdkRuntime(logger, { prometheus: { bindAddress: `${config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1'}:${config.WORKER_METRICS_PORT}` } });
 }
 
 /** Starts the worker process's workers against config's Temporal and Postgres. */

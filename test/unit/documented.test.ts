@@ -1,7 +1,12 @@
 import Ajv2020 from 'ajv/dist/2020';
 import fc from 'fast-check';
 import { documentedInput, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/documented';
+import { buildOpenApi } from '../../src/http/openapi';
+import { automationRoutes } from '../../src/http/routes/automation';
+import { routes } from '../../src/http/routes/index';
 import { CreateLeadBody } from '../../src/http/routes/lead-schemas';
+import { webchatPageRoutes } from '../../src/http/routes/webchat-pages';
+import { webchatRoutes } from '../../src/http/routes/webchat';
 import { CUSTOM_VALUE_JSON, splitRecord } from '../../src/leads/record';
 import { normalizePhone } from '../../src/phone';
 
@@ -75,5 +80,33 @@ describe('custom field values: the document states exactly what the api stores',
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('every documented phone field carries the accepted-number pattern', () => {
+  // A phone documented as a bare string lets the fuzzer send "0" as schema-valid, which the api rightly refuses (400):
+  // documentAs is keyed by schema instance, and describe() clones, so a field described after documentAs lost it once.
+  it('phone and from fields of every request body and query', () => {
+    const doc = buildOpenApi([...routes, ...automationRoutes, ...webchatRoutes, ...webchatPageRoutes], {
+      base_url: 'http://127.0.0.1', integrations_url: 'http://127.0.0.1', hooks_url: 'http://127.0.0.1', wss_url: 'ws://127.0.0.1',
+    }) as { paths: Record<string, Record<string, { parameters?: { name: string; schema: Record<string, unknown> }[]; requestBody?: { content: Record<string, { schema: unknown }> } }>> };
+    const found: [string, unknown][] = [];
+    const walk = (where: string, node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      const props = (node as { properties?: Record<string, Record<string, unknown>> }).properties;
+      for (const [name, schema] of Object.entries(props ?? {})) {
+        if (name === 'phone' || (name === 'from' && where.startsWith('POST /v1/agent'))) found.push([`${where} ${name}`, schema.pattern ?? (schema.anyOf as Record<string, unknown>[] | undefined)?.find((s) => s.pattern)?.pattern]);
+      }
+      for (const value of Object.values(node)) walk(where, value);
+    };
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        for (const p of op.parameters ?? []) if (p.name === 'phone') found.push([`${where} ?phone`, p.schema.pattern ?? (p.schema.items as Record<string, unknown> | undefined)?.pattern]);
+        walk(where, op.requestBody);
+      }
+    }
+    expect(found.map(([where]) => where)).toEqual(expect.arrayContaining(['POST /v1/agent phone', 'POST /v1/agent from', 'GET /v1/leads ?phone']));
+    expect(found.filter(([, pattern]) => pattern !== PHONE_PATTERN)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { temporal } from '@temporalio/proto';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { journeyPaths } from '../../scripts/journey-fixture-paths';
@@ -25,10 +25,6 @@ const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file)
 const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
 const replay = (f: Fixture, h: temporal.api.history.v1.IHistory) =>
   Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') } }, h, f.workflowId);
-
-beforeAll(() => {
-  if (!Runtime._instance) Runtime.install({ logger: new DefaultLogger('ERROR') });
-});
 
 describe('journeyEnrollment replay', () => {
   it('has a fixture for every recorded path', () => {

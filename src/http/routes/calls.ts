@@ -15,7 +15,9 @@ const MAX_REQUEST_DATA = 16 * 1024;
 // A call's UUID, or a transfer leg's `<uuid>:<n>`.
 const CALL_ID = new RegExp(`^(?:${UUID_PATTERN.source.slice(1, -1)})(?::[1-9]\\d{0,3})?$`, 'i');
 
-const Phone = documentAs(z.string().min(1).max(64), { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'] });
+/** A phone field, documented by the pattern of numbers the api accepts (documentAs must see the described schema itself: describe() clones). */
+const phone = (description: string) =>
+  documentAs(z.string().min(1).max(64).describe(description), { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'] });
 // jsonb cannot hold NUL or unpaired UTF-16 surrogates, in values or keys.
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -39,8 +41,8 @@ const RequestData = documentAs(
 
 const CallBody = z.strictObject({
   agent: z.string().min(1).max(100).meta({ format: 'uuid' }).describe('Agent UUID'),
-  phone: Phone.describe('Destination; E.164 (digits, with or without +) or a common written form'),
-  from: Phone.optional().describe("Caller id: one of the workspace's numbers; default: from the agent's phone group"),
+  phone: phone('Destination; E.164 (digits, with or without +) or a common written form'),
+  from: phone("Caller id: one of the workspace's numbers; default: from the agent's phone group").optional(),
   request_data: RequestData.optional(),
 });
 

@@ -3,7 +3,8 @@
 # Installs schemathesis into a private virtual environment (~/.cache/switchboard), starts a throwaway stack
 # (`switchboard dev` on free ports with a temporary data directory), creates two workspaces (each with a key, a
 # journey and a lead; the second one's key is the peer of the object-level authorization check), then runs
-# schemathesis bounded in time. Writes nothing into the checkout; the reports stay in a temporary directory.
+# schemathesis bounded in time: once over every route with API keys, once over the automation endpoint with superuser
+# keys in x-key. Real ids, the demo user's login and a lead's phone are drawn now and then so requests reach handlers. Writes nothing into the checkout; the reports stay in a temporary directory.
 # Exits non-zero on any failure. FUZZ_MAX_TIME (seconds, default 200) bounds the schemathesis run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +56,8 @@ export SWITCHBOARD_DATA_DIR="$WORK/data" PORT="$API_PORT" HOST=127.0.0.1 DEV_POS
   TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT" TEMPORAL_UI_PORT="$UI_PORT" WORKER_METRICS_PORT="$METRICS_PORT" \
   TELEPHONY_BASE_URL="http://127.0.0.1:$SIM_PORT" \
   TEMPORAL_TASK_QUEUE_PREFIX=fuzz LOG_LEVEL=warn NODE_ENV=development \
-  RATE_LIMIT_PER_KEY=0 RATE_LIMIT_PER_ADDRESS=0 WEBCHAT_SESSIONS_PER_ADDRESS=0 # the fuzzer sends thousands of requests a minute; limits have their own tests
+  RATE_LIMIT_PER_KEY=0 RATE_LIMIT_PER_ADDRESS=0 WEBCHAT_SESSIONS_PER_ADDRESS=0 \
+  LOGIN_RATE_LIMIT_PER_ADDRESS=0 LOGIN_RATE_LIMIT_PER_EMAIL=0 # the fuzzer sends thousands of requests a minute; limits have their own tests
 unset DATABASE_URL PUBLIC_BASE_URL
 
 say "starting the stack (log: $WORK/stack.log)"
@@ -80,10 +82,10 @@ workspace() {
     fetch(`${api}/v1/lead/create`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ phone, first_name: "Fuzz" }) })
       .then((r) => r.json()).then((b) => { if (!b.lead_id) throw new Error(JSON.stringify(b)); console.log(b.lead_id); });' "$API" "$key" "$phone")"
   # The superuser key: it reaches every route an ordinary key does, and the superuser-only ones too.
-  node -e 'const d = JSON.parse(process.argv[1]); console.log(d.superuser_key, d.journey_id, process.argv[2], d.agent_id, d.flow_id)' "$demo" "$lead"
+  node -e 'const d = JSON.parse(process.argv[1]); console.log(d.superuser_key, d.journey_id, process.argv[2], d.agent_id, d.flow_id, d.user.email, d.user.password, process.argv[3])' "$demo" "$lead" "$phone"
 }
-read -r KEY_A JOURNEY_A LEAD_A AGENT_A FLOW_A < <(workspace)
-read -r KEY_B _ _ _ _ < <(workspace)
+read -r KEY_A JOURNEY_A LEAD_A AGENT_A FLOW_A EMAIL_A PASSWORD_A PHONE_A < <(workspace)
+read -r KEY_B _ _ _ _ _ _ _ < <(workspace)
 say "workspaces ready (journey $JOURNEY_A, lead $LEAD_A)"
 
 # Two runs. The first covers every route but the automation endpoint's, as the owner's API key (Bearer) with the peer's
@@ -115,6 +117,12 @@ values = ["$LEAD_A"]
 values = ["$AGENT_A"]
 [dictionaries.flows]
 values = ["$FLOW_A"]
+[dictionaries.phones]
+values = ["$PHONE_A"]
+[dictionaries.emails]
+values = ["$EMAIL_A"]
+[dictionaries.passwords]
+values = ["$PASSWORD_A"]
 [parameters]
 "body.workflow_id" = { dictionary = "journeys", probability = 0.3 }
 "body.lead_id" = { dictionary = "leads", probability = 0.3 }
@@ -122,29 +130,33 @@ values = ["$FLOW_A"]
 "body.agent" = { dictionary = "agents", probability = 0.3 }
 "body.flow_id" = { dictionary = "flows", probability = 0.3 }
 "path.flowId" = { dictionary = "flows", probability = 0.3 }
+"query.phone" = { dictionary = "phones", probability = 0.3 }
+"body.email" = { dictionary = "emails", probability = 0.3 }
+"body.password" = { dictionary = "passwords", probability = 0.3 }
 TOML
 }
 config_file "$WORK/auth-rest.json" >"$WORK/schemathesis-rest.toml"
 config_file "$WORK/auth-automation.json" >"$WORK/schemathesis-automation.toml"
 
+# (The automation routes link to nothing the second run selects, so it has no stateful phase.)
 AUTOMATION='^/api/automation/'
 REST_TIME=$((MAX_TIME * 3 / 4))
 AUTOMATION_TIME=$((MAX_TIME - REST_TIME))
 cd "$WORK"
 # One worker: with two threads, CPython's ast module can fail inside hypothesis ("AST constructor recursion depth
 # mismatch", a thread-safety bug of CPython 3.11), which schemathesis reports as a runtime error of the run.
-fuzz() { # <name> <config> <seconds> <operation filter...>
-  local name="$1" config="$2" seconds="$3"
-  shift 3
+fuzz() { # <name> <config> <seconds> <phases> <operation filter...>
+  local name="$1" config="$2" seconds="$3" phases="$4"
+  shift 4
   say "running schemathesis on $name (at most ${seconds}s)"
   mkdir -p "$WORK/report/$name"
   "$VENV/bin/schemathesis" --config-file "$config" run "$API/v1/openapi.json" "$@" \
-    --checks all --phases examples,coverage,fuzzing,stateful --mode all \
+    --checks all --phases "$phases" --mode all \
     --max-time "$seconds" --max-examples "${FUZZ_MAX_EXAMPLES:-60}" --request-timeout 10 \
     --generation-database none --workers 1 --no-color \
     --report junit,ndjson --report-dir "$WORK/report/$name"
 }
 status=0
-fuzz "every route but the automation endpoint's (API keys)" "$WORK/schemathesis-rest.toml" "$REST_TIME" --exclude-path-regex "$AUTOMATION" || status=$?
-fuzz "the automation endpoint (superuser keys in x-key)" "$WORK/schemathesis-automation.toml" "$AUTOMATION_TIME" --include-path-regex "$AUTOMATION" || status=$?
+fuzz "every route but the automation endpoint's (API keys)" "$WORK/schemathesis-rest.toml" "$REST_TIME" examples,coverage,fuzzing,stateful --exclude-path-regex "$AUTOMATION" || status=$?
+fuzz "the automation endpoint (superuser keys in x-key)" "$WORK/schemathesis-automation.toml" "$AUTOMATION_TIME" examples,coverage,fuzzing --include-path-regex "$AUTOMATION" || status=$?
 exit "$status"

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { guardedRequest, type SsrfOptions } from '../net/ssrf';
+import { guardedOutboundRequest } from '../net/outbound';
+import type { SsrfOptions } from '../net/ssrf';
 
 /**
  * Header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (Stripe's scheme); during a secret
@@ -53,7 +54,7 @@ export async function deliverWebhook(
   const t = Math.floor((w.now ?? Date.now()) / 1000);
   let res;
   try {
-    res = await guardedRequest(
+    res = await guardedOutboundRequest(
       w.url,
       {
         method: 'POST',
@@ -66,6 +67,7 @@ export async function deliverWebhook(
         body: w.body,
         timeoutMs: 10_000,
         maxResponseBytes: 1024,
+        truncateResponse: true,
       },
       ssrf,
     );

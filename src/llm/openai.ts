@@ -1,4 +1,5 @@
-import { BlockedAddressError, guardedRequest, type SsrfOptions } from '../net/ssrf';
+import { guardedOutboundRequest } from '../net/outbound';
+import { BlockedAddressError, type SsrfOptions } from '../net/ssrf';
 import type { ChatModel, ChatTurnInput } from './model';
 
 export interface OpenAiOptions {
@@ -48,7 +49,7 @@ export class OpenAiChatModel implements ChatModel {
     for (let attempt = 0; attempt <= this.o.retries; attempt++) {
       if (attempt > 0) await sleep(Math.min(200 * 2 ** (attempt - 1), 2000));
       try {
-        const res = await guardedRequest(url, { method: 'POST', headers, body, timeoutMs: this.o.timeoutMs, maxResponseBytes: 1_000_000 }, this.o.ssrf);
+        const res = await guardedOutboundRequest(url, { method: 'POST', headers, body, timeoutMs: this.o.timeoutMs, maxResponseBytes: 1_000_000 }, this.o.ssrf);
         if (res.status === 429 || res.status >= 500) {
           last = new ChatModelError(`chat model answered ${res.status}`, true);
           continue;

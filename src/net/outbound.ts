@@ -21,10 +21,13 @@ const dispatchers = new Map<string, Agent>();
  * that refuses it when any DNS answer is blocked. Cached per allowlist (one connection pool per setting).
  */
 export function guardedDispatcher(allowlist: string[] | undefined): Agent {
-  const key = (allowlist ?? []).join(',');
+  return dispatcherFor(ssrfOptions(allowlist));
+}
+
+function dispatcherFor(opts: SsrfOptions): Agent {
+  const key = (opts.allow?.rules ?? []).join(',');
   let agent = dispatchers.get(key);
   if (!agent) {
-    const opts = ssrfOptions(allowlist);
     const connector = buildConnector({ lookup: guardedLookup(opts) } as buildConnector.BuildOptions);
     agent = new Agent({
       keepAliveTimeout: 4_000,
@@ -47,8 +50,10 @@ export interface OutboundRequest {
   timeoutMs: number;
   /** Redirects to follow, each re-checked by the guard (0: none; a 3xx is then the answer). */
   maxRedirects?: number;
-  /** Bytes of the body kept; more is a failure. */
+  /** Bytes of the body kept; more is a failure (or, with truncateResponse, the rest is dropped). */
   maxResponseBytes?: number;
+  /** Keep the first maxResponseBytes of a longer body instead of failing (webhook receivers' answers are only a hint). */
+  truncateResponse?: boolean;
 }
 
 export interface OutboundResponse {
@@ -68,8 +73,12 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Sends a request to a user-supplied URL through the guard, following redirects only as far as each hop is allowed. */
 export async function outboundRequest(input: string, req: OutboundRequest, allowlist: string[] | undefined): Promise<OutboundResponse> {
-  const opts = ssrfOptions(allowlist);
-  const dispatcher: Dispatcher = guardedDispatcher(allowlist);
+  return guardedOutboundRequest(input, req, ssrfOptions(allowlist));
+}
+
+/** outboundRequest with the guard's options already parsed from SSRF_ALLOWLIST. */
+export async function guardedOutboundRequest(input: string, req: OutboundRequest, opts: SsrfOptions): Promise<OutboundResponse> {
+  const dispatcher: Dispatcher = dispatcherFor(opts);
   let url = checkUrl(input, opts);
   let method = req.method;
   let body = req.body;
@@ -97,7 +106,9 @@ export async function outboundRequest(input: string, req: OutboundRequest, allow
       size += (chunk as Buffer).length;
       if (size > limit) {
         res.body.destroy();
-        throw new ResponseTooLargeError(`response over ${limit} bytes`);
+        if (!req.truncateResponse) throw new ResponseTooLargeError(`response over ${limit} bytes`);
+        chunks.push((chunk as Buffer).subarray(0, (chunk as Buffer).length - (size - limit)));
+        break;
       }
       chunks.push(chunk as Buffer);
     }

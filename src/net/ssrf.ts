@@ -1,6 +1,4 @@
 import dns from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
 import net from 'node:net';
 
 /**
@@ -138,37 +136,4 @@ export function guardedLookup(opts: SsrfOptions): net.LookupFunction {
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
-}
-
-export interface GuardedResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  /** The first maxResponseBytes of the body, as text. */
-  body: string;
-}
-
-/** Sends one request to a user-supplied URL through the guard; redirects are not followed. */
-export async function guardedRequest(
-  input: string,
-  req: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; maxResponseBytes?: number },
-  opts: SsrfOptions,
-): Promise<GuardedResponse> {
-  const url = checkUrl(input, opts);
-  const client = url.protocol === 'https:' ? https : http;
-  const limit = req.maxResponseBytes ?? 16_384;
-  return new Promise((resolve, reject) => {
-    const r = client.request(url, { method: req.method, headers: req.headers, lookup: guardedLookup(opts), timeout: req.timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < limit) chunks.push(c.subarray(0, limit - size));
-        size += c.length;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    r.on('timeout', () => r.destroy(new Error(`no response within ${req.timeoutMs} ms`)));
-    r.on('error', reject);
-    r.end(req.body);
-  });
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addressProblem, BlockedAddressError, checkUrl, guardedRequest, parseCidr, ssrfAllowlist } from '../../src/net/ssrf';
+import { guardedOutboundRequest, ResponseTooLargeError } from '../../src/net/outbound';
+import { addressProblem, BlockedAddressError, checkUrl, parseCidr, ssrfAllowlist } from '../../src/net/ssrf';
 
 const strict = {};
 // Everything a careless SSRF_ALLOWLIST could list, metadata and multicast included.
@@ -122,16 +123,16 @@ describe('SSRF guard: requests', () => {
   let port: number;
   let hits = 0;
   beforeAll(async () => {
-    server = http.createServer((_req, res) => {
+    server = http.createServer((req, res) => {
       hits++;
-      res.end('ok');
+      res.end(req.url === '/big' ? 'x'.repeat(5000) : 'ok');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const get = (url: string, opts = strict) => guardedRequest(url, { method: 'GET', headers: {}, timeoutMs: 2000 }, opts);
+  const get = (url: string, opts = strict) => guardedOutboundRequest(url, { method: 'GET', headers: {}, timeoutMs: 2000 }, opts);
 
   it('refuses a name that resolves to loopback before connecting (DNS is checked, not just the text)', async () => {
     const before = hits;
@@ -144,5 +145,13 @@ describe('SSRF guard: requests', () => {
     const res = await get(`http://localhost:${port}/`, loose);
     expect(res.status).toBe(200);
     expect(res.body).toBe('ok');
+  });
+
+  it('fails a body over maxResponseBytes, or keeps its start with truncateResponse (webhook receivers)', async () => {
+    const big = (truncateResponse: boolean) =>
+      guardedOutboundRequest(`http://127.0.0.1:${port}/big`, { method: 'GET', timeoutMs: 2000, maxResponseBytes: 1024, truncateResponse }, loose);
+    await expect(big(false)).rejects.toBeInstanceOf(ResponseTooLargeError);
+    const res = await big(true);
+    expect([res.status, res.body]).toEqual([200, 'x'.repeat(1024)]);
   });
 });

@@ -72,7 +72,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     return { key, count, since: row!.since.toISOString() };
   };
   const sides = { small: await seed(small, 17_148_000_000), large: await seed(large, 17_142_000_000) };
-  await db.query('ANALYZE leads');
+  await db.query('ANALYZE leads, lead_tags');
 
   const { message: { port } } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
     BENCH_DATABASE_URL: databaseUrl,

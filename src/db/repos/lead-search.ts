@@ -80,8 +80,9 @@ async function rareMatches(db: Queryable, workspaceId: string, filters: LeadFilt
   if (filters.updatedSince) probe('u', `id FROM leads WHERE workspace_id = ${ws} AND updated_at >= ${p.add(filters.updatedSince)} ORDER BY updated_at`);
   if (filters.q !== undefined) {
     const prefix = p.add(likePrefix(filters.q));
-    probe('qf', `id FROM leads WHERE workspace_id = ${ws} AND ${FULL_NAME('')} LIKE ${prefix} ORDER BY ${FULL_NAME('')}`);
-    probe('ql', `id FROM leads WHERE workspace_id = ${ws} AND lower(last_name) LIKE ${prefix} ORDER BY lower(last_name)`);
+    // USING ~<~: the order of the text_pattern_ops btrees (a plain ORDER BY follows the collation, which they cannot give).
+    probe('qf', `id FROM leads WHERE workspace_id = ${ws} AND ${FULL_NAME('')} LIKE ${prefix} ORDER BY ${FULL_NAME('')} USING ~<~`);
+    probe('ql', `id FROM leads WHERE workspace_id = ${ws} AND lower(last_name) LIKE ${prefix} ORDER BY lower(last_name) USING ~<~`);
   }
   const found = new Map<string, string[]>();
   for (const row of await db.query<{ source: string; id: string }>(probes.join(' UNION ALL '), p.values)) {

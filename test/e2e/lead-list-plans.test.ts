@@ -109,12 +109,13 @@ describe('GET /v1/leads query shapes', () => {
 describe('GET /v1/leads walks past the newest leads', () => {
   it('finds common matches that are all older than the first chunks, in order', async () => {
     const ws = await app.newWorkspace();
-    // g = 1 is the newest; the 1,000 oldest of 2,500 are named Old, tagged deep and updated recently.
+    // g = 1 is the newest; the 1,000 oldest of 2,500 are named Old, tagged deep and updated recently, and so is lead
+    // 1001, the first of the second chunk of a walk over created_at.
     await app.db.query(
       `INSERT INTO leads (id, workspace_id, phone, first_name, last_name, tags, created_at, updated_at)
        SELECT gen_random_uuid(), $1, (17145580000 + g)::text, 'F' || g, CASE WHEN g > 1500 THEN 'Old' ELSE 'New' END,
          CASE WHEN g > 1500 THEN ARRAY['deep'] ELSE ARRAY['top'] END, now() - g * interval '1 minute',
-         CASE WHEN g > 1500 THEN now() ELSE now() - g * interval '1 minute' END
+         CASE WHEN g > 1500 OR g = 1001 THEN now() ELSE now() - g * interval '1 minute' END
        FROM generate_series(1, 2500) g`,
       [ws.workspaceId],
     );

@@ -23,6 +23,7 @@ export const options = {
   small: 'leads in the small workspace (default 1000)',
   requests: 'sequential requests per filter, side and round (default 100)',
   rounds: 'alternating rounds (default 3)',
+  keep: 'yes: keep the seeded workspaces after the run and reuse them on the next run with the same sizes (default no)',
 };
 
 interface Side {
@@ -37,25 +38,41 @@ export async function run(ctx: BenchContext): Promise<number> {
   const small = ctx.flags.int('small', 1000);
   const requests = ctx.flags.int('requests', 100);
   const rounds = ctx.flags.int('rounds', 3);
+  const keepFlag = ctx.flags.str('keep', 'no');
+  if (keepFlag !== 'yes' && keepFlag !== 'no') throw new Error(`--keep must be yes or no (got ${keepFlag})`);
+  const keep = keepFlag === 'yes';
 
   const databaseUrl = await ctx.databaseUrl();
   const db = createDb(databaseUrl, { max: 2 });
   ctx.defer(() => db.close());
   await migrate(db);
-  // Workspaces an interrupted run left behind would only slow seeding and skew the statistics.
-  await db.query("DELETE FROM workspaces WHERE name LIKE 'bench lead-list %'");
+  // Workspaces an interrupted run left behind would only slow seeding and skew the statistics; kept ones
+  // (--keep yes) are reused when they hold exactly the sizes asked for.
+  const kept = keep
+    ? await db.query<{ id: string; name: string }>(
+        `SELECT w.id, w.name FROM workspaces w WHERE w.name IN ($1, $2)
+           AND (SELECT count(*) FROM leads l WHERE l.workspace_id = w.id) = substring(w.name from '[0-9]+$')::bigint`,
+        [`bench lead-list kept ${small}`, `bench lead-list kept ${large}`],
+      )
+    : [];
+  await db.query("DELETE FROM workspaces WHERE name LIKE 'bench lead-list %' AND NOT (id = ANY($1::uuid[]))", [kept.map((k) => k.id)]);
   const seed = async (count: number, firstPhone: number): Promise<Side> => {
-    const ws = await createWorkspace(db, { name: `bench lead-list ${count}` });
-    ctx.defer(() => db.query('DELETE FROM leads WHERE workspace_id = $1', [ws.id]).then(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id])).then(() => undefined));
+    const name = `bench lead-list ${keep ? 'kept ' : ''}${count}`;
+    const reused = kept.find((k) => k.name === name);
+    const ws = reused ?? (await createWorkspace(db, { name }));
+    if (!keep) ctx.defer(() => db.query('DELETE FROM leads WHERE workspace_id = $1', [ws.id]).then(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id])).then(() => undefined));
     const { key } = await createApiKey(db, ws.id, { name: 'bench' });
     const started = Date.now();
-    await insertSyntheticLeads(db, ws.id, count, firstPhone, 'example.com');
-    ctx.say(`Seeded ${count} leads in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    if (reused) ctx.say(`Reusing the kept workspace of ${count} leads.`);
+    else {
+      await insertSyntheticLeads(db, ws.id, count, firstPhone, 'example.com');
+      ctx.say(`Seeded ${count} leads in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    }
     const row = await db.one<{ since: Date }>('SELECT updated_at AS since FROM leads WHERE workspace_id = $1 ORDER BY updated_at DESC OFFSET 99 LIMIT 1', [ws.id]);
     return { key, count, since: row!.since.toISOString() };
   };
   const sides = { small: await seed(small, 17_148_000_000), large: await seed(large, 17_142_000_000) };
-  await db.query('ANALYZE leads');
+  await db.query('ANALYZE leads, lead_tags');
 
   const { message: { port } } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
     BENCH_DATABASE_URL: databaseUrl,

@@ -125,6 +125,11 @@ describe('the OpenAPI document against the handlers', () => {
     await app.db.query('UPDATE workspaces SET timezone = $2 WHERE id = $1', [ws.workspaceId, zoneInDaytime()]);
     const group = await createPhoneGroup(app.db, ws.workspaceId, { name: 'out', numbers: ['12125559002'] });
     const agent = (await createAgent(app.db, ws.workspaceId, { name: 'Ava', phoneGroupId: group.id })).id;
+    await call('GET', '/v1/agents', { query: { limit: '1' } });
+    await call('GET', '/v1/agents', { query: { cursor: 'x' } });
+    for (const id of [agent, randomUUID()]) conforms('GET', '/v1/agents/{id}', await app.request('GET', `/v1/agents/${id}`, { key: ws.apiKey }));
+    await call('GET', '/v1/phone-numbers', { query: { limit: '1' } });
+    await call('GET', '/v1/phone-numbers', { query: { limit: '0' } });
     const placed = await call('POST', '/v1/agent', { body: { agent, phone: phoneEnding('0002'), request_data: { a: 1 } } });
     await call('POST', '/v1/agent', { body: { agent: randomUUID(), phone: phoneEnding('0001') } });
     await call('POST', '/v1/agent', { body: { agent, phone: 'x' } });

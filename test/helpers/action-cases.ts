@@ -1,4 +1,4 @@
-import type { ConnectionKind } from '../../src/integrations/define';
+import type { Connection, ConnectionKind } from '../../src/integrations/define';
 import { findIntegration } from '../../src/integrations/registry';
 import type { FakeResponse, RecordedRequest } from './vendor-fake';
 import { vendorSpec } from './vendor-spec';
@@ -96,6 +96,19 @@ export function baseOverride(set: IntegrationCases, origin: string): string | un
   if (set.base !== undefined) return `${origin}${set.base}`;
   const base = findIntegration(set.integration)?.baseUrl;
   return typeof base === 'string' && base !== '' ? `${origin}${new URL(base).pathname.replace(/\/$/, '')}` : origin;
+}
+
+/** The set's connection as runIntegrationAction takes it, `{fake}` (and `{hooks}`) standing for the fake at `origin`. */
+export function caseConnection(set: IntegrationCases, origin: string, hooks = origin): Connection {
+  const c = fill(set.connection, { fake: origin, hooks, requestId: '' });
+  return { id: c.kind === 'none' ? null : 'conn-case', integration: set.integration, kind: c.kind, secrets: c.secrets, settings: c.settings ?? {} };
+}
+
+/** The params of the set's first case of `action`: failure tests start from the same data as the request cases. */
+export function caseParams(set: IntegrationCases, action: string): Record<string, unknown> {
+  const c = set.cases.find((x) => x.action === action);
+  if (!c) throw new Error(`${set.integration} has no request case for ${action}`);
+  return c.params;
 }
 
 /** The validator of a set's description, built once per set. */

@@ -1,6 +1,5 @@
-import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
-import { baseOverride, expectExchanges, fill, scriptedAnswers, type CaseContext } from '../helpers/action-cases';
+import { baseOverride, caseConnection, expectExchanges, fill, scriptedAnswers, type CaseContext } from '../helpers/action-cases';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { allCases } from './cases';
 
@@ -29,8 +28,7 @@ describe('every request case through runIntegrationAction', () => {
     const answers = scriptedAnswers(c, ctx);
     fake.answerInOrder(...answers.fake);
     hooks.answerInOrder(...answers.hooks);
-    const conn = fill(set.connection, ctx);
-    const connection: Connection = { id: set.connection.kind === 'none' ? null : 'conn-case', integration: set.integration, kind: conn.kind, secrets: conn.secrets, settings: conn.settings ?? {} };
+    const connection = caseConnection(set, fake.url, hooks.url);
     const base = baseOverride(set, fake.url);
     const out = await runIntegrationAction({
       integration: set.integration,

@@ -19,6 +19,18 @@ export const airtable: IntegrationCases = {
       data: { records: [record('rec1'), record('rec2'), record('rec3')], truncated: true },
     },
     {
+      action: 'find_records',
+      name: 'a formula and a view, one page',
+      params: { baseId: 'appBase123', table: 'Leads', filterByFormula: "{Status}='New'", view: 'Grid view' },
+      exchanges: [
+        {
+          request: { method: 'GET', path: '/v0/appBase123/Leads', query: { filterByFormula: "{Status}='New'", view: 'Grid view', pageSize: '100' }, headers: H, rawBody: '' },
+          response: { body: { records: [{ id: 'rec9', fields: {} }] } },
+        },
+      ],
+      data: { records: [{ id: 'rec9', fields: {} }], truncated: false },
+    },
+    {
       action: 'create_record',
       params: { baseId: 'appBase123', table: 'Inbound Calls', fields: { Name: 'Ada', Phone: '+15550100' } },
       exchanges: [

@@ -35,6 +35,18 @@ export const notion: IntegrationCases = {
       data: { id: PAGE, url: 'https://www.notion.so/x' },
     },
     {
+      action: 'create_page',
+      name: 'under a page: the title keyed `title`, database properties ignored',
+      params: { page_id: '59833787-2cf9-4fdf-8782-e53db20768a5', title: 'Call notes', properties: { Status: {} } },
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/v1/pages', headers: H, body: { parent: { page_id: '59833787-2cf9-4fdf-8782-e53db20768a5' }, properties: { title: { title: text('Call notes') } } } },
+          response: { body: { object: 'page', id: 'p-2' } },
+        },
+      ],
+      data: { id: 'p-2' },
+    },
+    {
       action: 'update_page',
       params: { page_id: PAGE, properties: { Status: { select: { name: 'Called' } } } },
       exchanges: [{ request: { method: 'PATCH', path: `/v1/pages/${PAGE}`, headers: H, body: { properties: { Status: { select: { name: 'Called' } } } } }, response: { body: { object: 'page', id: PAGE, url: 'https://www.notion.so/x' } } }],

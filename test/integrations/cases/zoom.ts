@@ -25,6 +25,18 @@ export const zoom: IntegrationCases = {
       data: { id: 85746065, join_url: 'https://zoom.us/j/85746065', start_url: 'https://zoom.us/s/85746065', password: 'abc', start_time: '2026-03-01T15:00:00Z' },
     },
     {
+      action: 'create_meeting',
+      name: 'for a named host',
+      params: { userId: 'host@example.com', topic: 'T', start_time: '2026-03-01T15:00:00+01:00', duration: 15 },
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/v2/users/host%40example.com/meetings', headers: H, body: { topic: 'T', start_time: '2026-03-01T15:00:00+01:00', duration: 15, type: 2 } },
+          response: { status: 201, body: { id: 1, join_url: 'https://zoom.us/j/1' } },
+        },
+      ],
+      data: { id: 1, join_url: 'https://zoom.us/j/1' },
+    },
+    {
       action: 'add_registrant',
       params: { meetingId: 85746065, email: 'ada@example.com', first_name: 'Ada', last_name: 'Caller' },
       exchanges: [

@@ -62,6 +62,8 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
 export class VendorFake {
   readonly requests: RecordedRequest[] = [];
   private readonly routes: Route[] = [];
+  /** Answers for any request, in order (the last repeats), ahead of the routes; see answerInOrder. */
+  private sequence: Responder[] = [];
   private server?: http.Server;
   url = '';
 
@@ -82,6 +84,12 @@ export class VendorFake {
     const at = this.routes.findIndex((r) => r.method === method && String(r.path) === String(path));
     if (at >= 0) this.routes.splice(at, 1);
     this.routes.push({ method, path, responses: responses.length ? responses : [{ status: 200, body: {} }] });
+    return this;
+  }
+
+  /** Answers every request with these, in order, the last repeating, whatever its route; no arguments: routes again. */
+  answerInOrder(...responses: Responder[]): this {
+    this.sequence = responses;
     return this;
   }
 
@@ -115,7 +123,9 @@ export class VendorFake {
     this.requests.push(recorded);
 
     const route = this.routes.find((r) => r.method === recorded.method && (typeof r.path === 'string' ? r.path === recorded.path : r.path.test(recorded.path)));
-    const responder = route ? (route.responses.length > 1 ? route.responses.shift()! : route.responses[0]!) : { status: 404, body: { message: 'no such route on the fake' } };
+    const scripted = this.sequence.length > 1 ? this.sequence.shift() : this.sequence[0];
+    const routed = route ? (route.responses.length > 1 ? route.responses.shift()! : route.responses[0]!) : { status: 404, body: { message: 'no such route on the fake' } };
+    const responder = scripted ?? routed;
     void Promise.resolve(typeof responder === 'function' ? responder(recorded) : responder).then((answer) => this.send(req, res, answer));
   }
 

@@ -1,32 +1,11 @@
-import type { Connection } from '../../src/integrations/define';
 import { freshdeskBaseUrl } from '../../src/integrations/freshdesk';
-import { declareCoverage } from '../helpers/declare-coverage';
 import { vendorFakeRunner } from '../helpers/integration-harness';
+import { freshdesk as cases } from './cases/freshdesk';
 
-declareCoverage('freshdesk', ['create_ticket', 'add_note', 'create_contact']);
-
-const connection: Connection = { id: 'c1', integration: 'freshdesk', kind: 'api_key', secrets: { api_key: 'fd-key' }, settings: { domain: 'acme' } };
-
+// The requests of every action are the cases in ./cases/freshdesk.ts; these are the variants, failures and refusals.
 describe('freshdesk', () => {
-  const h = vendorFakeRunner('freshdesk', connection, 'req-1');
+  const h = vendorFakeRunner(cases, 'req-1');
   const { run, waits } = h;
-
-  it('create_ticket sends key:X Basic auth and Freshdesk’s numeric priority/status/source', async () => {
-    h.fake.on('POST', '/api/v2/tickets', { status: 201, body: { id: 1001 } });
-    const out = await run('create_ticket', { subject: 'Callback', description: 'Wants a callback', email: 'ada@example.com', priority: 'high', tags: ['ai-call'], custom_fields: { cf_reason: 'billing' } });
-    expect(out.data).toEqual({ id: 1001 });
-    const [req] = h.fake.requests;
-    expect(req!.headers.authorization).toBe(`Basic ${Buffer.from('fd-key:X').toString('base64')}`);
-    expect(req!.body).toEqual({ subject: 'Callback', description: 'Wants a callback', email: 'ada@example.com', priority: 3, status: 2, source: 3, tags: ['ai-call'], custom_fields: { cf_reason: 'billing' } });
-  });
-
-  it('add_note posts a private note; create_contact creates the contact', async () => {
-    h.fake.on('POST', '/api/v2/tickets/1001/notes', { status: 201, body: { id: 55 } });
-    h.fake.on('POST', '/api/v2/contacts', { status: 201, body: { id: 77 } });
-    await expect(run('add_note', { ticket_id: 1001, body: 'Call summary' })).resolves.toMatchObject({ data: { id: 55 } });
-    await expect(run('create_contact', { name: 'Ada', phone: '+15551234567' })).resolves.toMatchObject({ data: { id: 77 } });
-    expect(h.fake.requests.map((r) => r.body)).toEqual([{ body: 'Call summary', private: true }, { name: 'Ada', phone: '+15551234567' }]);
-  });
 
   it('429 waits for Retry-After, then succeeds', async () => {
     h.fake.on('POST', '/api/v2/contacts', { status: 429, headers: { 'retry-after': '2' }, body: { message: 'rate limited' } }, { status: 201, body: { id: 78 } });
@@ -55,8 +34,8 @@ describe('freshdesk', () => {
   });
 
   it('the host is the helpdesk domain', () => {
-    expect(freshdeskBaseUrl(connection)).toBe('https://acme.freshdesk.com');
-    expect(freshdeskBaseUrl({ ...connection, settings: { subdomain: 'beta' } })).toBe('https://beta.freshdesk.com');
-    expect(() => freshdeskBaseUrl({ ...connection, settings: { domain: 'acme.freshdesk.com' } })).toThrow(expect.objectContaining({ type: 'connection_incomplete' }));
+    expect(freshdeskBaseUrl(h.connection)).toBe('https://acme.freshdesk.com');
+    expect(freshdeskBaseUrl({ ...h.connection, settings: { subdomain: 'beta' } })).toBe('https://beta.freshdesk.com');
+    expect(() => freshdeskBaseUrl({ ...h.connection, settings: { domain: 'acme.freshdesk.com' } })).toThrow(expect.objectContaining({ type: 'connection_incomplete' }));
   });
 });

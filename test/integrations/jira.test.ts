@@ -1,9 +1,11 @@
 import jira from '../../src/integrations/jira';
 import type { Connection } from '../../src/integrations/define';
+import { caseParams } from '../helpers/action-cases';
 import { actionHarness } from '../helpers/integration-harness';
+import { jira as cases } from './cases/jira';
 
-const harness = actionHarness('jira', ['create_issue', 'add_comment'], { kind: 'basic', secrets: { username: 'ops@example.com', password: 'atl-token' }, settings: { site: 'acme' } });
-const BASIC = `Basic ${Buffer.from('ops@example.com:atl-token').toString('base64')}`;
+// The requests of every action are the cases in ./cases/jira.ts; these are the hosts, the OAuth variant and refusals.
+const harness = actionHarness(cases);
 const conn = (settings: Record<string, string>): Connection => ({ id: 'c', integration: 'jira', kind: 'basic', secrets: {}, settings });
 
 describe('jira', () => {
@@ -16,54 +18,15 @@ describe('jira', () => {
     expect(() => baseUrl(conn({}))).toThrow('settings.site');
   });
 
-  test('create_issue sends fields with an ADF description and custom fields by id', async () => {
-    harness.fake.on('POST', '/rest/api/3/issue', { status: 201, body: { id: '10000', key: 'SUP-42', self: 'https://acme.atlassian.net/rest/api/3/issue/10000' } });
-    const result = await harness.run('create_issue', {
-      projectKey: 'SUP',
-      summary: 'Caller reports outage',
-      description: 'Line one\n\nLine three',
-      labels: ['voice'],
-      priority: 'High',
-      customFieldValues: { customfield_10010: 'acct' },
-    });
-    const req = harness.sent();
-    expect([req.method, req.path]).toEqual(['POST', '/rest/api/3/issue']);
-    expect(req.headers.authorization).toBe(BASIC);
-    expect(req.body).toEqual({
-      fields: {
-        customfield_10010: 'acct',
-        project: { key: 'SUP' },
-        summary: 'Caller reports outage',
-        issuetype: { name: 'Task' },
-        description: {
-          type: 'doc',
-          version: 1,
-          content: [
-            { type: 'paragraph', content: [{ type: 'text', text: 'Line one' }] },
-            { type: 'paragraph', content: [] },
-            { type: 'paragraph', content: [{ type: 'text', text: 'Line three' }] },
-          ],
-        },
-        labels: ['voice'],
-        priority: { name: 'High' },
-      },
-    });
-    expect(result.data).toEqual({ id: '10000', key: 'SUP-42', self: 'https://acme.atlassian.net/rest/api/3/issue/10000' });
-  });
-
-  test('add_comment posts an ADF body on the issue', async () => {
+  test('an OAuth connection sends its bearer token', async () => {
     harness.fake.on('POST', '/rest/api/3/issue/SUP-42/comment', { status: 201, body: { id: '500', created: '2026-03-01T10:00:00.000+0000' } });
-    const result = await harness.run('add_comment', { issue: 'SUP-42', text: 'Called back, resolved.' }, { connection: { kind: 'oauth2', secrets: { access_token: 'atl-oauth' }, settings: { cloud_id: 'x' } } });
-    const req = harness.sent();
-    expect([req.method, req.path]).toEqual(['POST', '/rest/api/3/issue/SUP-42/comment']);
-    expect(req.headers.authorization).toBe('Bearer atl-oauth');
-    expect(req.body).toEqual({ body: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Called back, resolved.' }] }] } });
-    expect(result.data).toEqual({ id: '500', created: '2026-03-01T10:00:00.000+0000' });
+    await harness.run('add_comment', caseParams(cases, 'add_comment'), { connection: { kind: 'oauth2', secrets: { access_token: 'atl-oauth' }, settings: { cloud_id: 'x' } } });
+    expect(harness.sent().headers.authorization).toBe('Bearer atl-oauth');
   });
 
   test('Jira’s field errors on a 400 reach the caller, not retried', async () => {
     harness.fake.on('POST', '/rest/api/3/issue', { status: 400, body: { errorMessages: [], errors: { issuetype: 'Specify a valid issue type' } } });
-    const err = await harness.fail('create_issue', { projectKey: 'SUP', summary: 'x', issueType: 'Nope' });
+    const err = await harness.fail('create_issue', { ...caseParams(cases, 'create_issue'), issueType: 'Nope' });
     expect(err.type).toBe('vendor_rejected');
     expect(err.message).toContain('Specify a valid issue type');
     expect(harness.fake.requests).toHaveLength(1);
@@ -78,7 +41,7 @@ describe('jira', () => {
   });
 
   test('a connection without its API token fails asking to reconnect, nothing sent', async () => {
-    const err = await harness.fail('add_comment', { issue: 'SUP-1', text: 'x' }, { connection: { kind: 'basic', secrets: { username: 'ops@example.com' }, settings: { site: 'acme' } } });
+    const err = await harness.fail('add_comment', caseParams(cases, 'add_comment'), { connection: { kind: 'basic', secrets: { username: 'ops@example.com' }, settings: { site: 'acme' } } });
     expect(err.type).toBe('vendor_auth_failed');
     expect(err.message).toContain('reconnect');
     expect(harness.fake.requests).toHaveLength(0);

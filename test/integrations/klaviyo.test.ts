@@ -1,59 +1,23 @@
-import type { Connection } from '../../src/integrations/define';
-import { declareCoverage } from '../helpers/declare-coverage';
 import { vendorFakeRunner } from '../helpers/integration-harness';
+import { klaviyo as cases } from './cases/klaviyo';
 import { vendorSpec } from '../helpers/vendor-spec';
 
-declareCoverage('klaviyo', ['create_profile', 'upsert_profile', 'add_to_list', 'track_event']);
-
 const check = vendorSpec('klaviyo.json');
-const connection: Connection = { id: 'c1', integration: 'klaviyo', kind: 'api_key', secrets: { api_key: 'pk_test_123' }, settings: {} };
 const PROFILE_ID = '01GDDKASAP8TKDDA2GRZDSVP4H';
 
+// The requests of every action are the cases in ./cases/klaviyo.ts; these are the variants, failures and refusals.
 describe('klaviyo', () => {
-  const h = vendorFakeRunner('klaviyo', connection, 'req-42');
+  const h = vendorFakeRunner(cases, 'req-42');
   const { run, waits } = h;
-
-  it('create_profile sends a JSON:API body with the key and revision headers, as Klaviyo describes the operation', async () => {
-    h.fake.on('POST', '/api/profiles', { status: 201, body: { data: { type: 'profile', id: PROFILE_ID } } });
-    const out = await run('create_profile', { email: 'ada@example.com', phone_number: '+15005550006', first_name: 'Ada', properties: { last_call: 'booked' }, location: { city: 'London' } });
-    expect(out.data).toEqual({ id: PROFILE_ID });
-    const [req] = h.fake.requests;
-    expect(req!.headers).toMatchObject({ authorization: 'Klaviyo-API-Key pk_test_123', revision: '2026-07-15', 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' });
-    expect(req!.body).toEqual({ data: { type: 'profile', attributes: { email: 'ada@example.com', phone_number: '+15005550006', first_name: 'Ada', properties: { last_call: 'booked' }, location: { city: 'London' } } } });
-    expect(check(req!)).toEqual([]);
-  });
 
   it('upsert_profile uses profile-import (create or update), as Klaviyo describes the operation', async () => {
     h.fake.on('POST', '/api/profile-import', { status: 200, body: { data: { type: 'profile', id: PROFILE_ID } } });
-    const out = await run('upsert_profile', { external_id: 'crm-9', last_name: 'Lovelace' }, { ...connection, kind: 'oauth2', secrets: { access_token: 'oauth-tok' } });
+    const out = await run('upsert_profile', { external_id: 'crm-9', last_name: 'Lovelace' }, { ...h.connection, kind: 'oauth2', secrets: { access_token: 'oauth-tok' } });
     expect(out.data).toEqual({ id: PROFILE_ID, created: false });
     const [req] = h.fake.requests;
     expect(req!.headers.authorization).toBe('Bearer oauth-tok');
     expect(req!.body).toEqual({ data: { type: 'profile', attributes: { external_id: 'crm-9', last_name: 'Lovelace' } } });
     expect(check(req!)).toEqual([]);
-  });
-
-  it('add_to_list relates profiles to the list', async () => {
-    h.fake.on('POST', '/api/lists/Y6nRLr/relationships/profiles', { status: 204 });
-    await expect(run('add_to_list', { list_id: 'Y6nRLr', profile_ids: [PROFILE_ID] })).resolves.toMatchObject({ data: { added: 1 } });
-    expect(h.fake.requests[0]!.body).toEqual({ data: [{ type: 'profile', id: PROFILE_ID }] });
-  });
-
-  it('track_event sends the run’s idempotency key as unique_id', async () => {
-    h.fake.on('POST', '/api/events', { status: 202 });
-    await run('track_event', { metric: 'Call Completed', email: 'ada@example.com', properties: { outcome: 'booked' }, value: 120 });
-    expect(h.fake.requests[0]!.body).toEqual({
-      data: {
-        type: 'event',
-        attributes: {
-          properties: { outcome: 'booked' },
-          metric: { data: { type: 'metric', attributes: { name: 'Call Completed' } } },
-          profile: { data: { type: 'profile', attributes: { email: 'ada@example.com' } } },
-          value: 120,
-          unique_id: 'req-42',
-        },
-      },
-    });
   });
 
   it('a duplicate profile (409) is refused with Klaviyo’s words, not retried', async () => {

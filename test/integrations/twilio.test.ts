@@ -1,33 +1,20 @@
 import type { Connection } from '../../src/integrations/define';
 import { vendorFakeRunner } from '../helpers/integration-harness';
+import { twilio as cases } from './cases/twilio';
 import { vendorSpec } from '../helpers/vendor-spec';
 
 const check = vendorSpec('twilio.json');
 const SID = 'AC0123456789abcdef0123456789abcdef';
-const connection: Connection = { id: 'c1', integration: 'twilio', kind: 'basic', secrets: { auth_token: 'tok-secret' }, settings: { account_sid: SID } };
 const MESSAGES = `/2010-04-01/Accounts/${SID}/Messages.json`;
 
+// The requests of every action are the cases in ./cases/twilio.ts; these are the variants, failures and refusals.
 describe('twilio', () => {
-  const h = vendorFakeRunner('twilio', connection, 'req-7');
+  const h = vendorFakeRunner(cases, 'req-7');
   const { run, waits: sleeps } = h;
 
-  it('posts a form-encoded message with Basic auth and the idempotency token, as Twilio describes it', async () => {
-    h.fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM1', status: 'queued', to: '+14155550100' } });
-    const out = await run('send_sms', { to: '+14155550100', from: '+14155550199', body: 'Your booking is confirmed', mediaUrl: ['https://example.com/a.png', 'https://example.com/b.png'] });
-    expect(out).toEqual({ data: { sid: 'SM1', status: 'queued', to: '+14155550100' }, attempts: 1, action: 'send_sms' });
-    const [req] = h.fake.requests;
-    expect(req!.method).toBe('POST');
-    expect(req!.path).toBe(MESSAGES);
-    expect(req!.headers.authorization).toBe(`Basic ${Buffer.from(`${SID}:tok-secret`).toString('base64')}`);
-    expect(req!.headers['i-twilio-idempotency-token']).toBe('req-7');
-    expect(req!.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(req!.body).toEqual({ To: '+14155550100', From: '+14155550199', Body: 'Your booking is confirmed', MediaUrl: ['https://example.com/a.png', 'https://example.com/b.png'] });
-    expect(check(req!)).toEqual([]);
-  });
-
-  it('uses an API key pair when the connection has one, and a messaging service instead of from', async () => {
+  it('uses an API key pair when the h.connection has one, and a messaging service instead of from', async () => {
     h.fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM2', status: 'accepted', to: '+14155550100' } });
-    const conn: Connection = { ...connection, kind: 'api_key', secrets: { api_key_sid: 'SKabc', api_key_secret: 'shh' } };
+    const conn: Connection = { ...h.connection, kind: 'api_key', secrets: { api_key_sid: 'SKabc', api_key_secret: 'shh' } };
     await run('send_sms', { to: '+14155550100', messagingServiceSid: `MG${'a'.repeat(32)}`, body: 'hi' }, conn);
     const [req] = h.fake.requests;
     expect(req!.headers.authorization).toBe(`Basic ${Buffer.from('SKabc:shh').toString('base64')}`);

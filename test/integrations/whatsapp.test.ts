@@ -1,38 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
-import { vendorSpec, vendorSpecPath } from '../helpers/vendor-spec';
+import { vendorSpec } from '../helpers/vendor-spec';
+import { whatsappCheck } from '../helpers/whatsapp-spec';
 
-/**
- * Meta's description puts `additionalProperties: false` on the second member of each message type's allOf, which
- * forbids the base fields (to, messaging_product…) the first member requires: no message can pass. The check reads the
- * description from ../shared/vendor-apis/ and drops only that keyword inside allOf members; every other rule stays.
- */
-function whatsappCheck(): ReturnType<typeof vendorSpec> {
-  const spec = JSON.parse(readFileSync(vendorSpecPath('whatsapp.json'), 'utf8'));
-  const relax = (node: any, inAllOf = false): void => {
-    if (Array.isArray(node)) return node.forEach((n) => relax(n, inAllOf));
-    if (!node || typeof node !== 'object') return;
-    if (inAllOf && node.additionalProperties === false) delete node.additionalProperties;
-    for (const [k, v] of Object.entries(node)) relax(v, k === 'allOf');
-  };
-  relax(spec);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'whatsapp-spec-'));
-  mkdirSync(path.join(dir, 'vendor-apis'));
-  writeFileSync(path.join(dir, 'vendor-apis', 'whatsapp.json'), JSON.stringify(spec));
-  const before = process.env.SWITCHBOARD_SHARED_DIR;
-  process.env.SWITCHBOARD_SHARED_DIR = dir;
-  try {
-    return vendorSpec('whatsapp.json');
-  } finally {
-    if (before === undefined) delete process.env.SWITCHBOARD_SHARED_DIR;
-    else process.env.SWITCHBOARD_SHARED_DIR = before;
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 const check = whatsappCheck();
 const connection: Connection = { id: 'c1', integration: 'whatsapp', kind: 'api_key', secrets: { access_token: 'EAAGtest' }, settings: { phone_number_id: '106540352242922' } };
 const MESSAGES = '/v23.0/106540352242922/messages';

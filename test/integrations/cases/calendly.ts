@@ -1,0 +1,34 @@
+import type { IntegrationCases } from '../../helpers/action-cases';
+
+const H = { authorization: 'Bearer cal-oauth' };
+const EVENT_TYPE = 'https://api.calendly.com/event_types/AAAAAAAAAAAAAAAA';
+
+/** Calendly: OAuth bearer. */
+export const calendly: IntegrationCases = {
+  integration: 'calendly',
+  connection: { kind: 'oauth2', secrets: { access_token: 'cal-oauth' } },
+  cases: [
+    {
+      action: 'get_available_times',
+      params: { event_type: EVENT_TYPE, start_time: '2026-03-02T00:00:00Z', end_time: '2026-03-05T00:00:00Z' },
+      exchanges: [
+        {
+          request: { method: 'GET', path: '/event_type_available_times', query: { event_type: EVENT_TYPE, start_time: '2026-03-02T00:00:00Z', end_time: '2026-03-05T00:00:00Z' }, headers: H, rawBody: '' },
+          response: { body: { collection: [{ status: 'available', start_time: '2026-03-02T15:00:00Z', invitees_remaining: 1, scheduling_url: 'https://calendly.com/acme/30min/2026-03-02T15:00:00Z' }] } },
+        },
+      ],
+      data: { times: [{ start_time: '2026-03-02T15:00:00Z', scheduling_url: 'https://calendly.com/acme/30min/2026-03-02T15:00:00Z', invitees_remaining: 1 }] },
+    },
+    {
+      action: 'create_scheduling_link',
+      params: { event_type: EVENT_TYPE },
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/scheduling_links', headers: H, body: { max_event_count: 1, owner: EVENT_TYPE, owner_type: 'EventType' } },
+          response: { status: 201, body: { resource: { booking_url: 'https://calendly.com/d/abc-123', owner: EVENT_TYPE, owner_type: 'EventType' } } },
+        },
+      ],
+      data: { booking_url: 'https://calendly.com/d/abc-123', owner: EVENT_TYPE },
+    },
+  ],
+};

@@ -1,14 +1,23 @@
 // What the api (POST/PATCH /v1/agents, /v1/phone-numbers) and the CLI (agent create|update, phone-number add) accept.
 import { z } from 'zod';
-import { documentAs, PHONE_PATTERN } from '../documented';
+import { documentAs, NO_NUL_PATTERN, PHONE_PATTERN } from '../documented';
 import { CallWindow } from '../journeys/schema';
 
 const noNul = (s: string) => !s.includes('\u0000');
-// Length is checked before trimming, so the document's maxLength is the rule; the pattern says "not only spaces, no NUL".
+// Spaces are ASCII whitespace, spelt out: "\s" and trim() differ between JavaScript and other regex engines (the fuzzer's).
+const SPACES = '\\t\\n\\v\\f\\r ';
+const HAS_NON_SPACE = new RegExp(`[^${SPACES}]`);
+const EDGE_SPACES = new RegExp(`^[${SPACES}]+|[${SPACES}]+$`, 'g');
+// The document's rules are checked on the input as sent; surrounding spaces are dropped after.
 const name = (description: string) =>
   documentAs(
-    z.string().max(100, 'at most 100 characters').trim().min(1, 'must not be empty').refine(noNul, 'must not contain NUL characters'),
-    { type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\u0000]*\\S[^\\u0000]*$', description },
+    z
+      .string()
+      .max(100, 'at most 100 characters')
+      .refine(noNul, 'must not contain NUL characters')
+      .regex(HAS_NON_SPACE, 'must not be empty')
+      .transform((s) => s.replace(EDGE_SPACES, '')),
+    { type: 'string', minLength: 1, maxLength: 100, allOf: [{ pattern: NO_NUL_PATTERN }, { pattern: HAS_NON_SPACE.source }], description },
   );
 const Picture = documentAs(
   z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'at most 2048 characters'),

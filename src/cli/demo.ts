@@ -1,10 +1,11 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Db } from '../db/pool';
+import type { Db, Queryable } from '../db/pool';
 import { createAgent, createPhoneGroup } from '../db/repos/agents';
 import { createApiKey } from '../db/repos/api-keys';
 import { importFlow } from '../db/repos/flows';
 import { importJourney } from '../db/repos/journeys';
 import { createUser } from '../db/repos/users';
+import { lockPhones, phonesOfOtherWorkspaces } from '../db/repos/phone-numbers';
 import { createWorkspace } from '../db/repos/workspaces';
 import { normalizePhone } from '../phone';
 
@@ -32,6 +33,16 @@ function demoPhone(): string {
   for (;;) {
     const phone = normalizePhone(`+1415555${String(randomInt(0, 10_000)).padStart(4, '0')}`);
     if (phone) return phone;
+  }
+}
+
+/** Distinct demo numbers that no other workspace holds (a number belongs to one workspace), locked until the transaction ends. */
+async function freeDemoPhones(q: Queryable, workspaceId: string, count: number): Promise<string[]> {
+  for (;;) {
+    const phones = [...new Set(Array.from({ length: count }, demoPhone))];
+    if (phones.length < count) continue;
+    await lockPhones(q, phones);
+    if (!(await phonesOfOtherWorkspaces(q, workspaceId, phones)).length) return phones;
   }
 }
 
@@ -65,7 +76,7 @@ export async function createDemo(db: Db, urls: Pick<DemoOutput, 'base_url' | 'in
   const tag = randomBytes(4).toString('hex');
   return db.tx(async (q) => {
     const ws = await createWorkspace(q, { name: `Demo ${tag}` });
-    const group = await createPhoneGroup(q, ws.id, { name: 'Demo numbers', numbers: [demoPhone(), demoPhone()].filter((p, i, a) => a.indexOf(p) === i) });
+    const group = await createPhoneGroup(q, ws.id, { name: 'Demo numbers', numbers: await freeDemoPhones(q, ws.id, 2) });
     const agent = await createAgent(q, ws.id, {
       name: 'Ava',
       profilePicture: 'https://example.com/avatars/ava.png',

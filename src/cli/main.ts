@@ -8,8 +8,7 @@ import { createDb, type Db } from '../db/pool';
 import { createApiKey, listApiKeys, revokeApiKey } from '../db/repos/api-keys';
 import { importFlow } from '../db/repos/flows';
 import { parseFlowGraph } from '../chat/flow-schema';
-import { importJourney } from '../db/repos/journeys';
-import { JourneyDefinitionError, parseJourneySteps } from '../journeys/schema';
+import { importJourneyDefinition, InvalidJourneyDefinition, JourneyIdTaken } from '../journeys/import';
 import { defineCustomField, listCustomFields } from '../db/repos/leads';
 import { createUser, setAllowedIntegrations } from '../db/repos/users';
 import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
@@ -218,11 +217,14 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
     case 'phone-number assign':
       return print(await phoneNumberAssign(db, await workspace(), c.rest[0], opt));
     case 'journey import': {
-      const file = readJson(c.rest[0]) as { id?: string; name?: string; steps?: unknown };
-      if (!file.name || file.steps === undefined) throw new Error('journey file needs "name" and "steps"');
-      if (file.id !== undefined && (typeof file.id !== 'string' || !isUuid(file.id))) throw new Error('journey "id" must be a UUID');
-      const steps = validJourneySteps(file.steps, c.rest[0]!);
-      return print(await importJourney(db, await workspace(), { id: file.id, name: file.name, steps }));
+      const file = c.rest[0];
+      try {
+        return print(await importJourneyDefinition(db, await workspace(), readJson(file)));
+      } catch (err) {
+        if (err instanceof InvalidJourneyDefinition) throw new Error(`${file} is not a valid journey:\n  ${err.issues.join('\n  ')}`);
+        if (err instanceof JourneyIdTaken) throw new Error(`journey ${err.journeyId} belongs to another workspace`);
+        throw err;
+      }
     }
     case 'flow import': {
       const file = readJson(c.rest[0]) as {
@@ -277,16 +279,6 @@ async function password(opt: Opts): Promise<string> {
     return opt.password;
   }
   return opt['password-stdin'] ? passwordFromStdin() : promptPassword();
-}
-
-/** The journey's steps, validated by the journey schema; one readable line per problem otherwise. */
-function validJourneySteps(steps: unknown, file: string) {
-  try {
-    return parseJourneySteps(steps);
-  } catch (err) {
-    if (!(err instanceof JourneyDefinitionError)) throw err;
-    throw new Error(`${file} is not a valid journey:\n  ${err.issues.join('\n  ')}`);
-  }
 }
 
 function readJson(file: string | undefined): unknown {

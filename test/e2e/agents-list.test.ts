@@ -95,6 +95,22 @@ describe('GET /v1/agents and GET /v1/phone-numbers', () => {
     }
   });
 
+  it('misses and repeats no number while numbers are added between pages', async () => {
+    const ws = await app.newWorkspace();
+    const before = Array.from({ length: 6 }, () => uniquePhone());
+    for (const number of before) expect((await app.request('POST', '/v1/phone-numbers', { key: ws.apiKey, body: { number } })).status).toBe(200);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await app.request('GET', `/v1/phone-numbers?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: ws.apiKey });
+      seen.push(...res.body.phone_numbers.map((p: { number: string }) => p.number));
+      cursor = res.body.next_cursor;
+      await app.request('POST', '/v1/phone-numbers', { key: ws.apiKey, body: { number: uniquePhone() } });
+    } while (cursor);
+    expect(seen.filter((n) => before.includes(n)).sort()).toEqual([...before].sort());
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
   it.each(['/v1/agents', '/v1/phone-numbers'])('answers 400 for a bad limit or cursor on %s', async (path) => {
     const ws = await app.newWorkspace();
     for (const [query, message] of [

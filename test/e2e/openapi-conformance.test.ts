@@ -96,6 +96,9 @@ describe('the OpenAPI document against the handlers', () => {
     await call('GET', '/v1/journeys', { query: { limit: '1' } });
     await call('GET', '/v1/journeys', { query: { cursor: 'x' } });
     for (const id of [journeyId, randomUUID()]) conforms('GET', '/v1/journeys/{id}', await app.request('GET', `/v1/journeys/${id}`, { key: ws.apiKey }));
+    await call('POST', '/v1/journeys', { body: { name: 'Imported', steps: [{ id: 'end', kind: 'end' }] } });
+    await call('POST', '/v1/journeys', { body: { name: 'Imported', steps: [{ id: 'x', kind: 'nope' }] } });
+    await call('POST', '/v1/journeys', { body: { id: (await importSteps(app, (await app.newWorkspace()).workspaceId, [{ id: 'end', kind: 'end' }])).id, name: 'x', steps: [{ id: 'end', kind: 'end' }] } });
 
     await call('PATCH', '/v1/lead/update', { body: { lead_id: leadId, company: 'Initech', plan: null } });
     await call('PATCH', '/v1/lead/update', { body: { lead_id: randomUUID(), company: 'x' } });

@@ -95,7 +95,7 @@ describe('every documented phone field carries the accepted-number pattern', () 
       if (!node || typeof node !== 'object') return;
       const props = (node as { properties?: Record<string, Record<string, unknown>> }).properties;
       for (const [name, schema] of Object.entries(props ?? {})) {
-        if (name === 'phone' || (name === 'from' && where.startsWith('POST /v1/agent'))) found.push([`${where} ${name}`, schema.pattern ?? (schema.anyOf as Record<string, unknown>[] | undefined)?.find((s) => s.pattern)?.pattern]);
+        if (['phone', 'number', 'transfer_number'].includes(name) || (name === 'from' && where.startsWith('POST /v1/agent'))) found.push([`${where} ${name}`, schema.pattern ?? (schema.anyOf as Record<string, unknown>[] | undefined)?.find((s) => s.pattern)?.pattern]);
       }
       for (const value of Object.values(node)) walk(where, value);
     };

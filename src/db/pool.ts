@@ -6,6 +6,7 @@ import { listenWithReconnect, type Listener, type OnNotify } from './listen';
 export interface Db {
   query<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
   one<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R | undefined>;
+  /** Runs fn in one transaction; a deadlock or serialization victim runs again (fn must only query). */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   /** LISTENs on a channel on a connection of its own, reconnecting after a database restart (see listenWithReconnect). */
@@ -32,6 +33,10 @@ function wrap(client: Pool | PoolClient): Queryable {
   };
 }
 
+/** deadlock_detected and serialization_failure: the transaction was rolled back and may simply run again. */
+const RETRIED_SQLSTATES = new Set(['40P01', '40001']);
+const TX_ATTEMPTS = 4;
+
 /** Opens a pool on url; nothing connects until the first query. */
 export function createDb(url: string, opts: { max?: number; logger?: Logger } = {}): Db {
   const pool = new Pool({
@@ -48,17 +53,22 @@ export function createDb(url: string, opts: { max?: number; logger?: Logger } = 
     query: q.query,
     one: q.one,
     async tx(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await fn(wrap(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          // Postgres chose this transaction as a deadlock's or a serialization conflict's victim: nothing of it was
+          // written, so it runs again (its body is queries only) rather than failing a request that did nothing wrong.
+          if (!RETRIED_SQLSTATES.has((err as { code?: string }).code ?? '') || attempt >= TX_ATTEMPTS) throw err;
+        } finally {
+          client.release();
+        }
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
       }
     },
     async ping() {

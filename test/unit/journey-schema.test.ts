@@ -84,7 +84,7 @@ describe('journey schema', () => {
         { id: 'x', kind: 'tag', tag: 't', colour: 'red' },
       ]),
     ).toEqual([
-      'steps[0] (a).kind: must be one of wait, tag, untag, update_lead, webhook, branch, goto, end, call, automation',
+      'steps[0] (a).kind: must be one of wait, tag, untag, update_lead, webhook, branch, goto, end, call, automation, trigger',
       'steps[1] (b): a wait needs exactly one of duration and until',
       'steps[2] (c).duration: an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)',
       'steps[3].id: required',

@@ -54,6 +54,7 @@ export const listHooksRoute = defineRoute({
   description: 'Newest first; pass next_cursor as cursor for the next page.',
   auth: 'apiKey',
   query: ListHooksQuery,
+  example: { query: { limit: 20, cursor: encodeCursor({ at: '2026-06-01T12:00:00.000000Z', id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' }) } },
   responses: { 200: { description: 'A page of hooks', schema: HookPage }, 400: { description: 'A malformed limit or cursor' } },
   async handler(input) {
     const { limit = DEFAULT_PAGE_LIMIT, cursor } = input.query;

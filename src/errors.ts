@@ -1,5 +1,14 @@
 /** Stable codes domain code (src/leads, src/journeys) fails with; src/http maps each to a status (http/error-status.ts). */
-export const DOMAIN_ERROR_CODES = ['invalid_fields', 'invalid_journey', 'journey_not_found', 'lead_not_found', 'workflow_unavailable'] as const;
+export const DOMAIN_ERROR_CODES = [
+  'invalid_fields',
+  'invalid_journey',
+  'journey_not_found',
+  'lead_not_found',
+  'workflow_unavailable',
+  'agent_not_found',
+  'phone_number_not_found',
+  'phone_number_taken',
+] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
 /**

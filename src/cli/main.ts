@@ -5,19 +5,17 @@ import { keyringFromConfig } from '../crypto/envelope';
 import { migrate } from '../db/migrate';
 import { sealLegacyWebhookSecrets } from '../db/repos/webhook-secrets';
 import { createDb, type Db } from '../db/pool';
-import { createAgent, createPhoneGroup } from '../db/repos/agents';
 import { createApiKey, listApiKeys, revokeApiKey } from '../db/repos/api-keys';
 import { importFlow } from '../db/repos/flows';
 import { parseFlowGraph } from '../chat/flow-schema';
-import { importJourney } from '../db/repos/journeys';
-import { JourneyDefinitionError, parseJourneySteps } from '../journeys/schema';
+import { importJourneyDefinition, InvalidJourneyDefinition, JourneyIdTaken } from '../journeys/import';
 import { defineCustomField, listCustomFields } from '../db/repos/leads';
 import { createUser, setAllowedIntegrations } from '../db/repos/users';
 import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
-import { normalizePhone } from '../phone';
 import { isUuid } from '../ids';
 import { CustomFieldDef } from '../leads/rules';
 import { describeIssues } from '../validation';
+import { agentCreate, agentUpdate, phoneNumberAdd, phoneNumberAssign } from './agents';
 import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connection';
 import { createDemo } from './demo';
 import { passwordFromStdin, promptPassword } from './password';
@@ -39,7 +37,13 @@ const USAGE = `Usage: switchboard <command> [options]
   connection list --workspace W
   connection delete --workspace W <connection id>
   agent create --workspace W --name N [--picture URL] [--transfer-number PHONE]
-               [--phone-group NAME] [--numbers PHONE,PHONE]
+               [--phone-group NAME] [--numbers PHONE,PHONE] [--call-window JSON]
+  agent update --workspace W --agent ID [--name N] [--picture URL|none] [--transfer-number PHONE|none]
+               [--call-window JSON|none] [--numbers PHONE,PHONE|none]
+                                        --numbers replaces the agent's numbers; JSON: {"start":"09:00","end":"17:00","days":["mon"]}
+  phone-number add --workspace W --number PHONE [--agent ID]
+                                        a number belongs to one workspace
+  phone-number assign --workspace W <number or id> --agent ID|none
   journey import --workspace W FILE.json                   {id?, name, steps}
   flow import --workspace W FILE.json                      {id?, name, public_chat?, allowed_origins?, owner:{name, picture?}, graph}
   custom-field define --workspace W --key K [--label L]   lead fields beyond the standard ones are kept only when defined
@@ -77,6 +81,9 @@ const OPTIONS = {
   'transfer-number': { type: 'string' },
   'phone-group': { type: 'string' },
   numbers: { type: 'string' },
+  'call-window': { type: 'string' },
+  agent: { type: 'string' },
+  number: { type: 'string' },
   json: { type: 'boolean' },
   key: { type: 'string' },
   label: { type: 'string' },
@@ -128,6 +135,9 @@ const COMMANDS = [
   'connection list',
   'connection delete',
   'agent create',
+  'agent update',
+  'phone-number add',
+  'phone-number assign',
   'journey import',
   'flow import',
   'custom-field define',
@@ -196,25 +206,25 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       return print(await connectionList(db, await workspace()));
     case 'connection delete':
       return print(await connectionDelete(db, await workspace(), c.rest[0]));
-    case 'agent create': {
-      const ws = await workspace();
-      const phones = (opt.numbers ?? '').split(',').filter(Boolean).map((p) => phoneOrThrow(p, '--numbers'));
-      const transfer = opt['transfer-number'] ? phoneOrThrow(opt['transfer-number'], '--transfer-number') : undefined;
-      const result = await db.tx(async (q) => {
-        const group = phones.length || opt['phone-group']
-          ? await createPhoneGroup(q, ws, { name: opt['phone-group'] ?? `${need('name')} numbers`, numbers: phones })
-          : undefined;
-        const agent = await createAgent(q, ws, { name: need('name'), profilePicture: opt.picture, transferNumber: transfer, phoneGroupId: group?.id });
-        return { agent_id: agent.id, phone_group_id: group?.id ?? null, numbers: group?.numbers ?? [] };
-      });
-      return print(result);
-    }
+    case 'agent create':
+      need('name');
+      return print(await agentCreate(db, await workspace(), opt));
+    case 'agent update':
+      return print(await agentUpdate(db, await workspace(), opt));
+    case 'phone-number add':
+      need('number');
+      return print(await phoneNumberAdd(db, await workspace(), opt));
+    case 'phone-number assign':
+      return print(await phoneNumberAssign(db, await workspace(), c.rest[0], opt));
     case 'journey import': {
-      const file = readJson(c.rest[0]) as { id?: string; name?: string; steps?: unknown };
-      if (!file.name || file.steps === undefined) throw new Error('journey file needs "name" and "steps"');
-      if (file.id !== undefined && (typeof file.id !== 'string' || !isUuid(file.id))) throw new Error('journey "id" must be a UUID');
-      const steps = validJourneySteps(file.steps, c.rest[0]!);
-      return print(await importJourney(db, await workspace(), { id: file.id, name: file.name, steps }));
+      const file = c.rest[0];
+      try {
+        return print(await importJourneyDefinition(db, await workspace(), readJson(file)));
+      } catch (err) {
+        if (err instanceof InvalidJourneyDefinition) throw new Error(`${file} is not a valid journey:\n  ${err.issues.join('\n  ')}`);
+        if (err instanceof JourneyIdTaken) throw new Error(`journey ${err.journeyId} belongs to another workspace`);
+        throw err;
+      }
     }
     case 'flow import': {
       const file = readJson(c.rest[0]) as {
@@ -269,22 +279,6 @@ async function password(opt: Opts): Promise<string> {
     return opt.password;
   }
   return opt['password-stdin'] ? passwordFromStdin() : promptPassword();
-}
-
-/** The journey's steps, validated by the journey schema; one readable line per problem otherwise. */
-function validJourneySteps(steps: unknown, file: string) {
-  try {
-    return parseJourneySteps(steps);
-  } catch (err) {
-    if (!(err instanceof JourneyDefinitionError)) throw err;
-    throw new Error(`${file} is not a valid journey:\n  ${err.issues.join('\n  ')}`);
-  }
-}
-
-function phoneOrThrow(input: string, flag: string): string {
-  const phone = normalizePhone(input);
-  if (!phone) throw new Error(`${flag}: ${input} is not a valid phone number`);
-  return phone;
 }
 
 function readJson(file: string | undefined): unknown {

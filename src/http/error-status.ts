@@ -7,6 +7,9 @@ export const STATUS_OF_DOMAIN_CODE = {
   journey_not_found: 404,
   lead_not_found: 404,
   workflow_unavailable: 503,
+  agent_not_found: 404,
+  phone_number_not_found: 404,
+  phone_number_taken: 409,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */

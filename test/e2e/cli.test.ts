@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createDb } from '../../src/db/pool';
 import { verifyPassword } from '../../src/db/repos/users';
 import { repoRoot, testEnv } from '../helpers/env';
+import { uniquePhone } from '../helpers/phones';
 import { runCli } from '../helpers/processes';
 import { UUID_PATTERN } from '../../src/ids';
 
@@ -69,10 +70,12 @@ describe('the admin CLI', () => {
     expect(row!.password_hash).not.toContain('s3cret-pass');
     expect(await verifyPassword('s3cret-pass', row!.password_hash)).toBe(true);
 
+    // A number belongs to one workspace in the whole database (kept between runs): fresh numbers every run.
+    const [n1, n2] = [uniquePhone(), uniquePhone()];
     const agent = await cli('agent', 'create', '--workspace', workspace, '--name', 'Max', '--picture', 'https://x.test/max.png',
-      '--transfer-number', '+1 (714) 555-1234', '--phone-group', 'West', '--numbers', '714-555-0001,+17145550002');
+      '--transfer-number', '+1 (714) 555-1234', '--phone-group', 'West', '--numbers', `${n1.slice(1, 4)}-${n1.slice(4, 7)}-${n1.slice(7)},+${n2}`);
     expect(agent.code).toBe(0);
-    expect(agent.json.numbers).toEqual(['17145550001', '17145550002']);
+    expect(agent.json.numbers).toEqual([n1, n2]);
     const [a] = await db.query<{ transfer_number: string; phone_group_id: string }>('SELECT * FROM agents WHERE id = $1', [agent.json.agent_id]);
     expect(a).toMatchObject({ transfer_number: '17145551234', phone_group_id: agent.json.phone_group_id });
 

@@ -7,6 +7,7 @@ import { createAgent, createPhoneGroup } from '../../src/db/repos/agents';
 import { callResult, phoneEnding, zoneInDaytime } from '../helpers/calls';
 import { createUser } from '../../src/db/repos/users';
 import { importSteps, newPhone, rowsWhen } from '../helpers/journeys';
+import { uniquePhone } from '../helpers/phones';
 import { startTestApp, type HttpResult, type TestApp } from '../helpers/stack';
 
 // Issue 9 §3: every answer a handler gives is documented, and its body matches the declared schema, so the
@@ -95,6 +96,9 @@ describe('the OpenAPI document against the handlers', () => {
     await call('GET', '/v1/journeys', { query: { limit: '1' } });
     await call('GET', '/v1/journeys', { query: { cursor: 'x' } });
     for (const id of [journeyId, randomUUID()]) conforms('GET', '/v1/journeys/{id}', await app.request('GET', `/v1/journeys/${id}`, { key: ws.apiKey }));
+    await call('POST', '/v1/journeys', { body: { name: 'Imported', steps: [{ id: 'end', kind: 'end' }] } });
+    await call('POST', '/v1/journeys', { body: { name: 'Imported', steps: [{ id: 'x', kind: 'nope' }] } });
+    await call('POST', '/v1/journeys', { body: { id: (await importSteps(app, (await app.newWorkspace()).workspaceId, [{ id: 'end', kind: 'end' }])).id, name: 'x', steps: [{ id: 'end', kind: 'end' }] } });
 
     await call('PATCH', '/v1/lead/update', { body: { lead_id: leadId, company: 'Initech', plan: null } });
     await call('PATCH', '/v1/lead/update', { body: { lead_id: randomUUID(), company: 'x' } });
@@ -125,6 +129,23 @@ describe('the OpenAPI document against the handlers', () => {
     await app.db.query('UPDATE workspaces SET timezone = $2 WHERE id = $1', [ws.workspaceId, zoneInDaytime()]);
     const group = await createPhoneGroup(app.db, ws.workspaceId, { name: 'out', numbers: ['12125559002'] });
     const agent = (await createAgent(app.db, ws.workspaceId, { name: 'Ava', phoneGroupId: group.id })).id;
+    await call('GET', '/v1/agents', { query: { limit: '1' } });
+    await call('GET', '/v1/agents', { query: { cursor: 'x' } });
+    for (const id of [agent, randomUUID()]) conforms('GET', '/v1/agents/{id}', await app.request('GET', `/v1/agents/${id}`, { key: ws.apiKey }));
+    await call('GET', '/v1/phone-numbers', { query: { limit: '1' } });
+    await call('GET', '/v1/phone-numbers', { query: { limit: '0' } });
+    const made = await call('POST', '/v1/agents', { body: { name: 'Bo', numbers: [uniquePhone()], call_window: { start: '09:00', end: '17:00' } } });
+    await call('POST', '/v1/agents', { body: { name: '' } });
+    await call('PATCH', '/v1/agents/{id}', { params: { id: made.body.agent.id }, body: { name: 'Bo 2', transfer_number: null } });
+    await call('PATCH', '/v1/agents/{id}', { params: { id: randomUUID() }, body: { name: 'x' } });
+    await call('PATCH', '/v1/agents/{id}', { params: { id: made.body.agent.id }, body: { numbers: ['x'] } });
+    const added = await call('POST', '/v1/phone-numbers', { body: { number: uniquePhone(), agent_id: agent } });
+    await call('POST', '/v1/phone-numbers', { body: { number: added.body.phone_number.number } });
+    await call('POST', '/v1/phone-numbers', { body: { number: 'x' } });
+    await call('POST', '/v1/phone-numbers', { body: { number: uniquePhone(), agent_id: randomUUID() } });
+    await call('PATCH', '/v1/phone-numbers/{number}', { params: { number: added.body.phone_number.id }, body: { agent_id: null } });
+    await call('PATCH', '/v1/phone-numbers/{number}', { params: { number: randomUUID() }, body: { agent_id: null } });
+    await call('PATCH', '/v1/phone-numbers/{number}', { params: { number: added.body.phone_number.id }, body: { agent_id: 'x' } });
     const placed = await call('POST', '/v1/agent', { body: { agent, phone: phoneEnding('0002'), request_data: { a: 1 } } });
     await call('POST', '/v1/agent', { body: { agent: randomUUID(), phone: phoneEnding('0001') } });
     await call('POST', '/v1/agent', { body: { agent, phone: 'x' } });

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../pool';
 
+/** The journey id given to an import is another workspace's (nothing was written). */
+export class JourneyOfAnotherWorkspace extends Error {
+  constructor(readonly journeyId: string) {
+    super(`journey ${journeyId} belongs to another workspace`);
+  }
+}
+
 /** Creates a journey (stable id) with its first version, or adds a version to an existing one. */
 export async function importJourney(
   db: Queryable,
@@ -14,7 +21,7 @@ export async function importJourney(
      RETURNING id`,
     [id, workspaceId, j.name],
   );
-  if (!journey) throw new Error(`journey ${id} belongs to another workspace`);
+  if (!journey) throw new JourneyOfAnotherWorkspace(id);
   const row = await db.one<{ version: number }>(
     `INSERT INTO journey_versions (journey_id, workspace_id, version, steps)
      SELECT $1, $2, COALESCE(MAX(version), 0) + 1, $3 FROM journey_versions WHERE workspace_id = $2 AND journey_id = $1

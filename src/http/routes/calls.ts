@@ -6,6 +6,7 @@ import { callHeader, callWithLegs } from '../../db/repos/calls';
 import { documentAs, PHONE_PATTERN } from '../../documented';
 import { conflict, notFound } from '../../errors';
 import { UUID_PATTERN } from '../../ids';
+import { storable } from '../../storable';
 import { callWorkflowId } from '../../temporal/ids';
 import { defineRoute, workspaceOf } from '../route';
 import { CallRecord } from './calls-list';
@@ -16,17 +17,6 @@ const MAX_REQUEST_DATA = 16 * 1024;
 const CALL_ID = new RegExp(`^(?:${UUID_PATTERN.source.slice(1, -1)})(?::[1-9]\\d{0,3})?$`, 'i');
 
 const Phone = documentAs(z.string().min(1).max(64), { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'] });
-// jsonb cannot hold NUL or unpaired UTF-16 surrogates, in values or keys.
-// eslint-disable-next-line no-control-regex
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const storable = (v: unknown): boolean =>
-  typeof v === 'string'
-    ? !UNSTORABLE.test(v)
-    : Array.isArray(v)
-      ? v.every(storable)
-      : v !== null && typeof v === 'object'
-        ? Object.entries(v).every(([k, x]) => !UNSTORABLE.test(k) && storable(x))
-        : true;
 const RequestData = documentAs(
   z.unknown().refine((v) => {
     const text = JSON.stringify(v);

@@ -1,0 +1,57 @@
+// What the api (POST/PATCH /v1/agents, /v1/phone-numbers) and the CLI (agent create|update, phone-number add) accept.
+import { z } from 'zod';
+import { documentAs, PHONE_PATTERN } from '../documented';
+import { CallWindow } from '../journeys/schema';
+
+const noNul = (s: string) => !s.includes('\u0000');
+// Length is checked before trimming, so the document's maxLength is the rule; the pattern says "not only spaces, no NUL".
+const name = (description: string) =>
+  documentAs(
+    z.string().max(100, 'at most 100 characters').trim().min(1, 'must not be empty').refine(noNul, 'must not contain NUL characters'),
+    { type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\u0000]*\\S[^\\u0000]*$', description },
+  );
+const Picture = documentAs(
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'at most 2048 characters'),
+  { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: "The agent's picture (an http(s) URL)" },
+);
+/** A phone as written by a person: normalised (libphonenumber-js, the workspace's region) by the shared module. */
+const phone = (description: string) =>
+  documentAs(z.string().min(1, 'required').max(64), { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'], description });
+const Numbers = z
+  .array(phone('E.164 (digits, with or without +) or a common written form'))
+  .max(100, 'at most 100 numbers')
+  .describe("The agent's phone group: numbers new to the workspace are added, the workspace's own are moved here");
+const Window = CallWindow.describe("When the agent's calls may ring, in the lead's time zone (else the workspace's); days default to every day");
+
+/** A new agent. */
+export const AgentCreateInput = z.strictObject({
+  name: name("The agent's name"),
+  profile_picture: Picture.optional(),
+  transfer_number: phone('Where a call is transferred to').optional(),
+  call_window: Window.optional(),
+  numbers: Numbers.optional(),
+  phone_group: name('Name of the agent\'s new phone group (default: "<name> numbers")').optional(),
+});
+export type AgentCreate = z.output<typeof AgentCreateInput>;
+
+/** A change to an agent: only the fields given change; null clears a field. */
+export const AgentUpdateInput = z.strictObject({
+  name: name("The agent's name").optional(),
+  profile_picture: Picture.nullable().optional(),
+  transfer_number: phone('Where a call is transferred to; null: none').nullable().optional(),
+  call_window: Window.nullable().optional().describe('null: 08:00–21:00 every day'),
+  numbers: Numbers.optional().describe("The agent's numbers from now on: others of its group are detached (they stay the workspace's)"),
+});
+export type AgentUpdate = z.output<typeof AgentUpdateInput>;
+
+/** A number added to the workspace, optionally in an agent's phone group. */
+export const PhoneNumberAddInput = z.strictObject({
+  number: phone('E.164 (digits, with or without +) or a common written form'),
+  agent_id: z.guid('must be a UUID').optional().describe("The agent whose phone group gets the number; absent: no agent"),
+});
+export type PhoneNumberAdd = z.output<typeof PhoneNumberAddInput>;
+
+/** A number moved to another agent of the workspace, or detached (null). */
+export const PhoneNumberAssignInput = z.strictObject({
+  agent_id: z.guid('must be a UUID').nullable().describe('The agent whose phone group gets the number; null: detach it from every agent'),
+});

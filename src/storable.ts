@@ -1,0 +1,13 @@
+// jsonb cannot hold NUL or unpaired UTF-16 surrogates, in values or keys.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether Postgres can store the JSON value (as jsonb): no NUL characters or unpaired surrogates anywhere in it. */
+export const storable = (v: unknown): boolean =>
+  typeof v === 'string'
+    ? !UNSTORABLE.test(v)
+    : Array.isArray(v)
+      ? v.every(storable)
+      : v !== null && typeof v === 'object'
+        ? Object.entries(v).every(([k, x]) => !UNSTORABLE.test(k) && storable(x))
+        : true;

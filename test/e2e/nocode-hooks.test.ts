@@ -1,7 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createJourneyTriggerActivities, TRIGGER_UNDELIVERED } from '../../activities/journey-triggers';
 import { createAgent } from '../../src/db/repos/agents';
 import { hookDeliveriesOf } from '../../src/db/repos/journey-hooks';
 import { createUser } from '../../src/db/repos/users';
+import { TRIGGER_DELIVERY_ATTEMPTS, triggerEventId } from '../../src/journeys/trigger';
+import { createLogger } from '../../src/log';
 import { journeyTriggerWorkflowId } from '../../src/temporal/ids';
 import type { JourneyState } from '../../workflows/journey-messages';
 import { finished, importSteps, newPhone } from '../helpers/journeys';
@@ -52,6 +57,8 @@ const options = (kind: string, body: unknown, headers: Record<string, string> = 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const subscribe = (body: unknown, headers: Record<string, string>, on: TestApp = app) => on.request('POST', '/api/make-com/automation/subscribe', { body, headers });
 const unsubscribe = (body: unknown, headers: Record<string, string>) => app.request('DELETE', '/api/make-com/automation/unsubscribe', { body, headers });
+/** An activity context at the given attempt; the activity's own failure logs stay quiet. */
+const activityEnv = (attempt: number) => new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR') });
 const history = (s: JourneyState) => s.history.map((h) => `${h.step_id}:${h.outcome}`);
 
 describe('option lists', () => {
@@ -237,5 +244,52 @@ describe('the trigger step', () => {
     // The delivery workflow is keyed by the event: starting it again would be the same run.
     const run = await app.temporal.client.workflow.getHandle(journeyTriggerWorkflowId(eventId)).describe();
     expect(run.status.name).toBe('COMPLETED');
+  });
+
+  it('never holds the journey for a subscriber that keeps failing; the last attempt records it as failed', async () => {
+    const t = await tenant();
+    receiver.script('/down', [503]);
+    const hook = await subscribe({ journey_id: t.journeyId, automation_node_id: 'handoff', webhook_url: `${hooks}/down` }, bearer(t.apiKey));
+    const lead = await t.enroll();
+    const end = await finished(app, t.journeyId, lead);
+    expect(history(end)).toEqual(['hello:done', 'handoff:done', 'quiet:done', 'bye:done']);
+    const eventId = /^event (\S+)$/.exec(end.history[1]!.detail ?? '')![1]!;
+    const delivery = app.temporal.client.workflow.getHandle(journeyTriggerWorkflowId(eventId));
+    await eventually(async () => receiver.on('/down').length >= 1, 30_000, 'the first attempt');
+    expect((await delivery.describe()).status.name).toBe('RUNNING'); // still retrying, the journey long done
+    await delivery.terminate('test: the attempts are played below without waiting for the backoff');
+
+    // The same event's attempts, played as the retry policy would (attempt numbers given, no backoff waited).
+    const activities = createJourneyTriggerActivities({ db: app.db, logger: createLogger('silent', 'test'), ssrfAllowlist: ['127.0.0.1/8'] });
+    const input = { workspaceId: t.workspaceId, journeyId: t.journeyId, stepId: 'handoff', eventId };
+    const before = receiver.on('/down').length;
+    for (let attempt = 2; attempt < TRIGGER_DELIVERY_ATTEMPTS; attempt++) {
+      await expect(activityEnv(attempt).run(activities.publishJourneyTrigger, input)).rejects.toMatchObject({ type: TRIGGER_UNDELIVERED });
+    }
+    expect(await hookDeliveriesOf(app.db, t.workspaceId, eventId)).toEqual([]);
+    const last = await activityEnv(TRIGGER_DELIVERY_ATTEMPTS).run(activities.publishJourneyTrigger, input);
+    expect(last).toEqual({ delivered: 0, refused: 0, failed: 1 });
+    expect(await hookDeliveriesOf(app.db, t.workspaceId, eventId)).toEqual([{ hook_id: hook.body.hook_id, outcome: 'failed', http_status: 503 }]);
+    expect(receiver.on('/down').length - before).toBe(TRIGGER_DELIVERY_ATTEMPTS - 1);
+    // Settled: a later attempt sends nothing more.
+    expect(await activityEnv(1).run(activities.publishJourneyTrigger, input)).toEqual({ delivered: 0, refused: 0, failed: 0 });
+    expect(receiver.on('/down').length - before).toBe(TRIGGER_DELIVERY_ATTEMPTS - 1);
+    expect(new Set(receiver.on('/down').map((d) => d.eventId))).toEqual(new Set([eventId]));
+  });
+
+  it('saves the step data once per event id (a retried step keeps the first body)', async () => {
+    const t = await tenant();
+    await subscribe({ journey_id: t.journeyId, automation_node_id: 'quiet', webhook_url: `${hooks}/saved` }, bearer(t.apiKey));
+    const lead = (await app.request('POST', '/v1/lead/create', { key: t.apiKey, body: { phone: newPhone(), first_name: 'First' } })).body.lead_id as string;
+    const activities = createJourneyTriggerActivities({ db: app.db, logger: createLogger('silent', 'test'), ssrfAllowlist: ['127.0.0.1/8'] });
+    const enrollmentId = randomUUID();
+    const step = { enrollmentId, workspaceId: t.workspaceId, leadId: lead, journeyId: t.journeyId, stepId: 'quiet', seq: 1, eventId: triggerEventId(enrollmentId, 1) };
+    expect(await activityEnv(1).run(activities.journeyTriggerEvent, step)).toEqual({ hooks: 1 });
+    await app.request('PATCH', '/v1/lead/update', { key: t.apiKey, body: { lead_id: lead, first_name: 'Second' } });
+    expect(await activityEnv(2).run(activities.journeyTriggerEvent, step)).toEqual({ hooks: 1 });
+    const input = { workspaceId: t.workspaceId, journeyId: t.journeyId, stepId: 'quiet', eventId: step.eventId };
+    expect(await activityEnv(1).run(activities.publishJourneyTrigger, input)).toEqual({ delivered: 1, refused: 0, failed: 0 });
+    const [got] = receiver.on('/saved');
+    expect(JSON.parse(got!.body)).toMatchObject({ event_id: step.eventId, step_name: 'quiet', lead: { first_name: 'First' } });
   });
 });

@@ -46,7 +46,12 @@ export async function subscribeToTrigger(
   } catch (err) {
     throw badRequest(`webhook_url: ${(err as Error).message}`);
   }
-  const result = await subscribeJourneyHook(deps.db, { id: randomUUID(), workspaceId, journeyId: s.journeyId, stepId: s.stepId, url: url.href, platform: s.platform }, MAX_JOURNEY_HOOKS);
+  const hook = { id: randomUUID(), workspaceId, journeyId: s.journeyId, stepId: s.stepId, url: url.href, platform: s.platform };
+  const result = await subscribeJourneyHook(deps.db, hook, MAX_JOURNEY_HOOKS).catch((err: unknown) => {
+    // The journey was deleted between the check and the insert.
+    if ((err as { code?: string }).code === '23503') throw notFound(JOURNEY_NOT_FOUND);
+    throw err;
+  });
   if (!result) throw conflict(`A workspace can have at most ${MAX_JOURNEY_HOOKS} hooks`);
   return result;
 }

@@ -218,6 +218,8 @@ describe('the trigger step', () => {
       [ids['/flaky']!]: ['delivered', 200],
       [ids['/gone']!]: ['rejected', 410],
     });
+    const listed = (await app.request('GET', '/v1/hooks', { key: t.apiKey })).body.hooks as { id: string; last_delivery: { outcome: string } | null }[];
+    expect(Object.fromEntries(listed.map((h) => [h.id, h.last_delivery?.outcome]))).toEqual({ [ids['/ok']!]: 'delivered', [ids['/flaky']!]: 'delivered', [ids['/gone']!]: 'rejected' });
     expect(receiver.on('/ok')).toHaveLength(1);
     expect(receiver.on('/flaky').map((d) => d.status)).toEqual([500, 200]);
     expect(receiver.on('/gone')).toHaveLength(1);
@@ -270,6 +272,8 @@ describe('the trigger step', () => {
     const last = await activityEnv(TRIGGER_DELIVERY_ATTEMPTS).run(activities.publishJourneyTrigger, input);
     expect(last).toEqual({ delivered: 0, refused: 0, failed: 1 });
     expect(await hookDeliveriesOf(app.db, t.workspaceId, eventId)).toEqual([{ hook_id: hook.body.hook_id, outcome: 'failed', http_status: 503 }]);
+    const [listed] = (await app.request('GET', '/v1/hooks', { key: t.apiKey })).body.hooks;
+    expect(listed.last_delivery).toEqual({ event_id: eventId, outcome: 'failed', http_status: 503, detail: 'HTTP 503', settled_at: expect.stringMatching(/Z$/) });
     expect(receiver.on('/down').length - before).toBe(TRIGGER_DELIVERY_ATTEMPTS - 1);
     // Settled: a later attempt sends nothing more.
     expect(await activityEnv(1).run(activities.publishJourneyTrigger, input)).toEqual({ delivered: 0, refused: 0, failed: 0 });

@@ -26,7 +26,8 @@ CREATE TABLE journey_hook_deliveries (
   settled_at    timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (event_id, hook_id)
 );
-CREATE INDEX journey_hook_deliveries_hook ON journey_hook_deliveries (hook_id);
+-- A hook's latest delivery (GET /v1/hooks shows it).
+CREATE INDEX journey_hook_deliveries_hook ON journey_hook_deliveries (hook_id, settled_at DESC);
 
 -- A trigger step's data as it was when the enrollment reached the step: every hook and every retry gets this body.
 CREATE TABLE journey_trigger_events (

@@ -42,11 +42,32 @@ export async function subscribeJourneyHook(
   });
 }
 
-/** One page of the workspace's hooks, newest first (created_at, id), after the given position. */
-export function listJourneyHooks(db: Queryable, workspaceId: string, limit: number, after?: { at: string; id: string }): Promise<JourneyHookRow[]> {
+/** A hook's latest settled delivery. */
+export interface HookDeliveryRow {
+  event_id: string;
+  outcome: HookOutcome;
+  http_status: number | null;
+  detail: string | null;
+  /** As jsonb renders it (ISO-8601 with the database's offset). */
+  settled_at: string;
+}
+
+/** One page of the workspace's hooks, newest first (created_at, id), after the given position, each with its latest delivery. */
+export function listJourneyHooks(
+  db: Queryable,
+  workspaceId: string,
+  limit: number,
+  after?: { at: string; id: string },
+): Promise<(JourneyHookRow & { last_delivery: HookDeliveryRow | null })[]> {
   const params: unknown[] = [workspaceId, limit];
   const keyset = after ? `AND (created_at, id) < ($${params.push(after.at)}::timestamptz, $${params.push(after.id)}::uuid)` : '';
-  return db.query<JourneyHookRow>(`SELECT ${COLUMNS} FROM journey_hooks WHERE workspace_id = $1 ${keyset} ORDER BY created_at DESC, id DESC LIMIT $2`, params);
+  return db.query(
+    `SELECT h.*, (SELECT to_jsonb(d) FROM (SELECT event_id, outcome, http_status, detail, settled_at FROM journey_hook_deliveries
+                                           WHERE hook_id = h.id ORDER BY settled_at DESC LIMIT 1) d) AS last_delivery
+     FROM (SELECT ${COLUMNS} FROM journey_hooks WHERE workspace_id = $1 ${keyset} ORDER BY created_at DESC, id DESC LIMIT $2) h
+     ORDER BY h.created_at DESC, h.id DESC`,
+    params,
+  );
 }
 
 /** Deletes the workspace's hooks with this id or this url; the ids deleted (none: nothing matched). */

@@ -44,10 +44,24 @@ export const Hook = z.object({
   created_at: z.iso.datetime(),
 });
 
+/** A hook as GET /v1/hooks lists it: with its latest settled delivery. */
+export const ListedHook = Hook.extend({
+  last_delivery: z
+    .object({
+      event_id: z.string(),
+      outcome: z.enum(['delivered', 'rejected', 'blocked', 'failed']).describe('delivered (2xx); rejected (another 4xx); blocked (a private address); failed (retries used up)'),
+      http_status: z.int().nullable(),
+      detail: z.string().nullable().describe('Why it was not delivered'),
+      settled_at: z.iso.datetime(),
+    })
+    .nullable()
+    .describe('The latest event this hook settled; null before the first'),
+});
+
 /** Query of GET /v1/hooks. */
 export const ListHooksQuery = z.strictObject({ limit: PageLimit.optional(), cursor: PageCursor.optional() });
 /** Body of GET /v1/hooks. */
-export const HookPage = z.object({ status: z.literal('success'), hooks: z.array(Hook).describe('Newest first'), next_cursor: NextCursor });
+export const HookPage = z.object({ status: z.literal('success'), hooks: z.array(ListedHook).describe('Newest first'), next_cursor: NextCursor });
 
 /** Body of a subscribe answer. */
 export const Subscribed = z.object({

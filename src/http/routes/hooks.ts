@@ -51,7 +51,7 @@ export const listHooksRoute = defineRoute({
   path: '/v1/hooks',
   tag: TAG,
   summary: 'List REST hooks',
-  description: 'Newest first; pass next_cursor as cursor for the next page.',
+  description: 'Newest first, each with the latest event it settled (a subscriber that failed for good shows here); pass next_cursor as cursor for the next page.',
   auth: 'apiKey',
   query: ListHooksQuery,
   example: { query: { limit: 20, cursor: encodeCursor({ at: '2026-06-01T12:00:00.000000Z', id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' }) } },
@@ -61,7 +61,11 @@ export const listHooksRoute = defineRoute({
     const rows = await listJourneyHooks(input.deps.db, workspaceOf(input), limit + 1, cursor ? decodeCursor(cursor) : undefined);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    return { status: 'success', hooks: page.map(presentHook), next_cursor: rows.length > limit && last ? encodeCursor({ at: last.position, id: last.id }) : null };
+    const hooks = page.map((h) => ({
+      ...presentHook(h),
+      last_delivery: h.last_delivery && { ...h.last_delivery, settled_at: new Date(h.last_delivery.settled_at).toISOString() },
+    }));
+    return { status: 'success', hooks, next_cursor: rows.length > limit && last ? encodeCursor({ at: last.position, id: last.id }) : null };
   },
 });
 

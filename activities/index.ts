@@ -7,6 +7,7 @@ import { createAutomationActivities } from './automations';
 import { chatModelFromConfig } from '../src/llm/from-config';
 import type { ChatModel } from '../src/llm/model';
 import { createChatActivities } from './chat';
+import { createJourneyTriggerActivities } from './journey-triggers';
 import { createJourneyActivities } from './journeys';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createJourneyActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
+    ...createJourneyTriggerActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createChatActivities({ db: deps.db, logger: deps.logger, model: deps.chatModel ?? chatModelFromConfig(deps.config) }),

@@ -10,6 +10,7 @@ import { enrollSignal, unenrollSignal, type JourneyInput, type JourneyState } fr
 import { everyStepKind, finished, newPhone, rowsWhen } from '../test/helpers/journeys';
 import { atStep, tenant, timerStarted, type PathContext, type RecordedRun } from './journey-fixture-helpers';
 import { callPaths } from './journey-fixture-paths-calls';
+import { triggerPaths } from './journey-fixture-paths-triggers';
 import { updatePaths } from './journey-fixture-paths-updates';
 
 /** Every path, by fixture name. */
@@ -88,6 +89,7 @@ export const journeyPaths: Record<string, (ctx: PathContext) => Promise<Recorded
   },
   ...updatePaths,
   ...callPaths,
+  ...triggerPaths,
 };
 
 let continued: Promise<RecordedRun[]> | undefined;

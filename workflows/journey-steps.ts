@@ -6,6 +6,7 @@ import { parseIsoDuration } from '../src/journeys/duration';
 import type { JourneyStep, StepKind, StepOf } from '../src/journeys/schema';
 import { runAutomationStep } from './journey-automation';
 import { runCallStep } from './journey-call';
+import { runTriggerStep } from './journey-trigger';
 
 // Which failures are final is decided once, at the activity boundary (worker/activity-errors.ts): they raise them non-retryable.
 
@@ -93,6 +94,8 @@ const runners: { [K in StepKind]: Runner<K> } = {
   call: (step, ctx) => guarded(() => runCallStep(step, ctx, data)),
   // Runs recorded before automation steps ran keep replaying their skip.
   automation: (step, ctx) => (patched('automation-step') ? guarded(() => runAutomationStep(step, ctx)) : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' })),
+  // No patch: no history recorded before this step kind existed can hold one.
+  trigger: (step, ctx) => guarded(() => runTriggerStep(step, ctx)),
 };
 
 /** Runs one step for one enrollment. */

@@ -24,6 +24,7 @@ function standardFailures(route: Route<any, any>): Record<string, Documented> {
     out[401] = { description: 'Missing, expired or invalid user JWT, or an invalid x-key' };
     out[403] = { description: 'An ordinary API key in x-key (it takes a superuser key), or a user not allowed this integration or asking for another user' };
   }
+  if (route.auth === 'nocode') out[401] = { description: 'Unknown email or wrong password, or a missing, invalid or revoked API key or user JWT' };
   if (route.idempotent) out[409] = { description: 'Idempotency-Key already used with a different request, or its first request is still running' };
   if (route.body) {
     out[413] = { description: 'Request body over 1 MiB' };
@@ -99,7 +100,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
-      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : [],
+      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : route.auth === 'nocode' ? [{ apiKey: [] }, { userJwt: [] }, {}] : [],
       parameters: parameters.length ? parameters : undefined,
       requestBody: route.body
         ? {

@@ -5,8 +5,11 @@ import { forbidden, unauthorized } from '../errors';
 import type { AppState, KeyAuth } from './state';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** apiKey: REST `Authorization: Bearer <API key>`; automation: a user JWT or a superuser x-key (spec section 5). */
-export type AuthKind = 'apiKey' | 'automation' | 'none';
+/**
+ * apiKey: REST `Authorization: Bearer <API key>`; automation: a user JWT or a superuser x-key (spec section 5);
+ * nocode: a Bearer API key or user JWT, else `{user, password}` in the body (no-code platforms' option lists and hooks).
+ */
+export type AuthKind = 'apiKey' | 'automation' | 'nocode' | 'none';
 
 export interface RouteInput<Q, B> {
   query: Q;

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AutomationAuth } from '../auth/automation-auth';
+import type { NocodeAuth } from '../auth/nocode-auth';
 
 /** Typed ctx.state shared by the api's middleware. */
 export interface AppState {
@@ -9,6 +10,8 @@ export interface AppState {
   auth?: KeyAuth;
   /** Set by the automation auth middleware (user JWT or superuser x-key). */
   automation?: AutomationAuth;
+  /** Set by the no-code auth middleware when a Bearer API key or user JWT came (body credentials are read by the route). */
+  nocode?: NocodeAuth;
 }
 
 /** Who an API key speaks for. */

@@ -14,7 +14,7 @@ export const CALL_OUTCOMES = ['human', 'voicemail', 'no_answer', 'busy', 'failed
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 /**
  * Outcomes a step leaves for the next branch: wait/tag/untag/update_lead → done; webhook → delivered|failed; call →
- * the call's outcome (skipped for a lead on the do-not-call list); automation → done|failed.
+ * the call's outcome (skipped for a lead on the do-not-call list); automation → done|failed; trigger → done.
  */
 export const OUTCOMES = ['done', 'delivered', 'failed', 'skipped', ...CALL_OUTCOMES.filter((o) => o !== 'failed')] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -93,9 +93,15 @@ export const AutomationStep = z.strictObject({
   action: z.string().min(1),
   params: z.record(z.string(), z.unknown()).default({}),
 });
+/** A named point where outside platforms take over: its data is POSTed to every URL subscribed to it (REST hooks). */
+export const TriggerStep = z.strictObject({
+  ...base,
+  kind: z.literal('trigger'),
+  name: z.string().min(1).max(200).optional().describe('What no-code platforms show in their step dropdown (default the step id)'),
+});
 
-const stepKinds = [WaitStep, TagStep, UntagStep, UpdateLeadStep, WebhookStep, BranchStep, GotoStep, EndStep, CallStep, AutomationStep] as const;
-export const STEP_KINDS = ['wait', 'tag', 'untag', 'update_lead', 'webhook', 'branch', 'goto', 'end', 'call', 'automation'] as const;
+const stepKinds = [WaitStep, TagStep, UntagStep, UpdateLeadStep, WebhookStep, BranchStep, GotoStep, EndStep, CallStep, AutomationStep, TriggerStep] as const;
+export const STEP_KINDS = ['wait', 'tag', 'untag', 'update_lead', 'webhook', 'branch', 'goto', 'end', 'call', 'automation', 'trigger'] as const;
 
 export const Step = z.discriminatedUnion('kind', [...stepKinds], {
   error: (iss) => (iss.code === 'invalid_union' ? `must be one of ${STEP_KINDS.join(', ')}` : undefined),

@@ -4,3 +4,4 @@ export const callWorkflowId = (callId: string) => `call:${callId}`;
 export const automationWorkflowId = (requestId: string) => `automation:${requestId}`;
 export const chatWorkflowId = (sessionId: string) => `chat:${sessionId}`;
 export const callEventWorkflowId = (eventId: string) => `call-event:${eventId}`;
+export const journeyTriggerWorkflowId = (eventId: string) => `journey-trigger:${eventId}`;

@@ -179,6 +179,28 @@ describe('the OpenAPI document against the handlers', () => {
     await call('POST', '/api/auth/login', { key: null, body: { email, password: 'pw-conformance' } });
     await call('POST', '/api/auth/login', { key: null, body: { email, password: 'wrong' } });
     await call('POST', '/api/auth/login', { key: null, body: { email: 'not an email' } });
+    // No-code option lists and REST hooks (a public IP literal: saved without a DNS lookup).
+    const { id: triggerJourney } = await importSteps(app, ws.workspaceId, [{ id: 'handoff', kind: 'trigger', name: 'Hand off' }]);
+    const creds = { user: email, password: 'pw-conformance' };
+    for (const kind of ['workspaces', 'journeys', 'agents']) await call('POST', `/api/make-com/automation/options/${kind}`, { key: null, body: creds });
+    await call('POST', '/api/make-com/automation/options/journeys', { body: { workspace_id: randomUUID() } });
+    await call('POST', '/api/make-com/automation/options/nodes', { body: { journey_id: triggerJourney } });
+    await call('POST', '/api/make-com/automation/options/nodes', { body: { journey_id: randomUUID() } });
+    await call('POST', '/api/make-com/automation/options/nodes', { key: null, body: { ...creds, password: 'wrong', journey_id: triggerJourney } });
+    await call('POST', '/api/make-com/automation/options/agents', { key: 'not-a-key', body: {} });
+    const hook = { journey_id: triggerJourney, automation_node_id: 'handoff', webhook_url: 'https://93.184.215.14/hooks', platform: 'n8n' };
+    await call('POST', '/api/make-com/automation/subscribe', { body: hook });
+    await call('POST', '/api/make-com/automation/subscribe', { body: { ...hook, webhook_url: 'http://10.0.0.1/x' } });
+    await call('POST', '/api/make-com/automation/subscribe', { body: { ...hook, journey_id: randomUUID() } });
+    await call('DELETE', '/api/make-com/automation/unsubscribe', { body: { webhook_url: hook.webhook_url } });
+    await call('DELETE', '/api/make-com/automation/unsubscribe', { body: { webhook_url: hook.webhook_url } });
+    await call('DELETE', '/api/make-com/automation/unsubscribe', { body: {} });
+    const v1hook = await call('POST', '/v1/hooks', { body: hook });
+    await call('POST', '/v1/hooks', { body: { ...hook, automation_node_id: 'nope' } });
+    await call('GET', '/v1/hooks', { query: { limit: '1' } });
+    await call('GET', '/v1/hooks', { query: { cursor: 'x' } });
+    await call('DELETE', '/v1/hooks', { query: { id: v1hook.body.hook_id } });
+    await call('DELETE', '/v1/hooks', { query: { id: v1hook.body.hook_id } });
     // The automation routes (x-key superuser; proxy to an address the guard refuses: a failed action, still 200).
     const su = { key: null, headers: { 'x-key': ws.superuserKey! } };
     const ran = await call('POST', '/api/automation/execute', { ...su, body: { automationType: 'proxy', nodeParams: { params: { apiURL: 'http://10.0.0.1/x' } } } });

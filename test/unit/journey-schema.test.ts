@@ -33,11 +33,21 @@ describe('journey schema', () => {
       { id: 'h', kind: 'webhook', url: 'https://example.com/hook', payload: { who: '{{lead.first_name}}' } },
       { id: 'c', kind: 'call', agent_id: '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11' },
       { id: 'a', kind: 'automation', automationType: 'slack', action: 'post_message', params: { text: 'hi' } },
+      { id: 'x', kind: 'trigger', name: 'Hand off to CRM' },
       { id: 'b', kind: 'branch', cases: [{ when: { has_tag: 'vip' }, goto: 'g' }, { when: { outcome: ['failed', 'skipped'] }, goto: 'e' }], else: 'g' },
       { id: 'g', kind: 'goto', target: 'e' },
       { id: 'e', kind: 'end' },
     ]);
-    expect(steps).toHaveLength(11);
+    expect(steps).toHaveLength(12);
+  });
+
+  it('reads a trigger step: a name at most, optional', () => {
+    expect(parseJourneySteps([{ id: 'x', kind: 'trigger' }])).toEqual([{ id: 'x', kind: 'trigger' }]);
+    expect(issues([{ id: 'a', kind: 'trigger', name: '' }, { id: 'b', kind: 'trigger', url: 'https://example.com' }, { id: 'c', kind: 'trigger', name: 'x'.repeat(201) }])).toEqual([
+      expect.stringMatching(/^steps\[0\] \(a\)\.name: /),
+      expect.stringMatching(/^steps\[1\] \(b\): .*url/),
+      expect.stringMatching(/^steps\[2\] \(c\)\.name: /),
+    ]);
   });
 
   it('reads a call step: agent, window, retries and retry_on (agent_id, its older name, still reads)', () => {
@@ -84,7 +94,7 @@ describe('journey schema', () => {
         { id: 'x', kind: 'tag', tag: 't', colour: 'red' },
       ]),
     ).toEqual([
-      'steps[0] (a).kind: must be one of wait, tag, untag, update_lead, webhook, branch, goto, end, call, automation',
+      'steps[0] (a).kind: must be one of wait, tag, untag, update_lead, webhook, branch, goto, end, call, automation, trigger',
       'steps[1] (b): a wait needs exactly one of duration and until',
       'steps[2] (c).duration: an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)',
       'steps[3].id: required',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { findUserByEmail, hashPassword, verifyPassword } from '../../db/repos/users';
-import { unauthorized, unavailable } from '../../errors';
+import { verifyLogin } from '../../auth/password-login';
+import { unavailable } from '../../errors';
 import { defineRoute } from '../route';
 
 const Login = z.object({
@@ -12,9 +12,6 @@ const Token = z.object({
   token: z.string().describe('A JWT (HS256): send it as Authorization: Bearer <token> to the automation endpoint'),
   expires_at: z.iso.datetime().describe('When the token stops being accepted'),
 });
-
-// A user that does not exist costs the same scrypt as a wrong password, so the answer's timing does not tell them apart.
-let decoyHash: Promise<string> | undefined;
 
 /** POST /api/auth/login: a user JWT for the automation endpoint from an email and password. */
 export const login = defineRoute({
@@ -34,13 +31,8 @@ export const login = defineRoute({
     401: { description: 'Unknown email or wrong password' },
   },
   async handler({ body, ctx, deps }) {
+    const user = await verifyLogin(deps, ctx.ip, body.email, body.password);
     if (!deps.auth) throw unavailable('Login is not available on this process');
-    deps.auth.loginLimits.attempt(ctx.ip, body.email);
-    const user = await findUserByEmail(deps.db, body.email);
-    const ok = user
-      ? await verifyPassword(body.password, user.password_hash)
-      : await verifyPassword(body.password, await (decoyHash ??= hashPassword('decoy'))).then(() => false);
-    if (!user || !ok) throw unauthorized('Unauthorized: unknown email or wrong password');
     const { token, expiresAt } = await deps.auth.jwt.issue(user.id);
     return { token, expires_at: expiresAt.toISOString() };
   },

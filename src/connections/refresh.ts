@@ -107,5 +107,6 @@ async function refreshLocked(db: Db, id: string, auth: AuthSpec, opts: Freshness
     const expiresAt = Number.isFinite(seconds) && seconds > 0 ? new Date(started + seconds * 1000) : null;
     await updateConnectionSecrets(q, id, keyring.seal(JSON.stringify(secrets), connectionAad(id)), expiresAt);
     return { ...current, secrets, expiresAt };
-  });
+    // Once: the token endpoint may have rotated the refresh token already; a rerun would spend the old one.
+  }, { once: true });
 }

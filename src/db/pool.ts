@@ -6,8 +6,11 @@ import { listenWithReconnect, type Listener, type OnNotify } from './listen';
 export interface Db {
   query<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
   one<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R | undefined>;
-  /** Runs fn in one transaction; a deadlock or serialization victim runs again (fn must only query). */
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in one transaction; a deadlock or serialization victim runs again, unless fn does more than query
+   * (`once: true`: e.g. it calls a vendor while holding a lock).
+   */
+  tx<T>(fn: (q: Queryable) => Promise<T>, opts?: { once?: boolean }): Promise<T>;
   ping(): Promise<void>;
   /** LISTENs on a channel on a connection of its own, reconnecting after a database restart (see listenWithReconnect). */
   listen(channel: string, onNotify: OnNotify): Promise<Listener>;
@@ -52,7 +55,7 @@ export function createDb(url: string, opts: { max?: number; logger?: Logger } = 
     pool,
     query: q.query,
     one: q.one,
-    async tx(fn) {
+    async tx(fn, txOpts) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
         try {
@@ -63,8 +66,8 @@ export function createDb(url: string, opts: { max?: number; logger?: Logger } = 
         } catch (err) {
           await client.query('ROLLBACK').catch(() => undefined);
           // Postgres chose this transaction as a deadlock's or a serialization conflict's victim: nothing of it was
-          // written, so it runs again (its body is queries only) rather than failing a request that did nothing wrong.
-          if (!RETRIED_SQLSTATES.has((err as { code?: string }).code ?? '') || attempt >= TX_ATTEMPTS) throw err;
+          // written, so it runs again (its body is queries only, unless it says once) rather than failing a request that did nothing wrong.
+          if (!RETRIED_SQLSTATES.has((err as { code?: string }).code ?? '') || attempt >= (txOpts?.once ? 1 : TX_ATTEMPTS)) throw err;
         } finally {
           client.release();
         }

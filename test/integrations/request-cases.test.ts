@@ -58,6 +58,8 @@ describe('every request case through runIntegrationAction', () => {
       { ...sent, path: '/crm/v3/objects/contact' },
     ];
     for (const v of variants) await expect(expectExchanges(set, c, { fake: [v], hooks: [] }, ctx)).rejects.toThrow();
+    // An excuse that is no longer true (the operation is described) fails too.
+    await expect(expectExchanges(set, { ...c, notDescribed: 'stale' }, { fake: [sent], hooks: [] }, ctx)).rejects.toThrow(/undescribed/);
     await expect(expectExchanges(set, { ...c, exchanges: [{ ...c.exchanges[0]!, request: { ...c.exchanges[0]!.request, body: { props: {} } } }] }, { fake: [{ ...sent, body: { props: {} } }], hooks: [] }, ctx)).rejects.toThrow(/problems/);
   });
 });

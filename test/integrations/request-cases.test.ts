@@ -45,6 +45,11 @@ describe('every request case through runIntegrationAction', () => {
     await expectExchanges(set, c, { fake: fake.requests, hooks: hooks.requests }, ctx);
   });
 
+  it('every expected request names headers (the credential it carries, or that it carries none)', () => {
+    const bare = allCases.flatMap((set) => set.cases.flatMap((c) => c.exchanges.filter((e) => Object.keys(e.request.headers ?? {}).length === 0).map(() => `${set.integration}.${c.action}`)));
+    expect(bare).toEqual([]);
+  });
+
   it('the request check is live: a header, a body field, a query or a description violation each fail it', async () => {
     const set = allCases.find((s) => s.integration === 'hubspot')!;
     const c = set.cases[0]!;

@@ -20,7 +20,7 @@ describe('gohighlevel', () => {
     expect(waits).toHaveLength(1);
   });
 
-  it('without a location in params or h.connection, fails naming it and sends nothing', async () => {
+  it('without a location in params or connection, fails naming it and sends nothing', async () => {
     await expect(run('upsert_contact', { email: 'ada@example.com' }, { ...h.connection, settings: {} })).rejects.toMatchObject({ type: 'invalid_params', message: expect.stringContaining('locationId') });
     await expect(run('find_slots', { calendarId: CALENDAR, startDate: '2026-12-03T00:00:00Z', endDate: '2026-12-01T00:00:00Z' })).rejects.toMatchObject({ type: 'invalid_params', problems: ['endDate: endDate must be after startDate'] });
     expect(h.fake.requests).toHaveLength(0);

@@ -45,6 +45,11 @@ describe('every request case through runIntegrationAction', () => {
     await expectExchanges(set, c, { fake: fake.requests, hooks: hooks.requests }, ctx);
   });
 
+  it('every expected request names headers (the credential it carries, or that it carries none)', () => {
+    const bare = allCases.flatMap((set) => set.cases.flatMap((c) => c.exchanges.filter((e) => Object.keys(e.request.headers ?? {}).length === 0).map(() => `${set.integration}.${c.action}`)));
+    expect(bare).toEqual([]);
+  });
+
   it('the request check is live: a header, a body field, a query or a description violation each fail it', async () => {
     const set = allCases.find((s) => s.integration === 'hubspot')!;
     const c = set.cases[0]!;
@@ -58,6 +63,8 @@ describe('every request case through runIntegrationAction', () => {
       { ...sent, path: '/crm/v3/objects/contact' },
     ];
     for (const v of variants) await expect(expectExchanges(set, c, { fake: [v], hooks: [] }, ctx)).rejects.toThrow();
+    // An excuse that is no longer true (the operation is described) fails too.
+    await expect(expectExchanges(set, { ...c, notDescribed: 'stale' }, { fake: [sent], hooks: [] }, ctx)).rejects.toThrow(/undescribed/);
     await expect(expectExchanges(set, { ...c, exchanges: [{ ...c.exchanges[0]!, request: { ...c.exchanges[0]!.request, body: { props: {} } } }] }, { fake: [{ ...sent, body: { props: {} } }], hooks: [] }, ctx)).rejects.toThrow(/problems/);
   });
 });

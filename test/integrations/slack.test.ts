@@ -1,42 +1,25 @@
 import type { Connection } from '../../src/integrations/define';
-import { runIntegrationAction } from '../../src/integrations/run';
-import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+import { vendorFakeRunner } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
+import { slack as cases } from './cases/slack';
 
 // INDEX.md: Slack's description is stale and flawed (tuple items, type null): lenient mode.
 const check = vendorSpec('slack.json', { lenient: true });
-const connection: Connection = { id: 'c1', integration: 'slack', kind: 'oauth2', secrets: { access_token: 'xoxb-test' }, settings: {} };
 
+// The requests of every action are the cases in ./cases/slack.ts; these are the variants, failures and refusals.
 describe('slack post_message', () => {
-  let fake: VendorFake;
-  const run = (params: unknown) =>
-    runIntegrationAction({ integration: 'slack', action: 'post_message', params, connection, idempotencyKey: 'req-1', baseUrls: { slack: `${fake.url}/api` }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => {} } });
-
-  beforeAll(async () => {
-    fake = await startVendorFake();
-  });
-  afterAll(() => fake.stop());
-  beforeEach(() => fake.clear());
-
-  it('posts the message as Slack describes chat.postMessage', async () => {
-    fake.on('POST', '/api/chat.postMessage', { status: 200, body: { ok: true, channel: 'C123', ts: '1700000000.000100', message: {} } });
-    const out = await run({ channel: 'C123', text: 'Call finished', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*done*' } }] });
-    expect(out).toEqual({ data: { channel: 'C123', ts: '1700000000.000100' }, attempts: 1, action: 'post_message' });
-    const [req] = fake.requests;
-    expect(req!.headers.authorization).toBe('Bearer xoxb-test');
-    expect(check(req!)).toEqual([]);
-    expect(req!.body).toMatchObject({ channel: 'C123', text: 'Call finished' });
-  });
+  const h = vendorFakeRunner(cases, 'req-1');
+  const run = (params: unknown, conn?: Connection) => h.run('post_message', params, conn);
 
   it('treats ok:false as a failure: auth errors ask to reconnect, others name Slack\'s code', async () => {
-    fake.on('POST', '/api/chat.postMessage', { status: 200, body: { ok: false, error: 'channel_not_found' } });
+    h.fake.on('POST', '/api/chat.postMessage', { status: 200, body: { ok: false, error: 'channel_not_found' } });
     await expect(run({ channel: 'C404', text: 'x' })).rejects.toMatchObject({ type: 'vendor_error_in_body', message: 'Slack said channel_not_found', retryable: false, attempts: 1 });
-    fake.on('POST', '/api/chat.postMessage', { status: 200, body: { ok: false, error: 'invalid_auth' } });
+    h.fake.on('POST', '/api/chat.postMessage', { status: 200, body: { ok: false, error: 'invalid_auth' } });
     await expect(run({ channel: 'C1', text: 'x' })).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringMatching(/reconnect/) });
   });
 
   it('retries Slack ratelimited', async () => {
-    fake.on('POST', '/api/chat.postMessage', { status: 429, headers: { 'retry-after': '1' }, body: { ok: false, error: 'ratelimited' } }, { status: 200, body: { ok: true, channel: 'C1', ts: '1.2' } });
+    h.fake.on('POST', '/api/chat.postMessage', { status: 429, headers: { 'retry-after': '1' }, body: { ok: false, error: 'ratelimited' } }, { status: 200, body: { ok: true, channel: 'C1', ts: '1.2' } });
     await expect(run({ channel: 'C1', text: 'x' })).resolves.toMatchObject({ attempts: 2 });
   });
 
@@ -45,7 +28,7 @@ describe('slack post_message', () => {
       type: 'invalid_params',
       problems: expect.arrayContaining([expect.stringMatching(/^channel:/), expect.stringMatching(/^text:/), expect.stringMatching(/extra/)]),
     });
-    expect(fake.requests).toHaveLength(0);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   it('the description check can fail: a request without channel is reported', () => {

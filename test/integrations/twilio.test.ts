@@ -1,4 +1,5 @@
 import type { Connection } from '../../src/integrations/define';
+import { caseParams } from '../helpers/action-cases';
 import { vendorFakeRunner } from '../helpers/integration-harness';
 import { twilio as cases } from './cases/twilio';
 import { vendorSpec } from '../helpers/vendor-spec';
@@ -12,7 +13,7 @@ describe('twilio', () => {
   const h = vendorFakeRunner(cases, 'req-7');
   const { run, waits: sleeps } = h;
 
-  it('uses an API key pair when the h.connection has one, and a messaging service instead of from', async () => {
+  it('uses an API key pair when the connection has one, and a messaging service instead of from', async () => {
     h.fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM2', status: 'accepted', to: '+14155550100' } });
     const conn: Connection = { ...h.connection, kind: 'api_key', secrets: { api_key_sid: 'SKabc', api_key_secret: 'shh' } };
     await run('send_sms', { to: '+14155550100', messagingServiceSid: `MG${'a'.repeat(32)}`, body: 'hi' }, conn);
@@ -22,17 +23,9 @@ describe('twilio', () => {
     expect(check(req!)).toEqual([]);
   });
 
-  it('send_whatsapp sends a content template to whatsapp: addresses, as Twilio describes Messages', async () => {
-    h.fake.on('POST', MESSAGES, { status: 201, body: { sid: 'SM4', status: 'queued', to: 'whatsapp:+14155550100' } });
-    const contentSid = `HX${'b'.repeat(32)}`;
-    const out = await run('send_whatsapp', { to: '+14155550100', from: '+14155550199', contentSid, contentVariables: { 1: 'Ada', 2: 'Tuesday' } });
-    expect(out).toEqual({ data: { sid: 'SM4', status: 'queued', to: 'whatsapp:+14155550100' }, attempts: 1, action: 'send_whatsapp' });
-    const [req] = h.fake.requests;
-    expect(req!.headers['i-twilio-idempotency-token']).toBe('req-7');
-    expect(req!.body).toEqual({ To: 'whatsapp:+14155550100', From: 'whatsapp:+14155550199', ContentSid: contentSid, ContentVariables: '{"1":"Ada","2":"Tuesday"}' });
-    expect(check(req!)).toEqual([]);
-    await expect(run('send_whatsapp', { to: '+14155550100', from: '+14155550199', body: 'x', contentSid })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^body: give exactly one/)] });
-    expect(h.fake.requests).toHaveLength(1);
+  it('send_whatsapp takes body or a content template, not both; nothing is sent', async () => {
+    await expect(run('send_whatsapp', { ...caseParams(cases, 'send_whatsapp'), body: 'x' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^body: give exactly one/)] });
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   it('retries a 429, waiting what Retry-After says, with the same idempotency token', async () => {

@@ -39,7 +39,6 @@ export const google_calendar: IntegrationCases = {
       params: { summary: 'Demo', start: '2026-12-01T09:00:00Z', durationMinutes: 30, findFreeSlot: true },
       exchanges: [
         {
-          // freeBusy is not in the stored description (events.insert only); the whole case skips validation for it.
           request: { method: 'POST', path: '/calendar/v3/freeBusy', headers: H, body: { timeMin: '2026-12-01T09:00:00.000Z', timeMax: '2026-12-08T09:00:00.000Z', items: [{ id: 'primary' }] } },
           response: {
             status: 200,
@@ -59,7 +58,7 @@ export const google_calendar: IntegrationCases = {
         },
       ],
       data: { id: 'evt2', start: '2026-12-01T10:30:00.000Z', end: '2026-12-01T11:00:00.000Z', existing: false },
-      notDescribed: 'google-calendar.json keeps events.insert only, not freeBusy (the first case validates events.insert)',
+      notDescribed: 'google-calendar.json keeps events.insert only, not freeBusy (the insert is validated)',
     },
   ],
 };

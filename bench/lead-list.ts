@@ -7,7 +7,7 @@ import path from 'node:path';
 import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { createApiKey } from '../src/db/repos/api-keys';
-import { insertSyntheticLeads } from '../src/db/repos/lead-search';
+import { insertSyntheticLeads } from '../src/db/repos/lead-synthetic';
 import { createWorkspace } from '../src/db/repos/workspaces';
 import { alternate, measure, median, report, type BenchContext, type Figure, type Measurement } from './lib';
 import { forkServer } from './server-process';

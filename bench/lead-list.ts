@@ -10,6 +10,7 @@ import { createApiKey } from '../src/db/repos/api-keys';
 import { insertSyntheticLeads } from '../src/db/repos/lead-synthetic';
 import { createWorkspace } from '../src/db/repos/workspaces';
 import { alternate, measure, median, report, type BenchContext, type Figure, type Measurement } from './lib';
+import { listingWork } from './lead-list/work';
 import { forkServer } from './server-process';
 
 /** Shown by `npm run bench -- --list`. */
@@ -27,6 +28,7 @@ export const options = {
 };
 
 interface Side {
+  id: string;
   key: string;
   count: number;
   /** updated_at of the workspace's 100th newest lead, so updated_since selects 100 leads on either side. */
@@ -69,7 +71,7 @@ export async function run(ctx: BenchContext): Promise<number> {
       ctx.say(`Seeded ${count} leads in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     }
     const row = await db.one<{ since: Date }>('SELECT updated_at AS since FROM leads WHERE workspace_id = $1 ORDER BY updated_at DESC OFFSET 99 LIMIT 1', [ws.id]);
-    return { key, count, since: row!.since.toISOString() };
+    return { id: ws.id, key, count, since: row!.since.toISOString() };
   };
   const sides = { small: await seed(small, 17_148_000_000), large: await seed(large, 17_142_000_000) };
   await db.query('ANALYZE leads, lead_tags');
@@ -134,6 +136,11 @@ export async function run(ctx: BenchContext): Promise<number> {
     ctx.say(`${name}: p50 ${p50('baseline').toFixed(2)} ms at ${small}, ${p50('candidate').toFixed(2)} ms at ${large}; ratio ${(1 / result.medianRatio).toFixed(3)}`);
     figures.push([`${name}: p50 at ${small} / at ${large}`, `${p50('baseline').toFixed(2)} / ${p50('candidate').toFixed(2)}`, 'ms']);
     figures.push([`${name}: latency large / small (median of rounds)`, 1 / result.medianRatio]);
+    // Load-independent: the queries and buffers of one listing (the second of two, caches warm) on either side.
+    const work = async (s: Side, query: string) => (await listingWork(db, s.id, query), listingWork(db, s.id, query));
+    const [ws, wl] = [await work(sides.small, q.small), await work(sides.large, q.large)];
+    ctx.say(`  ${name}: ${ws.queries} / ${wl.queries} queries, ${ws.buffers} / ${wl.buffers} buffers (at ${small} / at ${large})`);
+    figures.push([`${name}: queries, buffers at ${small} / at ${large}`, `${ws.queries}, ${ws.buffers} / ${wl.queries}, ${wl.buffers}`]);
     worst = Math.min(worst, result.medianRatio);
   }
   figures.push(['goal: large / small latency <= 1.2 for every filter', worst >= goal ? 'met' : 'missed']);

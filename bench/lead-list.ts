@@ -57,7 +57,12 @@ export async function run(ctx: BenchContext): Promise<number> {
         [`bench lead-list kept ${small}`, `bench lead-list kept ${large}`],
       )
     : [];
-  await db.query("DELETE FROM workspaces WHERE name LIKE 'bench lead-list %' AND NOT (id = ANY($1::uuid[]))", [kept.map((k) => k.id)]);
+  // With --keep yes, workspaces kept at other sizes stay; a kept one of these sizes that is incomplete goes.
+  await db.query(
+    `DELETE FROM workspaces WHERE name LIKE 'bench lead-list %' AND NOT (id = ANY($1::uuid[]))
+       AND (NOT $2 OR name NOT LIKE 'bench lead-list kept %' OR name IN ($3, $4))`,
+    [kept.map((k) => k.id), keep, `bench lead-list kept ${small}`, `bench lead-list kept ${large}`],
+  );
   const seed = async (count: number, firstPhone: number): Promise<Side> => {
     const name = `bench lead-list ${keep ? 'kept ' : ''}${count}`;
     const reused = kept.find((k) => k.name === name);

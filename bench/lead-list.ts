@@ -7,9 +7,10 @@ import path from 'node:path';
 import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { createApiKey } from '../src/db/repos/api-keys';
-import { insertSyntheticLeads } from '../src/db/repos/lead-search';
+import { insertSyntheticLeads } from '../src/db/repos/lead-synthetic';
 import { createWorkspace } from '../src/db/repos/workspaces';
 import { alternate, measure, median, report, type BenchContext, type Figure, type Measurement } from './lib';
+import { listingWork } from './lead-list/work';
 import { forkServer } from './server-process';
 
 /** Shown by `npm run bench -- --list`. */
@@ -27,6 +28,7 @@ export const options = {
 };
 
 interface Side {
+  id: string;
   key: string;
   count: number;
   /** updated_at of the workspace's 100th newest lead, so updated_since selects 100 leads on either side. */
@@ -55,7 +57,12 @@ export async function run(ctx: BenchContext): Promise<number> {
         [`bench lead-list kept ${small}`, `bench lead-list kept ${large}`],
       )
     : [];
-  await db.query("DELETE FROM workspaces WHERE name LIKE 'bench lead-list %' AND NOT (id = ANY($1::uuid[]))", [kept.map((k) => k.id)]);
+  // With --keep yes, workspaces kept at other sizes stay; a kept one of these sizes that is incomplete goes.
+  await db.query(
+    `DELETE FROM workspaces WHERE name LIKE 'bench lead-list %' AND NOT (id = ANY($1::uuid[]))
+       AND (NOT $2 OR name NOT LIKE 'bench lead-list kept %' OR name IN ($3, $4))`,
+    [kept.map((k) => k.id), keep, `bench lead-list kept ${small}`, `bench lead-list kept ${large}`],
+  );
   const seed = async (count: number, firstPhone: number): Promise<Side> => {
     const name = `bench lead-list ${keep ? 'kept ' : ''}${count}`;
     const reused = kept.find((k) => k.name === name);
@@ -69,7 +76,7 @@ export async function run(ctx: BenchContext): Promise<number> {
       ctx.say(`Seeded ${count} leads in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     }
     const row = await db.one<{ since: Date }>('SELECT updated_at AS since FROM leads WHERE workspace_id = $1 ORDER BY updated_at DESC OFFSET 99 LIMIT 1', [ws.id]);
-    return { key, count, since: row!.since.toISOString() };
+    return { id: ws.id, key, count, since: row!.since.toISOString() };
   };
   const sides = { small: await seed(small, 17_148_000_000), large: await seed(large, 17_142_000_000) };
   await db.query('ANALYZE leads, lead_tags');
@@ -112,7 +119,8 @@ export async function run(ctx: BenchContext): Promise<number> {
     ['q, common prefix', () => 'q=first1'],
     ['q, one lead', (s) => `q=first${mid(s)}%20last${mid(s)}`],
     ['q, last name', (s) => `q=last${mid(s)}`],
-    ['tag and q', () => 'tag=t3&q=first1'],
+    // Ten a page: the small workspace has 11 such leads, so both sides answer a full page (in the large one they are old).
+    ['tag and q', () => 'tag=t3&q=first1&limit=10'],
   ];
 
   const figures: Figure[] = [
@@ -133,6 +141,11 @@ export async function run(ctx: BenchContext): Promise<number> {
     ctx.say(`${name}: p50 ${p50('baseline').toFixed(2)} ms at ${small}, ${p50('candidate').toFixed(2)} ms at ${large}; ratio ${(1 / result.medianRatio).toFixed(3)}`);
     figures.push([`${name}: p50 at ${small} / at ${large}`, `${p50('baseline').toFixed(2)} / ${p50('candidate').toFixed(2)}`, 'ms']);
     figures.push([`${name}: latency large / small (median of rounds)`, 1 / result.medianRatio]);
+    // Load-independent: the queries and buffers of one listing (the second of two, caches warm) on either side.
+    const work = async (s: Side, query: string) => (await listingWork(db, s.id, query), listingWork(db, s.id, query));
+    const [ws, wl] = [await work(sides.small, q.small), await work(sides.large, q.large)];
+    ctx.say(`  ${name}: ${ws.queries} / ${wl.queries} queries, ${ws.buffers} / ${wl.buffers} buffers (at ${small} / at ${large})`);
+    figures.push([`${name}: queries, buffers at ${small} / at ${large}`, `${ws.queries}, ${ws.buffers} / ${wl.queries}, ${wl.buffers}`]);
     worst = Math.min(worst, result.medianRatio);
   }
   figures.push(['goal: large / small latency <= 1.2 for every filter', worst >= goal ? 'met' : 'missed']);

@@ -137,6 +137,26 @@ describe('GET /v1/leads walks past the newest leads', () => {
     }
   });
 
+  it('sorts leads updated lately but created long ago instead of walking to them', async () => {
+    const ws = await app.newWorkspace();
+    // The 800 oldest of 3,000 leads were updated just now, the rest when created (g minutes ago).
+    await app.db.query(
+      `INSERT INTO leads (id, workspace_id, phone, first_name, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, (17145610000 + g)::text, 'F' || g, now() - g * interval '1 minute',
+         CASE WHEN g > 2200 THEN now() ELSE now() - g * interval '1 minute' END
+       FROM generate_series(1, 3000) g`,
+      [ws.workspaceId],
+    );
+    const since = new Date(Date.now() - 30_000);
+    const want = expected(await rowsOf(ws), { since });
+    expect(want).toHaveLength(800);
+    for (const limit of [5, 150]) {
+      const first = await app.request('GET', `/v1/leads?updated_since=${since.toISOString()}&limit=${limit}`, { key: ws.apiKey });
+      expect(first.body.leads.map((l: { lead_id: string }) => l.lead_id)).toEqual(want.slice(0, limit));
+    }
+    expect(await walk(ws, `updated_since=${since.toISOString()}`, 150)).toEqual(want);
+  });
+
   it('pages a tag walk exactly while leads are created, tagged and updated between pages', async () => {
     const ws = await app.newWorkspace();
     const create = async (phone: string) =>

@@ -61,6 +61,10 @@ DROP INDEX leads_tags;
 -- a longer q is either rare (fewer than a few pages of matches: the 012 btrees find them all and they are sorted,
 -- cost bounded by that cap) or walked through its 6-character bucket, checking the rest of q on each lead.
 -- Cost: twelve index entries per lead written (names change rarely; lead writes are not a hot path).
+-- EXPLAIN (ANALYZE, BUFFERS) at 1,000,000 leads, q = 'first1' (111,112 matches, the newest of them behind 800,000
+-- newer leads): the two bucket walks touch 9 buffers (0.26 ms); the 012 btree plan read all 111,112 index entries and
+-- the created_at walk 800,000 leads. 'first500000 last500000' (one old lead, longer than six characters): the 012
+-- btree finds it in 4 buffers and nothing is walked.
 CREATE INDEX leads_full_name_prefix_1 ON leads (workspace_id, left(lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), 1), created_at, id);
 CREATE INDEX leads_full_name_prefix_2 ON leads (workspace_id, left(lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), 2), created_at, id);
 CREATE INDEX leads_full_name_prefix_3 ON leads (workspace_id, left(lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), 3), created_at, id);

@@ -26,6 +26,9 @@ const ORDER = 'ORDER BY created_at DESC, id DESC';
 const PREFIX_BUCKETS = 6;
 // Leads per step of a walk over the created_at index (see walkCreated).
 const CHUNK = 1000;
+// Chunks walked before walkCreated looks whether the matches are few enough to sort (at most SORT_CAP).
+const WALK_CHUNKS = 2;
+const SORT_CAP = 5000;
 
 /**
  * One page of the workspace's leads matching filters, newest first (created_at, id), after position when given; every
@@ -54,14 +57,7 @@ export async function searchLeads(db: Queryable, workspaceId: string, filters: L
   const shortQ = filters.q !== undefined && [...filters.q].length <= PREFIX_BUCKETS;
   if (others === 1 && (exactTags || shortQ)) return tags ? walkTags(db, workspaceId, { ...filters, tags }, limit, after) : walkPrefix(db, workspaceId, filters, limit, after);
   const candidates = await rareMatches(db, workspaceId, filters, 4 * limit);
-  if (candidates) {
-    const p = new Params();
-    const where = conditions(p, workspaceId, filters, after);
-    return db.query<LeadListRow>(
-      `SELECT *, ${position()} AS position FROM leads WHERE id = ANY(${p.add(candidates)}::uuid[]) AND ${where} ${ORDER} LIMIT ${p.add(limit)}`,
-      p.values,
-    );
-  }
+  if (candidates) return pageOf(db, workspaceId, filters, candidates, limit, after);
   if (filters.q !== undefined) return walkPrefix(db, workspaceId, filters, limit, after);
   if (tags) return walkTags(db, workspaceId, { ...filters, tags }, limit, after);
   return walkCreated(db, workspaceId, filters, limit, after);
@@ -99,6 +95,16 @@ async function rareMatches(db: Queryable, workspaceId: string, filters: LeadFilt
   return sets.filter((s) => s !== undefined).sort((a, b) => a.length - b.length)[0];
 }
 
+/** The page among candidate ids: each checked against every filter and the position, sorted. */
+function pageOf(db: Queryable, workspaceId: string, filters: LeadFilters, ids: string[], limit: number, after?: LeadPosition): Promise<LeadListRow[]> {
+  const p = new Params();
+  const where = conditions(p, workspaceId, filters, after);
+  return db.query<LeadListRow>(
+    `SELECT *, ${position()} AS position FROM leads WHERE id = ANY(${p.add(ids)}::uuid[]) AND ${where} ${ORDER} LIMIT ${p.add(limit)}`,
+    p.values,
+  );
+}
+
 /**
  * Tags walked in page order through lead_tags (workspace, tag, created_at, lead_id), joined to the lead for the other
  * filters: all = the first tag's walk (the lead row must carry the others), any = one walk per tag, merged.
@@ -107,7 +113,9 @@ async function walkTags(db: Queryable, workspaceId: string, filters: LeadFilters
   const p = new Params();
   const lim = p.add(limit);
   const walk = (tag: string, rest: LeadFilters) => {
-    const where = [`t.workspace_id = ${p.add(workspaceId)}`, `t.tag = ${p.add(tag)}`, conditions(p, workspaceId, rest, undefined, 'l.')];
+    // No l.workspace_id: lead_tags' copy scopes the walk, and the planner, taking the two as independent, would
+    // expect few rows to pass and sort every match instead of walking (seen in a small workspace of a large table).
+    const where = [`t.workspace_id = ${p.add(workspaceId)}`, `t.tag = ${p.add(tag)}`, conditions(p, undefined, rest, undefined, 'l.')];
     if (after) where.push(`(t.created_at, t.lead_id) < (${p.add(after.createdAt)}::timestamptz, ${p.add(after.id)}::uuid)`);
     return `(SELECT l.*, ${position('l.')} AS position FROM lead_tags t JOIN leads l ON l.id = t.lead_id
       WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.lead_id DESC LIMIT ${lim})`;
@@ -145,11 +153,19 @@ async function walkPrefix(db: Queryable, workspaceId: string, filters: LeadFilte
 /**
  * The created_at index walked newest first a chunk of CHUNK leads at a time, each chunk filtered, until a page is
  * found or the workspace's oldest lead is passed. A LIMITed chunk keeps the planner on the walk (a wrong estimate
- * cannot turn it into a sort of every match); only taken when every filter matches more than a few pages of leads.
+ * cannot turn it into a sort of every match); only taken for updated_since (no tag, no q) with more than a few pages
+ * of matches. Those are dense among the newest leads (a lead is updated when created), but leads updated lately and
+ * created long ago are not: after WALK_CHUNKS chunks without a page, when fewer than SORT_CAP leads match at all, the
+ * rest of the page comes from sorting them (so polling "updated since my last poll" after a bulk update of old leads
+ * does not walk the workspace).
  */
 async function walkCreated(db: Queryable, workspaceId: string, filters: LeadFilters, limit: number, after?: LeadPosition): Promise<LeadListRow[]> {
   const found: LeadListRow[] = [];
-  for (let from = after; ; ) {
+  for (let from = after, chunks = 0; ; chunks++) {
+    if (chunks === WALK_CHUNKS) {
+      const candidates = await rareMatches(db, workspaceId, filters, SORT_CAP);
+      if (candidates) return [...found, ...(await pageOf(db, workspaceId, filters, candidates, limit - found.length, from))];
+    }
     const p = new Params();
     const scope = conditions(p, workspaceId, {}, from);
     const matches = conditions(p, workspaceId, filters, undefined);
@@ -185,9 +201,9 @@ const FULL_NAME = (l: string) => `lower(coalesce(${l}first_name, '') || ' ' || c
 const position = (l = '') => `to_char(${l}created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 const likePrefix = (s: string) => `${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The WHERE condition for the workspace, filters and keyset position on leads (columns prefixed by l). */
-function conditions(p: Params, workspaceId: string, filters: LeadFilters, after: LeadPosition | undefined, l = ''): string {
-  const where = [`${l}workspace_id = ${p.add(workspaceId)}`];
+/** The WHERE condition for the workspace (unless undefined), filters and keyset position on leads (columns prefixed by l). */
+function conditions(p: Params, workspaceId: string | undefined, filters: LeadFilters, after: LeadPosition | undefined, l = ''): string {
+  const where = workspaceId === undefined ? ['true'] : [`${l}workspace_id = ${p.add(workspaceId)}`];
   if (filters.phones?.length) where.push(`${l}phone = ANY(${p.add(filters.phones)}::text[])`);
   if (filters.email !== undefined) where.push(`lower(${l}email) = lower(${p.add(filters.email)})`);
   if (filters.tags?.length) where.push(`${l}tags ${filters.tagMatch === 'any' ? '&&' : '@>'} ${p.add(filters.tags)}::text[]`);
@@ -198,21 +214,4 @@ function conditions(p: Params, workspaceId: string, filters: LeadFilters, after:
   }
   if (after) where.push(`(${l}created_at, ${l}id) < (${p.add(after.createdAt)}::timestamptz, ${p.add(after.id)}::uuid)`);
   return where.join(' AND ');
-}
-
-/**
- * Bulk-inserts count synthetic leads (bench only): phones from firstPhone upwards, names First<n> Last<n>, emails
- * lead<n>@<domain>, tag t<n mod 10> on every lead and `rare` on ten of them (whatever count is), created (and last
- * updated) evenly over the past year, lead count newest.
- */
-export async function insertSyntheticLeads(db: Queryable, workspaceId: string, count: number, firstPhone: number, domain: string): Promise<void> {
-  await db.query(
-    `INSERT INTO leads (id, workspace_id, phone, first_name, last_name, email, company, tags, created_at, updated_at)
-     SELECT gen_random_uuid(), $1, ($2::bigint + g)::text, 'First' || g, 'Last' || g, 'lead' || g || '@' || $4, 'Co',
-       CASE WHEN g % greatest($3::int / 10, 1) = 0 THEN ARRAY['t' || (g % 10), 'rare'] ELSE ARRAY['t' || (g % 10)] END,
-       now() - (($3::int - g) * interval '1 second') * (31536000.0 / $3::int),
-       now() - (($3::int - g) * interval '1 second') * (31536000.0 / $3::int)
-     FROM generate_series(1, $3::int) g`,
-    [workspaceId, firstPhone, count, domain],
-  );
 }

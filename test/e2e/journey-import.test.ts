@@ -25,7 +25,7 @@ const BROKEN = [
 ];
 const BROKEN_ISSUES = [
   'steps[0] (a).duration: an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)',
-  'steps[2] (c).kind: must be one of wait, tag, untag, update_lead, webhook, branch, goto, end, call, automation',
+  'steps[2] (c).kind: must be one of wait, tag, untag, update_lead, webhook, branch, goto, end, call, automation, trigger',
 ];
 
 describe('POST /v1/journeys', () => {

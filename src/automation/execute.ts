@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/pool';
-import { finishAutomationRun, insertAutomationRun } from '../db/repos/automation-runs';
+import { settleAutomationRun } from '../db/repos/automation-runs';
 import { forbidden, unavailable } from '../errors';
 import { ActionInputError } from '../integrations/define';
 import { prepareInput, resolveAction } from '../integrations/run';
@@ -61,8 +61,7 @@ export async function executeAutomation(
   } catch (err) {
     if (!(err instanceof ActionInputError)) throw err;
     const outcome: AutomationOutcome = { success: false, data: null, error: err.message, errorType: err.type, attempts: 0, runAttempts: 0 };
-    await insertAutomationRun(deps.db, { ...row, action: body.nodeParams.action ?? '', request, workflowId: null });
-    await finishAutomationRun(deps.db, { id: requestId, workspaceId: auth.workspaceId, success: false, error: redactMessage(err.message), errorType: err.type, data: null, attempts: 0, runAttempts: 0, durationMs: Date.now() - receivedAt });
+    await settleAutomationRun(deps.db, { ...row, action: body.nodeParams.action ?? '', request, workflowId: null }, { success: false, error: redactMessage(err.message), errorType: err.type, data: null, attempts: 0, runAttempts: 0, durationMs: Date.now() - receivedAt });
     return outcomeEnvelope({ ...base, action: body.nodeParams.action ?? '', workflowId: null }, outcome, { problems: err.problems });
   }
 

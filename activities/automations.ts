@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { createHash } from 'node:crypto';
 import { connectionFor } from '../src/automation/connection';
 import { outcomeEnvelope } from '../src/automation/envelope';
+import { automationOutcomes } from '../src/automation/outcome-hub';
 import { redact, redactMessage } from '../src/automation/redact';
 import type { AutomationOutcome, AutomationRunInput } from '../src/automation/types';
 import type { Config } from '../src/config';
@@ -104,13 +105,14 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
         const attempts = err instanceof VendorError ? (err.attempts ?? 0) : 0;
         outcome = { success: false, data: null, error: failure.message, errorType: failure.type, attempts, runAttempts };
       }
-      await record(input, outcome, startedAt);
+      // Recorded, the outcome is final (a later try returns it): a request waiting in this process may answer now.
+      if (await record(input, outcome, startedAt)) automationOutcomes.recorded(input.requestId, outcome);
       return outcome;
     },
 
     /** Records a run whose activity failed for good (its worker kept failing): success false. */
     async recordAutomationFailure(input: AutomationRunInput & { outcome: AutomationOutcome }): Promise<void> {
-      await record(input, input.outcome, input.receivedAt);
+      if (await record(input, input.outcome, input.receivedAt)) automationOutcomes.recorded(input.requestId, input.outcome);
     },
 
     /** A journey automation step's callData: the lead (fields: its standard and custom fields) and its last call. */

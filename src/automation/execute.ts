@@ -9,6 +9,7 @@ import { automationWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
 import { outcomeEnvelope, type AutomationEnvelope } from './envelope';
+import { automationOutcomes } from './outcome-hub';
 import { redact, redactMessage } from './redact';
 import { AUTOMATION_RUN_ATTEMPTS, type AutomationAuth, type AutomationOutcome, type AutomationRunInput } from './types';
 
@@ -100,9 +101,16 @@ export async function executeAutomation(
     await client.workflow.start('automationRun', options).catch(engineDown);
     return { ...outcomeEnvelope({ ...base, action, workflowId }, { success: true, data: null, error: null, errorType: null, attempts: 0, runAttempts: 0 }, { async: true }) };
   }
-  const started = await client.workflow.start('automationRun', options).catch(engineDown);
-  // Awaited on the api's own connection: the in-process worker's may close (the worker stops) while the run ends.
-  const run = deps.client.workflow.getHandle<(i: AutomationRunInput) => Promise<AutomationOutcome>>(workflowId, undefined, { firstExecutionRunId: started.firstExecutionRunId });
-  const outcome = await run.result().catch(engineDown);
-  return outcomeEnvelope({ ...base, action, workflowId }, outcome);
+  // A run whose activity runs in this process (the in-process worker) hands its outcome over once it is recorded in
+  // Postgres, final: a try after a crash returns it, so the workflow ends with it even if this process dies now.
+  const early = automationOutcomes.wait(requestId);
+  try {
+    const started = await client.workflow.start('automationRun', options).catch(engineDown);
+    // Awaited on the api's own connection: the in-process worker's may close (the worker stops) while the run ends.
+    const run = deps.client.workflow.getHandle<(i: AutomationRunInput) => Promise<AutomationOutcome>>(workflowId, undefined, { firstExecutionRunId: started.firstExecutionRunId });
+    const outcome = await Promise.race([early.outcome, run.result().catch(engineDown)]);
+    return outcomeEnvelope({ ...base, action, workflowId }, outcome);
+  } finally {
+    early.cancel();
+  }
 }

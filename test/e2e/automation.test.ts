@@ -45,7 +45,9 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect(JSON.stringify(stored.body.request)).not.toContain('world');
     expect(JSON.stringify(stored.body.request)).not.toContain('127.0.0.1');
 
+    // The answer comes once the outcome is recorded (final); the workflow ends with it a moment later.
     const handle = app.temporal.client.workflow.getHandle(`automation:${res.body.requestId}`);
+    await expect(handle.result()).resolves.toMatchObject({ success: true, runAttempts: 1 });
     const desc = await handle.describe();
     expect(desc.status.name).toBe('COMPLETED');
     const attrs = desc.typedSearchAttributes;

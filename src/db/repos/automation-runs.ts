@@ -50,23 +50,26 @@ export async function beginAutomationAttempt(
 
 /**
  * Records a run's ending in one statement: inserts it ended when no row records it yet (a first try that skipped
- * beginAutomationAttempt), or ends the running row. The first ending wins: a replayed activity cannot overwrite it.
+ * beginAutomationAttempt), or ends the running row. The first ending wins (a replayed activity cannot overwrite it):
+ * false when the run had already ended.
  */
 export async function settleAutomationRun(
   db: Queryable,
   r: { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string | null; async: boolean },
   o: { success: boolean; error: string | null; errorType: string | null; data: unknown; attempts: number; runAttempts: number; durationMs: number },
-): Promise<void> {
-  await db.query(
+): Promise<boolean> {
+  const rows = await db.query(
     `INSERT INTO automation_runs (id, workspace_id, user_id, automation_type, action, node_id, request, superuser, workflow_id, async,
        status, success, error, error_type, data, attempts, run_attempts, duration_ms, finished_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11 THEN 'succeeded' ELSE 'failed' END, $11, $12, $13, $14, $15, $16, $17, now())
      ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, success = EXCLUDED.success, error = EXCLUDED.error, error_type = EXCLUDED.error_type,
        data = EXCLUDED.data, attempts = EXCLUDED.attempts, run_attempts = EXCLUDED.run_attempts, duration_ms = EXCLUDED.duration_ms, finished_at = now()
-     WHERE automation_runs.status = 'running' AND automation_runs.workspace_id = EXCLUDED.workspace_id`,
+     WHERE automation_runs.status = 'running' AND automation_runs.workspace_id = EXCLUDED.workspace_id
+     RETURNING id`,
     [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async,
       o.success, o.error, o.errorType, JSON.stringify(o.data ?? null), o.attempts, o.runAttempts, o.durationMs],
   );
+  return rows.length === 1;
 }
 
 /** One run of a workspace, or undefined (another workspace's run is not found). */

@@ -104,13 +104,17 @@ export async function executeAutomation(
   // A run whose activity runs in this process (the in-process worker) hands its outcome over once it is recorded in
   // Postgres, final: a try after a crash returns it, so the workflow ends with it even if this process dies now.
   const early = automationOutcomes.wait(requestId);
+  // Answered early, the request stops polling for the workflow's result.
+  const polling = new AbortController();
   try {
     const started = await client.workflow.start('automationRun', options).catch(engineDown);
     // Awaited on the api's own connection: the in-process worker's may close (the worker stops) while the run ends.
     const run = deps.client.workflow.getHandle<(i: AutomationRunInput) => Promise<AutomationOutcome>>(workflowId, undefined, { firstExecutionRunId: started.firstExecutionRunId });
-    const outcome = await Promise.race([early.outcome, run.result().catch(engineDown)]);
+    const result = deps.client.withAbortSignal(polling.signal, () => run.result()).catch(engineDown);
+    const outcome = await Promise.race([early.outcome, result]);
     return outcomeEnvelope({ ...base, action, workflowId }, outcome);
   } finally {
     early.cancel();
+    polling.abort();
   }
 }

@@ -2,11 +2,12 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { createHash } from 'node:crypto';
 import { connectionFor } from '../src/automation/connection';
 import { outcomeEnvelope } from '../src/automation/envelope';
+import { automationOutcomes } from '../src/automation/outcome-hub';
 import { redact, redactMessage } from '../src/automation/redact';
 import type { AutomationOutcome, AutomationRunInput } from '../src/automation/types';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
-import { beginAutomationAttempt, finishAutomationRun, lastCallOfLead } from '../src/db/repos/automation-runs';
+import { beginAutomationAttempt, lastCallOfLead, settleAutomationRun } from '../src/db/repos/automation-runs';
 import { leadForJourney } from '../src/db/repos/journey-runtime';
 import { presentLead } from '../src/db/repos/leads';
 import { webhookSecrets } from '../src/db/repos/webhook-secrets';
@@ -27,16 +28,27 @@ function finalFailure(err: unknown): { type: string; message: string; retryable:
   return undefined;
 }
 
+/**
+ * A synchronous run told by its workflow whether this is its first workflow task (AutomationRunInput.firstTask): its
+ * first try there skips recording itself as running; a later try may follow tries that ran without a row.
+ */
+const skipsFirstBegin = (input: AutomationRunInput) => input.firstTask !== undefined && !input.callbackUrl;
+
 /** Automation activities: the run itself (a local activity: one vendor call, then its record) and the async callback. */
 export function createAutomationActivities(deps: { db: Db; logger: Logger; config?: Config }) {
   const { db } = deps;
   const allow = deps.config?.SSRF_ALLOWLIST ?? [];
   const baseUrls = deps.config?.INTEGRATION_BASE_URLS ?? {};
 
+  const runRow = (input: AutomationRunInput) => ({
+    ...input,
+    id: input.requestId,
+    request: redact({ nodeParams: { action: input.action, params: input.params }, callData: input.call.callData, async: !!input.callbackUrl }),
+    workflowId: automationWorkflowId(input.requestId),
+    async: !!input.callbackUrl,
+  });
   const record = (input: AutomationRunInput, outcome: AutomationOutcome, startedAt: number) =>
-    finishAutomationRun(db, {
-      id: input.requestId,
-      workspaceId: input.workspaceId,
+    settleAutomationRun(db, runRow(input), {
       success: outcome.success,
       error: outcome.error === null ? null : redactMessage(outcome.error),
       errorType: outcome.errorType,
@@ -54,16 +66,21 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
     async executeAutomation(input: AutomationRunInput): Promise<AutomationOutcome> {
       const startedAt = Date.now();
       const attempt = Context.current().info.attempt;
-      const workflowId = automationWorkflowId(input.requestId);
-      const request = redact({ nodeParams: { action: input.action, params: input.params }, callData: input.call.callData, async: !!input.callbackUrl });
-      // Counted in the database: a local activity's own attempt number starts over when its worker dies.
-      const begun = await beginAutomationAttempt(db, { ...input, id: input.requestId, request, workflowId, async: !!input.callbackUrl });
-      if ('ended' in begun) {
-        // It ran to its end before the worker died: the recorded outcome stands (data as recorded, redacted).
-        const e = begun.ended;
-        return { success: !!e.success, data: e.data, error: e.error, errorType: e.error_type, attempts: e.attempts, runAttempts: e.run_attempts };
+      let runAttempts = 1;
+      // The first try of a synchronous run writes once, its ending (an async run's row shows it running: its caller
+      // already has the request id). Any other try counts itself first, in the database: a local activity's own
+      // attempt number starts over when its worker dies.
+      if (!(skipsFirstBegin(input) && input.firstTask && attempt === 1)) {
+        // With no row yet, the tries before that skipped it count too: this task's earlier attempts, or (a later task) at least one.
+        const uncounted = skipsFirstBegin(input) ? attempt - 1 + (input.firstTask ? 0 : 1) : 0;
+        const begun = await beginAutomationAttempt(db, runRow(input), 1 + uncounted);
+        if ('ended' in begun) {
+          // It ran to its end before the worker died: the recorded outcome stands (data as recorded, redacted).
+          const e = begun.ended;
+          return { success: !!e.success, data: e.data, error: e.error, errorType: e.error_type, attempts: e.attempts, runAttempts: e.run_attempts };
+        }
+        runAttempts = begun.runAttempts;
       }
-      const { runAttempts } = begun;
       let outcome: AutomationOutcome;
       try {
         const { integration } = resolveAction(input.automationType, input.action);
@@ -88,13 +105,14 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
         const attempts = err instanceof VendorError ? (err.attempts ?? 0) : 0;
         outcome = { success: false, data: null, error: failure.message, errorType: failure.type, attempts, runAttempts };
       }
-      await record(input, outcome, startedAt);
+      // Recorded, the outcome is final (a later try returns it): a request waiting in this process may answer now.
+      if (await record(input, outcome, startedAt)) automationOutcomes.recorded(input.requestId, outcome);
       return outcome;
     },
 
     /** Records a run whose activity failed for good (its worker kept failing): success false. */
     async recordAutomationFailure(input: AutomationRunInput & { outcome: AutomationOutcome }): Promise<void> {
-      await record(input, input.outcome, input.receivedAt);
+      if (await record(input, input.outcome, input.receivedAt)) automationOutcomes.recorded(input.requestId, input.outcome);
     },
 
     /** A journey automation step's callData: the lead (fields: its standard and custom fields) and its last call. */

@@ -1,5 +1,5 @@
 // automationRun: one action of one integration, durable and findable (id `automation:<requestId>`).
-import { ApplicationFailure, proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { createAutomationActivities } from '../activities/automations';
 import { AUTOMATION_RUN_ATTEMPTS, type AutomationOutcome, type AutomationRunInput } from '../src/automation/types';
 import { SA } from '../src/temporal/search-attribute-keys';
@@ -23,8 +23,11 @@ const callbacks = proxyActivities<AutomationActivities>({
  */
 export async function automationRun(input: AutomationRunInput): Promise<AutomationOutcome> {
   let outcome: AutomationOutcome;
+  // The first workflow task's history is its started, scheduled and started events: a longer one means an earlier task
+  // failed or timed out (its worker died), maybe mid-run. Told so, a first try can skip recording itself as running.
+  const run = patched('automation-first-task') ? { ...input, firstTask: workflowInfo().historyLength <= 3 } : input;
   try {
-    outcome = await local.executeAutomation(input);
+    outcome = await local.executeAutomation(run);
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause;
     const failure = cause instanceof ApplicationFailure ? cause : undefined;
@@ -36,7 +39,7 @@ export async function automationRun(input: AutomationRunInput): Promise<Automati
       attempts: 0,
       runAttempts: AUTOMATION_RUN_ATTEMPTS,
     };
-    await local.recordAutomationFailure({ ...input, outcome });
+    await local.recordAutomationFailure({ ...run, outcome });
   }
   upsertSearchAttributes([{ key: SA.Outcome, value: outcome.success ? 'succeeded' : 'failed' }]);
   if (input.callbackUrl) {

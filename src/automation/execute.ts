@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/pool';
-import { finishAutomationRun, insertAutomationRun } from '../db/repos/automation-runs';
+import { settleAutomationRun } from '../db/repos/automation-runs';
 import { forbidden, unavailable } from '../errors';
 import { ActionInputError } from '../integrations/define';
 import { prepareInput, resolveAction } from '../integrations/run';
@@ -9,6 +9,7 @@ import { automationWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
 import { outcomeEnvelope, type AutomationEnvelope } from './envelope';
+import { automationOutcomes } from './outcome-hub';
 import { redact, redactMessage } from './redact';
 import { AUTOMATION_RUN_ATTEMPTS, type AutomationAuth, type AutomationOutcome, type AutomationRunInput } from './types';
 
@@ -61,8 +62,7 @@ export async function executeAutomation(
   } catch (err) {
     if (!(err instanceof ActionInputError)) throw err;
     const outcome: AutomationOutcome = { success: false, data: null, error: err.message, errorType: err.type, attempts: 0, runAttempts: 0 };
-    await insertAutomationRun(deps.db, { ...row, action: body.nodeParams.action ?? '', request, workflowId: null });
-    await finishAutomationRun(deps.db, { id: requestId, workspaceId: auth.workspaceId, success: false, error: redactMessage(err.message), errorType: err.type, data: null, attempts: 0, runAttempts: 0, durationMs: Date.now() - receivedAt });
+    await settleAutomationRun(deps.db, { ...row, action: body.nodeParams.action ?? '', request, workflowId: null }, { success: false, error: redactMessage(err.message), errorType: err.type, data: null, attempts: 0, runAttempts: 0, durationMs: Date.now() - receivedAt });
     return outcomeEnvelope({ ...base, action: body.nodeParams.action ?? '', workflowId: null }, outcome, { problems: err.problems });
   }
 
@@ -101,9 +101,20 @@ export async function executeAutomation(
     await client.workflow.start('automationRun', options).catch(engineDown);
     return { ...outcomeEnvelope({ ...base, action, workflowId }, { success: true, data: null, error: null, errorType: null, attempts: 0, runAttempts: 0 }, { async: true }) };
   }
-  const started = await client.workflow.start('automationRun', options).catch(engineDown);
-  // Awaited on the api's own connection: the in-process worker's may close (the worker stops) while the run ends.
-  const run = deps.client.workflow.getHandle<(i: AutomationRunInput) => Promise<AutomationOutcome>>(workflowId, undefined, { firstExecutionRunId: started.firstExecutionRunId });
-  const outcome = await run.result().catch(engineDown);
-  return outcomeEnvelope({ ...base, action, workflowId }, outcome);
+  // A run whose activity runs in this process (the in-process worker) hands its outcome over once it is recorded in
+  // Postgres, final: a try after a crash returns it, so the workflow ends with it even if this process dies now.
+  const early = automationOutcomes.wait(requestId);
+  // Answered early, the request stops polling for the workflow's result.
+  const polling = new AbortController();
+  try {
+    const started = await client.workflow.start('automationRun', options).catch(engineDown);
+    // Awaited on the api's own connection: the in-process worker's may close (the worker stops) while the run ends.
+    const run = deps.client.workflow.getHandle<(i: AutomationRunInput) => Promise<AutomationOutcome>>(workflowId, undefined, { firstExecutionRunId: started.firstExecutionRunId });
+    const result = deps.client.withAbortSignal(polling.signal, () => run.result()).catch(engineDown);
+    const outcome = await Promise.race([early.outcome, result]);
+    return outcomeEnvelope({ ...base, action, workflowId }, outcome);
+  } finally {
+    early.cancel();
+    polling.abort();
+  }
 }

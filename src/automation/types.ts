@@ -21,6 +21,11 @@ export interface AutomationRunInput {
   maxRunAttempts: number;
   /** When the request arrived (ms), for the envelope's duration in async mode. */
   receivedAt: number;
+  /**
+   * Set by the workflow (patch automation-first-task): true when the run activity is scheduled by the run's first
+   * workflow task (nothing can have run before it), false when by a later one (an earlier task may have run it).
+   */
+  firstTask?: boolean;
 }
 
 /** How a run ended. */

@@ -45,7 +45,9 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect(JSON.stringify(stored.body.request)).not.toContain('world');
     expect(JSON.stringify(stored.body.request)).not.toContain('127.0.0.1');
 
+    // The answer comes once the outcome is recorded (final); the workflow ends with it a moment later.
     const handle = app.temporal.client.workflow.getHandle(`automation:${res.body.requestId}`);
+    await expect(handle.result()).resolves.toMatchObject({ success: true, runAttempts: 1 });
     const desc = await handle.describe();
     expect(desc.status.name).toBe('COMPLETED');
     const attrs = desc.typedSearchAttributes;
@@ -142,6 +144,31 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('writes a synchronous run once, at its end; an async run shows running while it runs', async () => {
+    const own = await app.newWorkspace({ superuser: true });
+    const rowsNow = async () => app.db.query<{ status: string }>('SELECT status FROM automation_runs WHERE workspace_id = $1', [own.workspaceId]);
+    const seen: string[][] = [];
+    fake.on('POST', '/watched', async () => {
+      seen.push((await rowsNow()).map((r) => r.status).sort());
+      return { status: 200, body: { ok: true } };
+    });
+    const body = { automationType: 'proxy', nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}/watched` } } };
+    const sync = await app.request('POST', EXECUTE, { body, headers: { 'x-key': own.superuserKey } });
+    expect(sync.body).toMatchObject({ success: true, metadata: { runAttempts: 1 } });
+    expect((await rowsNow()).map((r) => r.status)).toEqual(['succeeded']);
+    const receiver = new WebhookReceiver();
+    const url = await receiver.start();
+    try {
+      const async = await app.request('POST', EXECUTE, { body: { ...body, async: true, callbackUrl: `${url}/cb` }, headers: { 'x-key': own.superuserKey } });
+      expect(async.body).toMatchObject({ success: true, metadata: { async: true } });
+      await eventually(async () => (await rowsNow()).filter((r) => r.status === 'succeeded').length === 2, 60_000, 'the async run to end');
+    } finally {
+      await receiver.close();
+    }
+    // During the vendor call: no row for the synchronous run; the async run's row, running.
+    expect(seen).toEqual([[], ['running', 'succeeded']]);
   });
 
   it("answers 404 for another workspace's run and an unknown id", async () => {

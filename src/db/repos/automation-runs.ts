@@ -24,18 +24,6 @@ export interface AutomationRunRow {
   finished_at: Date | null;
 }
 
-/** Records a run as running (idempotent on its request id). */
-export async function insertAutomationRun(
-  db: Queryable,
-  r: { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string | null; async: boolean },
-): Promise<void> {
-  await db.query(
-    `INSERT INTO automation_runs (id, workspace_id, user_id, automation_type, action, node_id, request, superuser, workflow_id, async)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
-    [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async],
-  );
-}
-
 /**
  * Counts one more execution of a run (recording the run when the api did not, e.g. a journey step's): the new count,
  * or the row when the run already ended (an execution that finished before its worker died: not run again).
@@ -43,14 +31,16 @@ export async function insertAutomationRun(
 export async function beginAutomationAttempt(
   db: Queryable,
   r: { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string; async: boolean },
+  /** The count to record when the run has no row yet (tries that may have run without recording themselves, plus this one). */
+  firstCount = 1,
 ): Promise<{ runAttempts: number } | { ended: AutomationRunRow }> {
   const bumped = await db.one<{ run_attempts: number }>(
     `INSERT INTO automation_runs (id, workspace_id, user_id, automation_type, action, node_id, request, superuser, workflow_id, async, run_attempts)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (id) DO UPDATE SET run_attempts = automation_runs.run_attempts + 1
        WHERE automation_runs.status = 'running' AND automation_runs.workspace_id = $2
      RETURNING run_attempts`,
-    [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async],
+    [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async, firstCount],
   );
   if (bumped) return { runAttempts: bumped.run_attempts };
   const ended = await findAutomationRun(db, r.workspaceId, r.id);
@@ -58,17 +48,28 @@ export async function beginAutomationAttempt(
   return { ended };
 }
 
-/** Records how a run ended (the first ending wins: a replayed activity cannot overwrite it). */
-export async function finishAutomationRun(
+/**
+ * Records a run's ending in one statement: inserts it ended when no row records it yet (a first try that skipped
+ * beginAutomationAttempt), or ends the running row. The first ending wins (a replayed activity cannot overwrite it):
+ * false when the run had already ended.
+ */
+export async function settleAutomationRun(
   db: Queryable,
-  r: { id: string; workspaceId: string; success: boolean; error: string | null; errorType: string | null; data: unknown; attempts: number; runAttempts: number; durationMs: number },
-): Promise<void> {
-  await db.query(
-    `UPDATE automation_runs SET status = CASE WHEN $3 THEN 'succeeded' ELSE 'failed' END, success = $3, error = $4, error_type = $5,
-       data = $6, attempts = $7, run_attempts = $8, duration_ms = $9, finished_at = now()
-     WHERE id = $1 AND workspace_id = $2 AND status = 'running'`,
-    [r.id, r.workspaceId, r.success, r.error, r.errorType, JSON.stringify(r.data ?? null), r.attempts, r.runAttempts, r.durationMs],
+  r: { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string | null; async: boolean },
+  o: { success: boolean; error: string | null; errorType: string | null; data: unknown; attempts: number; runAttempts: number; durationMs: number },
+): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO automation_runs (id, workspace_id, user_id, automation_type, action, node_id, request, superuser, workflow_id, async,
+       status, success, error, error_type, data, attempts, run_attempts, duration_ms, finished_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11 THEN 'succeeded' ELSE 'failed' END, $11, $12, $13, $14, $15, $16, $17, now())
+     ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, success = EXCLUDED.success, error = EXCLUDED.error, error_type = EXCLUDED.error_type,
+       data = EXCLUDED.data, attempts = EXCLUDED.attempts, run_attempts = EXCLUDED.run_attempts, duration_ms = EXCLUDED.duration_ms, finished_at = now()
+     WHERE automation_runs.status = 'running' AND automation_runs.workspace_id = EXCLUDED.workspace_id
+     RETURNING id`,
+    [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async,
+      o.success, o.error, o.errorType, JSON.stringify(o.data ?? null), o.attempts, o.runAttempts, o.durationMs],
   );
+  return rows.length === 1;
 }
 
 /** One run of a workspace, or undefined (another workspace's run is not found). */

@@ -1,9 +1,11 @@
 // The call paths scripts/record-call-fixtures.ts records: each drives one real outboundCall (or deliverCallEvent) run
 // on the test stack through the carrier simulator's last-four-digit rules, and names the run whose history becomes
 // test/fixtures/call-history-<name>.json.
+import type { temporal } from '@temporalio/proto';
 import { randomUUID } from 'node:crypto';
 import { callEventId } from '../src/calls/events';
 import { createAgent, createPhoneGroup } from '../src/db/repos/agents';
+import { releaseCallSlot } from '../src/db/repos/call-slots';
 import { startOutboundCall } from '../src/calls/start';
 import { callEventWorkflowId, callWorkflowId } from '../src/temporal/ids';
 import type { CallResult } from '../workflows/outbound-call-types';
@@ -74,8 +76,10 @@ export const callPaths: Record<string, (ctx: CallPathContext) => Promise<Recorde
     await app.db.query('UPDATE workspaces SET max_concurrent_calls = 1 WHERE id = $1', [ws.workspaceId]);
     const group = await createPhoneGroup(app.db, ws.workspaceId, { name: 'outbound', numbers: ['12125559100'] });
     const agent = await createAgent(app.db, ws.workspaceId, { name: 'Slot agent', phoneGroupId: group.id });
+    // The workspace's one slot held by a call that is not running (freed below as its end would free it).
     const holder = randomUUID();
-    await app.db.query('INSERT INTO call_slots (call_id, workspace_id) VALUES ($1, $2)', [holder, ws.workspaceId]);
+    await app.db.query("INSERT INTO calls (id, workspace_id, phone_to, phone_from, slot_taken_at) VALUES ($1, $2, '12125550000', '12125559100', now())", [holder, ws.workspaceId]);
+    await app.db.query('INSERT INTO call_slot_counts (workspace_id, used) VALUES ($1, 1)', [ws.workspaceId]);
     const callId = randomUUID();
     await startOutboundCall(app.temporal.client, app.config.TEMPORAL_TASK_QUEUE_PREFIX, {
       callId,
@@ -87,8 +91,11 @@ export const callPaths: Record<string, (ctx: CallPathContext) => Promise<Recorde
       source: 'journey',
     });
     const handle = handleOf(ctx, callId);
-    await eventually(async () => (await handle.fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), 30_000, 'the slot wait');
-    await app.db.query('DELETE FROM call_slots WHERE call_id = $1', [holder]);
+    // Waiting: a poll's timer (runs before the call-slot-wakeup patch) or the waiting activity (after it).
+    const waiting = (e: temporal.api.history.v1.IHistoryEvent) =>
+      !!e.timerStartedEventAttributes || e.activityTaskScheduledEventAttributes?.activityType?.name === 'waitForCallSlot';
+    await eventually(async () => (await handle.fetchHistory()).events!.some(waiting), 30_000, 'the slot wait');
+    await releaseCallSlot(app.db, holder);
     const r = (await handle.result()) as CallResult;
     if (r.outcome !== 'human') throw new Error(`slot-wait call ended ${r.outcome}`);
     return { workflowId: handle.workflowId, runId: (await handle.describe()).runId };

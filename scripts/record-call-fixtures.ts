@@ -57,7 +57,17 @@ async function main(): Promise<void> {
     const sub = await app.request('POST', '/v1/calls/subscriptions', { key: caller.apiKey, body: { url: `${hooks}/calls` } });
     if (sub.status !== 200) throw new Error(`subscription: ${sub.status} ${JSON.stringify(sub.body)}`);
     const ctx: CallPathContext = { app, receiver, hooks, caller };
-    const runs = await Promise.all(names.map(async (name) => [name, await callPaths[name]!(ctx)] as const));
+    const runs = await Promise.all(
+      names.map(async (name) => {
+        try {
+          return [name, await callPaths[name]!(ctx)] as const;
+        } catch (err) {
+          // Said now: closing the stack after a failed path may fail too and hide this.
+          process.stderr.write(`path ${name} failed: ${(err as Error).stack ?? err}\n`);
+          throw err;
+        }
+      }),
+    );
     for (const [name, run] of runs) await save(ctx, name, run);
   } finally {
     await receiver.close();

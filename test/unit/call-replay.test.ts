@@ -14,6 +14,9 @@ interface Fixture {
 // must keep replaying with the current workflow code: a change that breaks one needs patched().
 const fixtures = path.join(repoRoot, 'test', 'fixtures');
 const recorded = ['transfer', 'two-legs', 'busy', 'no-answer', 'provider-timeout', 'cancel', 'slot-wait', 'event-delivered'];
+// Recorded again (--tag v2) once the call-slot-wakeup patch came: new runs carry its marker, and a call waiting for a
+// slot waits in one activity instead of a poll timer per 5 s; the first recordings keep replaying the old way.
+const recordedAgain = ['transfer', 'two-legs', 'busy', 'no-answer', 'provider-timeout', 'cancel', 'slot-wait'];
 const files = readdirSync(fixtures).filter((f) => /^call-history.*\.json$/.test(f)).sort();
 const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;
 const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
@@ -27,7 +30,8 @@ beforeAll(() => {
 
 describe('call workflows replay', () => {
   it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(expect.arrayContaining(recorded.map((p) => `call-history-${p}.json`)));
+    const all = [...recorded, ...recordedAgain.map((p) => `${p}-v2`)];
+    expect(files).toEqual(expect.arrayContaining(all.map((p) => `call-history-${p}.json`)));
   });
 
   it('records every path the recorder knows', () => {
@@ -36,6 +40,15 @@ describe('call workflows replay', () => {
 
   it('covers both call workflow types', () => {
     expect(new Set(files.map((f) => typeOf(history(load(f)))))).toEqual(new Set(['outboundCall', 'deliverCallEvent']));
+  });
+
+  it('has the slot wait before and after the wake-up patch', () => {
+    const activities = (file: string) =>
+      history(load(file)).events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : []));
+    const before = activities('call-history-slot-wait.json');
+    const after = activities('call-history-slot-wait-v2.json');
+    expect(before.slice(0, before.indexOf('placeCall'))).toContain('timer');
+    expect(after.slice(0, after.indexOf('placeCall'))).toEqual(['prepareCall', 'msUntilCallWindow', 'acquireCallSlot', 'waitForCallSlot']);
   });
 
   it.each(files)('replays %s deterministically with the current workflow code', async (file) => {

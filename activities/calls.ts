@@ -1,8 +1,9 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { loadConfig, telephonyUrls, type Config } from '../src/config';
 import { callTimeZone, chooseFrom, effectiveWindow } from '../src/calls/rules';
+import { SlotWakeups } from '../src/calls/slot-wakeups';
+import { acquireCallSlot, releaseCallSlot } from '../src/db/repos/call-slots';
 import {
-  acquireCallSlot,
   applyCallChange,
   callContext,
   createCall,
@@ -13,7 +14,6 @@ import {
   onDoNotCallList,
   phoneGroupNumbers,
   providerSidOf,
-  releaseCallSlot,
   setProviderSid,
   touchNumber,
   type CallChange,
@@ -32,11 +32,15 @@ export type PreparedCall =
   | { ok: true; from: string; leadId: string | null; timeZone: string; window: TimeWindow; transferTo: string | null; providerTimeoutMs: number }
   | { ok: false; reason: 'do_not_call' | 'invalid_agent' | 'no_caller_id' };
 
+/** Longest a call waiting for a slot goes without looking again (a released slot wakes it at once). */
+const SLOT_RECHECK_MAX_MS = 10_000;
+
 /** Activities of the outboundCall workflow: checks, slots, placement through the provider, and the call's record. */
 export function createCallActivities(deps: { db: Db; logger: Logger; config?: Config; provider?: TelephonyProvider }) {
   const { db } = deps;
   const config = deps.config ?? loadConfig({});
   const provider = deps.provider ?? telephonyProviderFromConfig(config);
+  const wakeups = new SlotWakeups(db);
 
   return {
     /** Checks the do-not-call list, resolves lead, caller id and window, and records the call (queued) if new. */
@@ -72,7 +76,30 @@ export function createCallActivities(deps: { db: Db; logger: Logger; config?: Co
 
     /** Takes a concurrent-call slot; false at the workspace's cap. */
     async acquireCallSlot(a: { workspaceId: string; callId: string }): Promise<boolean> {
-      return acquireCallSlot(db, a.workspaceId, a.callId);
+      return (await acquireCallSlot(db, a.workspaceId, a.callId)) === 'taken';
+    },
+
+    /**
+     * Waits until the call takes a slot (true), or the call has ended meanwhile (false): woken by every slot the
+     * workspace releases, and looking again on a bounded backoff in case a notice was missed. The wait costs the
+     * workflow no history events; heartbeats carry cancellation and a worker's death.
+     */
+    async waitForCallSlot(a: { workspaceId: string; callId: string }): Promise<boolean> {
+      const ctx = Context.current();
+      const watch = await wakeups.watch(a.workspaceId);
+      try {
+        for (let attempt = 0; ; attempt++) {
+          // Cancelled (the call, or this worker shutting down): stop at once, whatever woke us.
+          if (ctx.cancellationSignal.aborted) await ctx.cancelled;
+          const released = watch.next();
+          const take = await acquireCallSlot(db, a.workspaceId, a.callId);
+          if (take !== 'full') return take === 'taken';
+          ctx.heartbeat(attempt);
+          await Promise.race([ctx.cancelled, released, ctx.sleep(Math.min(SLOT_RECHECK_MAX_MS, 1000 * 2 ** attempt))]);
+        }
+      } finally {
+        watch.close();
+      }
     },
 
     /** Frees the call's slot (idempotent). */

@@ -40,6 +40,7 @@ export const options = {
   serial: 'calls per side per one-at-a-time round (default 40)',
   'e2e-calls': 'calls placed for the end-to-end throughput (default 200)',
   speed: 'carrier simulator speed for the end-to-end part (default 50)',
+  profile: 'write a V8 CPU profile of the api process (part 1) into this directory',
 };
 
 /** A zone where it is now daytime, so the default call window (08:00–21:00 local) is open whenever the bench runs. */
@@ -92,6 +93,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const serial = ctx.flags.int('serial', 40);
   const e2eCalls = ctx.flags.int('e2e-calls', 200);
   const speed = ctx.flags.int('speed', 50);
+  const profileDir = ctx.flags.str('profile', '');
 
   const databaseUrl = await ctx.databaseUrl();
   const db = createDb(databaseUrl, { max: 10 });
@@ -114,7 +116,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     TEMPORAL_NAMESPACE: ctx.temporal.namespace,
     TEMPORAL_TASK_QUEUE_PREFIX: prefix,
     LOG_LEVEL: 'warn',
-  });
+  }, profileDir);
   const place = placer(port, ws.key, ws.agentId, concurrency, ctx.defer);
   const rawStart = async () => {
     const callId = randomUUID();

@@ -6,6 +6,7 @@ import {
   condition,
   defineSignal,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -40,8 +41,18 @@ const provider = proxyActivities<CallActivities>({
 /** A provider status callback for this call or one of its transfer legs. */
 export const callEventSignal = defineSignal<[SignalledCallEvent]>(CALL_EVENT_SIGNAL);
 
-/** How often a journey call waiting for a concurrent-call slot looks again. */
+/** How often a journey call waiting for a concurrent-call slot looked again, before the wake-up patch. */
 const SLOT_POLL = '5 seconds';
+/** The patch that replaced that poll with one waiting activity, woken by released slots. */
+export const SLOT_WAKEUP_PATCH = 'call-slot-wakeup';
+
+/** Waiting for a slot: as long as it takes (a journey's call waits its turn), heartbeating so that a dead worker's
+ * wait moves to another and cancellation reaches it. */
+const slotWait = proxyActivities<CallActivities>({
+  startToCloseTimeout: '7 days',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
 /** After the call ends, how long transfer legs still open get to report their end. */
 const LEG_GRACE_MS = 2_000;
 
@@ -137,9 +148,17 @@ export async function outboundCall(input: OutboundCallInput): Promise<CallResult
     if (prepared.leadId) upsertSearchAttributes([{ key: SA.LeadId, value: prepared.leadId }]);
 
     for (let wait = await data.msUntilCallWindow(prepared); wait > 0; wait = await data.msUntilCallWindow(prepared)) await sleep(wait);
-    while (!(await data.acquireCallSlot({ workspaceId: input.workspaceId, callId }))) {
-      if (!input.waitForSlot) return await finish('failed', 'failed', 'concurrency_cap');
-      await sleep(SLOT_POLL);
+    if (patched(SLOT_WAKEUP_PATCH)) {
+      // An api call holds its slot already (taken with its row): the take is a no-op for it.
+      const held = await data.acquireCallSlot({ workspaceId: input.workspaceId, callId });
+      if (!held && !input.waitForSlot) return await finish('failed', 'failed', 'concurrency_cap');
+      if (!held && !(await slotWait.waitForCallSlot({ workspaceId: input.workspaceId, callId }))) return await finish('failed', 'failed', 'ended');
+    } else {
+      // Runs recorded before the patch looked again every SLOT_POLL, a timer each.
+      while (!(await data.acquireCallSlot({ workspaceId: input.workspaceId, callId }))) {
+        if (!input.waitForSlot) return await finish('failed', 'failed', 'concurrency_cap');
+        await sleep(SLOT_POLL);
+      }
     }
 
     const placed = await provider.placeCall({ callId, to: input.to, from: prepared.from, transferTo: prepared.transferTo });

@@ -60,7 +60,7 @@ async function readFacts(
 /**
  * Places a call for the api: every refusal (unknown agent, bad phone or caller id, do-not-call, outside the window,
  * over the concurrent-call cap) is answered before anything is written; then the call row, its slot and the caller id's
- * last use are written together and the outboundCall workflow is started. Two reads, one write transaction, one start.
+ * last use are written together (one statement) and the outboundCall workflow is started.
  */
 export async function placeApiCall(
   deps: { db: Db; client: Client; taskQueuePrefix: string },

@@ -1,9 +1,19 @@
 import { DateTime, IANAZone } from 'luxon';
 import { WEEKDAYS, type TimeWindow } from './schema';
 
+// Luxon checks a name by building an Intl.DateTimeFormat each time (a fair share of a placed call's CPU); the answer
+// never changes within a process, and few names are in use. Bounded: cleared when it grows past what real use needs.
+const knownZones = new Map<string, boolean>();
+
 /** True when the IANA time zone name is known. */
 export function isTimeZone(tz: string): boolean {
-  return IANAZone.isValidZone(tz);
+  let valid = knownZones.get(tz);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(tz);
+    if (knownZones.size >= 1000) knownZones.clear();
+    knownZones.set(tz, valid);
+  }
+  return valid;
 }
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));

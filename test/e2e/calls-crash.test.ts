@@ -48,5 +48,8 @@ describe('a worker killed with SIGKILL in the middle of calls', () => {
     for (const id of placed) expect(entries(id)).toEqual([expect.objectContaining({ repeatedCreates: 0 })]);
     const rows = await app.db.query<{ id: string }>('SELECT id FROM calls WHERE workspace_id = $1 ORDER BY id', [ws.workspaceId]);
     expect(rows).toHaveLength(placed.length + 3);
+    // Every slot taken before the kill was given back exactly once by the restarted runs.
+    expect(await app.db.query('SELECT id FROM calls WHERE workspace_id = $1 AND slot_taken_at IS NOT NULL', [ws.workspaceId])).toEqual([]);
+    expect(await app.db.query('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [ws.workspaceId])).toEqual([{ used: 0 }]);
   });
 });

@@ -211,13 +211,18 @@ describe('the concurrent-call cap', () => {
     expect((await app.request('POST', '/v1/calls/cancel', { key: ws.apiKey, body: { call_id: first.body.call_id } })).status).toBe(200);
     expect(await callResult(app, waiting)).toMatchObject({ outcome: 'human', status: 'completed' });
     expect(ledgerFor(waiting)).toHaveLength(1);
-    expect(await app.db.query('SELECT call_id FROM call_slots WHERE workspace_id = $1', [ws.workspaceId])).toEqual([]);
+    expect(await app.db.query('SELECT id FROM calls WHERE workspace_id = $1 AND slot_taken_at IS NOT NULL', [ws.workspaceId])).toEqual([]);
+    expect(await app.db.query('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [ws.workspaceId])).toEqual([{ used: 0 }]);
   });
 
   it('takes back a slot held past any call (a run terminated by an operator never releases it)', async () => {
     const ws = await callingWorkspace(app);
     await app.db.query('UPDATE workspaces SET max_concurrent_calls = 1 WHERE id = $1', [ws.workspaceId]);
-    await app.db.query("INSERT INTO call_slots (call_id, workspace_id, acquired_at) VALUES ('gone', $1, now() - interval '7 hours')", [ws.workspaceId]);
+    await app.db.query(
+      "INSERT INTO calls (id, workspace_id, phone_to, phone_from, slot_taken_at) VALUES ($1, $2, '12125550000', '12125559002', now() - interval '7 hours')",
+      [randomUUID(), ws.workspaceId],
+    );
+    await app.db.query('INSERT INTO call_slot_counts (workspace_id, used) VALUES ($1, 1)', [ws.workspaceId]);
     const res = await call({ agent: ws.agentId, phone: phoneEnding('0004') }, ws.apiKey);
     expect(res.status).toBe(200);
     expect(await callResult(app, res.body.call_id)).toMatchObject({ outcome: 'busy' });

@@ -109,11 +109,13 @@ describe('the journey call step', () => {
     const phone = phoneEnding('0001');
     const lead = await t.enroll(phone);
     const callId = await eventually(async () => (await callsOf(lead))[0]?.id, 30_000, 'the call row');
-    // The call waits (its slot poll timer has started) and nothing was dialled.
-    await eventually(async () => (await historyOf(callId)).some((e) => e.timerStartedEventAttributes), 30_000, 'the slot poll timer');
+    // The call waits (in its slot-waiting activity) and nothing was dialled.
+    const waiting = (e: Awaited<ReturnType<typeof historyOf>>[number]) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'waitForCallSlot';
+    await eventually(async () => (await historyOf(callId)).some(waiting), 30_000, 'the slot wait');
     expect(dialled(phone)).toEqual([]);
     expect((await stateOf(app, t.journeyId, lead)).current_step).toBe('ring');
 
+    // A raised cap announces nothing: the wait finds the slot when it looks again (within 10 s).
     await app.db.query('UPDATE workspaces SET max_concurrent_calls = 1 WHERE id = $1', [t.workspaceId]);
     const end = await finished(app, t.journeyId, lead);
     expect(steps(end)).toEqual(['ring:human', 'stop:done']);

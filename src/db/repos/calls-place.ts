@@ -1,7 +1,8 @@
 // The few statements POST /v1/agent needs: each read or write of placing a call is one round trip (see calls.ts for
 // the statements the outboundCall workflow's activities use).
 import type { Db, Queryable } from '../pool';
-import { STALE_SLOT_HOURS, type CallAgent, type NewCall } from './calls';
+import { reclaimStaleSlots, TAKE_SLOT_CTE } from './call-slots';
+import type { CallAgent, NewCall } from './calls';
 
 /** What placing a call to a destination reads: the agent, its workspace's region, time zone and cap, its group's numbers
  * (least recently used first), the lead with that phone, do-not-call, and whether the given caller id is the workspace's. */
@@ -44,28 +45,19 @@ export async function apiCallFacts(
 }
 
 /**
- * Takes a concurrent-call slot, records the call and marks its caller id used, in one transaction of two statements;
- * false (nothing written) at the cap. The workspace row lock keeps takers from overshooting the cap; the count runs in
- * a statement of its own so that it sees every slot committed before the lock was granted.
+ * Takes a concurrent-call slot, records the call holding it and marks its caller id used, in one statement (no
+ * transaction round trips; the counter row is locked only while the statement runs); false (nothing written) at the
+ * cap. Stale slots are taken back, and the slot tried again, only when the cap is reached.
  */
 export async function createApiCallHoldingSlot(db: Db, c: NewCall): Promise<boolean> {
-  return db.tx(async (q) => {
-    const ws = await q.one<{ max: number }>('SELECT max_concurrent_calls AS max FROM workspaces WHERE id = $1 FOR UPDATE', [c.workspaceId]);
-    if (!ws) return false;
-    // A run an operator terminated never releases its slot; no call lasts this long, so such a slot is taken back.
-    const row = await q.one<{ ok: boolean }>(
-      `WITH held AS (SELECT 1 FROM call_slots WHERE call_id = $1),
-       stale AS (DELETE FROM call_slots WHERE workspace_id = $2 AND acquired_at < now() - interval '${STALE_SLOT_HOURS} hours'),
-       live AS (SELECT count(*)::int AS n FROM call_slots WHERE workspace_id = $2 AND acquired_at >= now() - interval '${STALE_SLOT_HOURS} hours'),
-       slot AS (INSERT INTO call_slots (call_id, workspace_id)
-                SELECT $1::text, $2::uuid WHERE NOT EXISTS (SELECT 1 FROM held) AND (SELECT n FROM live) < $8::int RETURNING 1),
-       taken AS (SELECT EXISTS (SELECT 1 FROM held) OR EXISTS (SELECT 1 FROM slot) AS ok),
-       call AS (INSERT INTO calls (id, workspace_id, agent_id, lead_id, phone_to, phone_from, request_data)
-                SELECT $1::text, $2::uuid, $3::uuid, $4::uuid, $5::text, $6::text, $7::jsonb WHERE (SELECT ok FROM taken) ON CONFLICT (id) DO NOTHING),
-       touched AS (UPDATE phone_numbers SET last_used_at = now() WHERE workspace_id = $2 AND phone = $6 AND (SELECT ok FROM taken))
-       SELECT ok FROM taken`,
-      [c.id, c.workspaceId, c.agentId, c.leadId, c.to, c.from, c.requestData === undefined ? null : JSON.stringify(c.requestData), ws.max],
-    );
-    return row!.ok;
-  });
+  const row = await db.one<{ ok: boolean }>(
+    `WITH ${TAKE_SLOT_CTE},
+     call AS (INSERT INTO calls (id, workspace_id, agent_id, lead_id, phone_to, phone_from, request_data, slot_taken_at)
+              SELECT $1::text, $2::uuid, $3::uuid, $4::uuid, $5::text, $6::text, $7::jsonb, now() WHERE EXISTS (SELECT 1 FROM slot)),
+     touched AS (UPDATE phone_numbers SET last_used_at = now() WHERE workspace_id = $2 AND phone = $6 AND EXISTS (SELECT 1 FROM slot))
+     SELECT EXISTS (SELECT 1 FROM slot) AS ok`,
+    [c.id, c.workspaceId, c.agentId, c.leadId, c.to, c.from, c.requestData === undefined ? null : JSON.stringify(c.requestData)],
+  );
+  if (row!.ok) return true;
+  return (await reclaimStaleSlots(db, c.workspaceId)) > 0 ? createApiCallHoldingSlot(db, c) : false;
 }

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../pool';
+import { releaseCallSlot } from './call-slots';
 
 /** What placing a call needs to know about its agent. */
 export interface CallAgent {
@@ -76,44 +77,15 @@ const insertCall = (q: Queryable, c: NewCall) =>
     [c.id, c.workspaceId, c.agentId, c.leadId, c.to, c.from, c.requestData === undefined ? null : JSON.stringify(c.requestData)],
   );
 
-/** Hours after which a slot is taken back from a call that never released it. */
-export const STALE_SLOT_HOURS = 6;
-
-/**
- * Takes one of the workspace's concurrent-call slots for the call (a no-op when it holds one already). The workspace
- * row lock serialises takers, so the count never overshoots the cap. False when the cap is reached.
- */
-async function takeSlot(q: Queryable, workspaceId: string, callId: string): Promise<boolean> {
-  const ws = await q.one<{ max: number }>('SELECT max_concurrent_calls AS max FROM workspaces WHERE id = $1 FOR UPDATE', [workspaceId]);
-  if (!ws) return false;
-  if (await q.one('SELECT 1 FROM call_slots WHERE call_id = $1', [callId])) return true;
-  // A run an operator terminated never releases its slot; no call lasts this long, so such a slot is taken back.
-  await q.query(`DELETE FROM call_slots WHERE workspace_id = $1 AND acquired_at < now() - interval '${STALE_SLOT_HOURS} hours'`, [workspaceId]);
-  const { n } = (await q.one<{ n: number }>('SELECT count(*)::int AS n FROM call_slots WHERE workspace_id = $1', [workspaceId]))!;
-  if (n >= ws.max) return false;
-  await q.query('INSERT INTO call_slots (call_id, workspace_id) VALUES ($1, $2)', [callId, workspaceId]);
-  return true;
-}
-
 /** Records a call (idempotent: an existing row is kept). */
 export async function createCall(db: Queryable, c: NewCall): Promise<void> {
   await insertCall(db, c);
 }
 
-/** Takes a slot for the call; false at the cap. */
-export async function acquireCallSlot(db: Db, workspaceId: string, callId: string): Promise<boolean> {
-  return db.tx((q) => takeSlot(q, workspaceId, callId));
-}
-
-/** Frees the call's slot (idempotent). */
-export async function releaseCallSlot(db: Queryable, callId: string): Promise<void> {
-  await db.query('DELETE FROM call_slots WHERE call_id = $1', [callId]);
-}
-
 /** Forgets a call that was never started (its workflow could not be started). */
 export async function deleteUnstartedCall(db: Db, callId: string): Promise<void> {
   await db.tx(async (q) => {
-    await q.query('DELETE FROM call_slots WHERE call_id = $1', [callId]);
+    await releaseCallSlot(q, callId);
     await q.query("DELETE FROM calls WHERE id = $1 AND provider_sid IS NULL AND status = 'queued'", [callId]);
   });
 }
@@ -175,16 +147,22 @@ export async function markTransferred(db: Queryable, callId: string): Promise<vo
   await db.query('UPDATE calls SET transferred = true, updated_at = now() WHERE id = $1', [callId]);
 }
 
-/** Ends a call as the workflow decided (timeouts, cancellation, refusals), whatever the provider said last. */
-export async function endCall(db: Queryable, callId: string, e: { status: string; outcome: string; endedReason: string }): Promise<void> {
-  await db.query(
-    `UPDATE calls SET
-       status = CASE WHEN status IN ${TERMINAL} THEN status ELSE $2 END,
-       call_end = CASE WHEN status IN ${TERMINAL} THEN call_end ELSE COALESCE(call_end, now()) END,
-       outcome = $3, ended_reason = $4, updated_at = now()
-     WHERE id = $1`,
-    [callId, e.status, e.outcome, e.endedReason],
-  );
+/**
+ * Ends a call as the workflow decided (timeouts, cancellation, refusals), whatever the provider said last, and frees its
+ * concurrent-call slot in the same transaction: the slot goes back exactly when the call's end is written.
+ */
+export async function endCall(db: Db, callId: string, e: { status: string; outcome: string; endedReason: string }): Promise<void> {
+  await db.tx(async (q) => {
+    await q.query(
+      `UPDATE calls SET
+         status = CASE WHEN status IN ${TERMINAL} THEN status ELSE $2 END,
+         call_end = CASE WHEN status IN ${TERMINAL} THEN call_end ELSE COALESCE(call_end, now()) END,
+         outcome = $3, ended_reason = $4, updated_at = now()
+       WHERE id = $1`,
+      [callId, e.status, e.outcome, e.endedReason],
+    );
+    await releaseCallSlot(q, callId);
+  });
 }
 
 /** A call and its legs in order (a leg's id finds its whole call), as JSON rows; undefined when not the workspace's. */

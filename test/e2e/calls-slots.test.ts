@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { acquireCallSlot, reclaimStaleSlots, releaseCallSlot } from '../../src/db/repos/call-slots';
+import { startOutboundCall } from '../../src/calls/start';
+import { endCall } from '../../src/db/repos/calls';
+import { callWorkflowId } from '../../src/temporal/ids';
+import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
+import { startTestApp, type TestApp } from '../helpers/stack';
+import { eventually } from '../helpers/webhook-receiver';
+
+jest.setTimeout(180_000);
+
+let app: TestApp;
+
+beforeAll(async () => {
+  // Silent calls (0007) hold their slot until the provider timeout fails them.
+  app = await startTestApp({ workers: true, simulator: { speed: 20 }, config: { CALL_PROVIDER_TIMEOUT_SECONDS: '4' } });
+});
+afterAll(() => app.close());
+
+const post = (ws: { apiKey: string; agentId: string }, last4: string) =>
+  app.request('POST', '/v1/agent', { key: ws.apiKey, body: { agent: ws.agentId, phone: phoneEnding(last4) } });
+
+/** The workspace's slot counter and the calls that hold a slot: always equal. */
+async function slots(workspaceId: string) {
+  const counter = await app.db.one<{ used: number }>('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [workspaceId]);
+  const held = await app.db.query<{ id: string }>('SELECT id FROM calls WHERE workspace_id = $1 AND slot_taken_at IS NOT NULL', [workspaceId]);
+  return { used: counter?.used ?? 0, held: held.map((r) => r.id).sort() };
+}
+
+/** Starts a call as a journey's call step does (it waits for a slot over the cap). */
+async function journeyCall(ws: { workspaceId: string; agentId: string }, last4: string) {
+  const callId = randomUUID();
+  await startOutboundCall(app.temporal.client, app.config.TEMPORAL_TASK_QUEUE_PREFIX, {
+    callId,
+    workspaceId: ws.workspaceId,
+    agentId: ws.agentId,
+    to: phoneEnding(last4),
+    waitForSlot: true,
+    source: 'journey',
+  });
+  return app.temporal.client.workflow.getHandle(callWorkflowId(callId));
+}
+
+/** Waits until the call's run waits for a slot in its activity. */
+const waitingActivity = (workflowId: string) =>
+  eventually(
+    async () => !!(await app.temporal.client.workflow.getHandle(workflowId).describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'waitForCallSlot'),
+    30_000,
+    'the call to wait for a slot',
+  );
+
+async function cappedWorkspace(cap: number) {
+  const ws = await callingWorkspace(app);
+  await app.db.query('UPDATE workspaces SET max_concurrent_calls = $2 WHERE id = $1', [ws.workspaceId, cap]);
+  return ws;
+}
+
+describe('the concurrent-call slot counter', () => {
+  it('places exactly cap calls out of cap + k concurrent posts, answers the rest 429, and frees every slot at the end', async () => {
+    const cap = 4;
+    const extra = 8;
+    const ws = await cappedWorkspace(cap);
+    const answers = await Promise.all(Array.from({ length: cap + extra }, () => post(ws, '0007')));
+    const placed = answers.filter((r) => r.status === 200).map((r) => r.body.call_id as string);
+    expect(answers.map((r) => r.status).sort()).toEqual([...Array(cap).fill(200), ...Array(extra).fill(429)]);
+    expect(await slots(ws.workspaceId)).toEqual({ used: cap, held: [...placed].sort() });
+    // Refused posts wrote nothing.
+    expect(await app.db.query('SELECT id FROM calls WHERE workspace_id = $1', [ws.workspaceId])).toHaveLength(cap);
+
+    // One is cancelled, the others fail on the provider's silence: every kind of end gives its slot back.
+    expect((await app.request('POST', '/v1/calls/cancel', { key: ws.apiKey, body: { call_id: placed[0] } })).status).toBe(200);
+    const results = await Promise.all(placed.map((id) => callResult(app, id)));
+    expect(results.map((r) => r.endedReason).sort()).toEqual(['canceled', ...Array(cap - 1).fill('provider_timeout')]);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+    expect((await post(ws, '0001')).status).toBe(200);
+  });
+
+  it.each([
+    ['0001', 'human'],
+    ['0003', 'no_answer'],
+    ['0004', 'busy'],
+    ['0006', 'transferred'],
+  ])('frees the slot of a call to …%s once it ends (%s)', async (last4, outcome) => {
+    const ws = await cappedWorkspace(1);
+    const res = await post(ws, last4);
+    expect(res.status).toBe(200);
+    expect((await slots(ws.workspaceId)).used).toBe(1);
+    expect((await post(ws, '0001')).status).toBe(429);
+    expect((await callResult(app, res.body.call_id)).outcome).toBe(outcome);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+  });
+
+  it('releases a slot once however often and however concurrently it is released', async () => {
+    const ws = await cappedWorkspace(2);
+    const ids = [randomUUID(), randomUUID()];
+    for (const id of ids) {
+      await app.db.query("INSERT INTO calls (id, workspace_id, phone_to, phone_from) VALUES ($1, $2, '12125550000', '12125559002')", [id, ws.workspaceId]);
+    }
+    // Two concurrent takers for the same call take one slot.
+    expect(await Promise.all([acquireCallSlot(app.db, ws.workspaceId, ids[0]!), acquireCallSlot(app.db, ws.workspaceId, ids[0]!)])).toEqual(['taken', 'taken']);
+    expect(await acquireCallSlot(app.db, ws.workspaceId, ids[1]!)).toBe('taken');
+    expect((await slots(ws.workspaceId)).used).toBe(2);
+    await Promise.all([
+      releaseCallSlot(app.db, ids[0]!),
+      releaseCallSlot(app.db, ids[0]!),
+      endCall(app.db, ids[0]!, { status: 'canceled', outcome: 'canceled', endedReason: 'canceled' }),
+    ]);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 1, held: [ids[1]] });
+    await endCall(app.db, ids[1]!, { status: 'failed', outcome: 'failed', endedReason: 'provider_failed' });
+    await releaseCallSlot(app.db, ids[1]!);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+    // An ended call never takes a slot again (a late taker after its end would leak one).
+    expect(await acquireCallSlot(app.db, ws.workspaceId, ids[1]!)).toBe('ended');
+    expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+  });
+
+  it('takes back a slot held past any call, once, when the cap is reached', async () => {
+    const ws = await cappedWorkspace(1);
+    const stuck = randomUUID();
+    await app.db.query(
+      "INSERT INTO calls (id, workspace_id, phone_to, phone_from, slot_taken_at) VALUES ($1, $2, '12125550000', '12125559002', now() - interval '7 hours')",
+      [stuck, ws.workspaceId],
+    );
+    await app.db.query('INSERT INTO call_slot_counts (workspace_id, used) VALUES ($1, 1)', [ws.workspaceId]);
+    const res = await post(ws, '0004');
+    expect(res.status).toBe(200);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 1, held: [res.body.call_id] });
+    expect(await reclaimStaleSlots(app.db, ws.workspaceId)).toBe(0);
+    // The stale call's run, should it end after all, frees nothing more.
+    await releaseCallSlot(app.db, stuck);
+    expect((await slots(ws.workspaceId)).used).toBe(1);
+    await callResult(app, res.body.call_id);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+  });
+
+  it('wakes a journey call waiting for a slot when one is released: one waiting activity, no poll timers', async () => {
+    const ws = await cappedWorkspace(1);
+    const first = await post(ws, '0001');
+    expect(first.status).toBe(200);
+    const waiting = await journeyCall(ws, '4242');
+    await waitingActivity(waiting.workflowId);
+    expect(await callResult(app, first.body.call_id)).toMatchObject({ outcome: 'human' });
+    expect(await waiting.result()).toMatchObject({ outcome: 'human' });
+    const events = (await waiting.fetchHistory()).events!;
+    // No timer before the call is placed (the provider-silence timeouts come after it).
+    const placedAt = events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'placeCall');
+    expect(placedAt).toBeGreaterThan(0);
+    expect(events.slice(0, placedAt).filter((e) => e.timerStartedEventAttributes)).toEqual([]);
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'waitForCallSlot')).toHaveLength(1);
+    expect(events.find((e) => e.markerRecordedEventAttributes)?.markerRecordedEventAttributes?.markerName).toBe('core_patch');
+    expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+  });
+
+  it('cancels a journey call while it waits for a slot: it ends canceled, taking no slot', async () => {
+    const ws = await cappedWorkspace(1);
+    const first = await post(ws, '0007');
+    const waiting = await journeyCall(ws, '0001');
+    await waitingActivity(waiting.workflowId);
+    await waiting.cancel();
+    expect(await waiting.result()).toMatchObject({ outcome: 'canceled' });
+    expect(app.simulator!.ledger.entries.filter((e) => e.callId === waiting.workflowId.slice('call:'.length))).toEqual([]);
+    expect(await callResult(app, first.body.call_id)).toMatchObject({ endedReason: 'provider_timeout' });
+    expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+  });
+
+  it('refuses every call of a workspace whose cap is 0, writing nothing', async () => {
+    const ws = await cappedWorkspace(0);
+    expect((await post(ws, '0001')).status).toBe(429);
+    expect(await app.db.query('SELECT id FROM calls WHERE workspace_id = $1', [ws.workspaceId])).toEqual([]);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+  });
+});

@@ -21,8 +21,9 @@ afterAll(async () => {
 describe('a worker killed with SIGKILL in the middle of journeys', () => {
   // The crash point is a step in flight, not a timer: each run's mid_tag UPDATE waits on a row lock the test holds when
   // the worker dies, with a tag and a webhook done before it and a tag and a webhook still to come. Nothing waits for a
-  // workflow timer (the sleeping case is for Temporal's time-skipping server; its Java test server hands the next task
-  // of a run to a long poll left open by the dead worker process and never offers it again, so it cannot host this).
+  // workflow timer. (A sleeping case on Temporal's time-skipping server was tried: after the SIGKILL, the task each
+  // fired timer scheduled was never started by the new worker process, while new runs went through it; apparently
+  // handed to a long poll the dead process left open, and the Java test server does not offer it again.)
   it('resumes after a restart and does every step exactly once', async () => {
     const ws = await app.newWorkspace({ superuser: true });
     receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: ws.superuserKey })).body.webhook_secret;

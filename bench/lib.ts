@@ -77,6 +77,8 @@ export interface Measurement {
   p50: number;
   p95: number;
   p99: number;
+  /** Every success's latency (ms), ascending: lets measurements of one side be merged exactly (merge()). */
+  latencies?: number[];
 }
 
 /** Nearest-rank percentile (p in 0..100) of ascending-sorted values; NaN when empty. */
@@ -126,7 +128,50 @@ export async function measure(n: number, concurrency: number, op: (i: number) =>
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
+    latencies,
   };
+}
+
+/** Measurements of one side taken apart, as one: counts and time added up, percentiles over every latency. */
+export function merge(ms: Measurement[]): Measurement {
+  const latencies = ms.flatMap((m) => m.latencies ?? []).sort((a, b) => a - b);
+  const seconds = ms.reduce((n, m) => n + m.seconds, 0);
+  return {
+    ops: ms.reduce((n, m) => n + m.ops, 0),
+    errors: ms.reduce((n, m) => n + m.errors, 0),
+    firstError: ms.find((m) => m.firstError)?.firstError,
+    seconds,
+    perSecond: ms.reduce((n, m) => n + m.ops - m.errors, 0) / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    latencies,
+  };
+}
+
+/**
+ * Like alternate(), but each round runs both sides twice, in the order A B B A (B A A B in odd rounds), and scores
+ * each side on its two runs merged (pass each run half a round's work). alternate() runs A B, so a machine that gets
+ * busier (or quieter) during a round tilts that round's ratio against whichever side ran second; here a drift that is
+ * steady over a round hits both sides alike and cancels within the round, not only across rounds.
+ */
+export async function alternateBalanced(
+  rounds: number,
+  baseline: (round: number) => Promise<Measurement>,
+  candidate: (round: number) => Promise<Measurement>,
+  score: (m: Measurement) => number,
+): Promise<{ rounds: Round<Measurement>[]; medianRatio: number }> {
+  const out: Round<Measurement>[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const [first, second] = r % 2 === 0 ? [baseline, candidate] : [candidate, baseline];
+    const a1 = await first(r);
+    const b1 = await second(r);
+    const b2 = await second(r);
+    const a2 = await first(r);
+    const [b, c] = r % 2 === 0 ? [merge([a1, a2]), merge([b1, b2])] : [merge([b1, b2]), merge([a1, a2])];
+    out.push({ baseline: b, candidate: c, ratio: score(c) / score(b) });
+  }
+  return { rounds: out, medianRatio: median(out.map((r) => r.ratio)) };
 }
 
 /** One round of alternate(): both measurements and candidate score over baseline score. */

@@ -13,7 +13,7 @@ export async function forkServer<M>(
   script: string,
   env: NodeJS.ProcessEnv,
   profileDir = '',
-): Promise<{ message: M; cpu: () => Promise<number>; memory: () => Promise<NodeJS.MemoryUsage> }> {
+): Promise<{ message: M; cpu: () => Promise<number>; statements: () => Promise<number>; memory: () => Promise<NodeJS.MemoryUsage> }> {
   const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [script], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     execArgv: ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])],
@@ -38,7 +38,7 @@ export async function forkServer<M>(
     clearTimeout(timer);
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ message: m as M, cpu: () => childCpu(child), memory: () => childMemory(child) }));
+    child.once('message', (m) => resolve({ message: m as M, cpu: () => childCpu(child), statements: () => childStatements(child), memory: () => childMemory(child) }));
     child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code})`)));
   });
 }
@@ -50,6 +50,14 @@ function childCpu(child: ChildProcess): Promise<number> {
       const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
       resolve(user + system);
     });
+    child.send('cpu');
+  });
+}
+
+/** The Postgres statements the child has sent so far, when its script counts them (answered with 'cpu'); else 0. */
+function childStatements(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve((m as { statements?: number }).statements ?? 0));
     child.send('cpu');
   });
 }

@@ -2,14 +2,14 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { createDb } from '../../src/db/pool';
+import { createDb, type Db } from '../../src/db/pool';
 import { createLogger } from '../../src/log';
 import { connectTemporal } from '../../src/temporal/client';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE_URL, TEMPORAL_ADDRESS: process.env.BENCH_TEMPORAL_ADDRESS, PORT: '0' });
   const logger = createLogger(config.LOG_LEVEL, 'api', { buffered: true });
-  const db = createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger });
+  const db = counted(createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger }));
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const app = createApp({ config, db, temporal, logger });
   await app.startListeners();
@@ -19,9 +19,20 @@ async function main(): Promise<void> {
   process.send!({ port: (server.address() as AddressInfo).port });
 }
 
+let statements = 0;
+/** The pool, counting the statements the api sends through it (the bench reports them per enrollment). */
+function counted(db: Db): Db {
+  return {
+    ...db,
+    pool: db.pool,
+    query: (text, params) => (statements++, db.query(text, params)),
+    one: (text, params) => (statements++, db.one(text, params)),
+  };
+}
+
 process.on('disconnect', () => process.exit(0));
 process.on('message', (m) => {
-  if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+  if (m === 'cpu') process.send!({ cpu: process.cpuUsage(), statements });
 });
 main().catch((err) => {
   process.stderr.write(`enroll bench server failed: ${(err as Error).stack}\n`);

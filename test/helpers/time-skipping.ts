@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { portOpen } from '../../src/devstack/net';
 import { SA } from '../../src/temporal/search-attribute-keys';
+import { freePort } from './processes';
 
 /** The Java SDK release whose test server we run (Maven Central: io.temporal:temporal-test-server). */
 export const TEST_SERVER_VERSION = '1.31.0';
@@ -92,7 +94,19 @@ function run(cmd: string, args: string[]): Promise<void> {
  */
 export async function startTimeSkipping(opts: { initialTime: string }): Promise<TestWorkflowEnvironment> {
   const executable = await timeSkippingServerExecutable();
-  const env = await createWithRetries(executable, opts.initialTime);
+  const server = await launch(executable, opts.initialTime);
+  let env: TestWorkflowEnvironment;
+  try {
+    env = await connectTimeSkipping(server.address);
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  const teardown = env.teardown.bind(env);
+  env.teardown = async () => {
+    await teardown();
+    await server.stop();
+  };
   // The test server has no ListSearchAttributes, so ensureSearchAttributes cannot be used; Add is enough here.
   const searchAttributes: Record<string, temporal.api.enums.v1.IndexedValueType> = {};
   for (const k of Object.values(SA)) searchAttributes[k.name] = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
@@ -100,17 +114,43 @@ export async function startTimeSkipping(opts: { initialTime: string }): Promise<
   return env;
 }
 
-/** The SDK gives the server 5 s to listen; a JVM on a loaded machine can take longer, so a slow start is retried. */
-async function createWithRetries(executable: string, initialTime: string, attempts = 4): Promise<TestWorkflowEnvironment> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await TestWorkflowEnvironment.createTimeSkipping({
-        server: { executable: { type: 'existing-path', path: executable }, extraArgs: [`--initial-time=${initialTime}`] },
-      });
-    } catch (err) {
-      if (attempt >= attempts || !/did not start within/.test((err as Error).message)) throw err;
+/**
+ * Runs the test server on a free loopback port and resolves once it accepts connections. We start it ourselves: the
+ * SDK gives a server it starts 5 s to listen, which a JVM on a loaded machine can miss however often it is retried.
+ */
+async function launch(executable: string, initialTime: string): Promise<{ address: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(executable, [String(port), `--initial-time=${initialTime}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (d: Buffer) => (out = (out + d.toString()).slice(-4000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+    await exited;
+  };
+  const deadline = Date.now() + 120_000;
+  while (!(await portOpen('127.0.0.1', port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the time-skipping test server did not listen on ${port} (exit ${child.exitCode}):\n${out}`);
     }
+    await new Promise((r) => setTimeout(r, 200));
   }
+  return { address: `127.0.0.1:${port}`, stop };
+}
+
+/**
+ * The SDK's time-skipping environment on a server that is already running: what createTimeSkipping builds (a client
+ * that unlocks time while it awaits a result, sleep and currentTimeMs through the test service), minus the launch.
+ * The SDK has no public constructor for that pairing, so its own factory is called with the existing-server option.
+ */
+function connectTimeSkipping(address: string): Promise<TestWorkflowEnvironment> {
+  const factory = TestWorkflowEnvironment as unknown as {
+    create(opts: { server: { type: 'existing' }; address: string; namespace: string; supportsTimeSkipping: true }): Promise<TestWorkflowEnvironment>;
+  };
+  return factory.create({ server: { type: 'existing' }, address, namespace: 'default', supportsTimeSkipping: true });
 }
 
 /** Moves the test server's clock forward to instant (time skipping; a workflow timer due before it fires). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../pool';
+import { LeadInserts, type NewLeadValues } from './lead-inserts';
 
 export interface LeadRow {
   id: string;
@@ -48,28 +49,41 @@ export async function findOrCreateLead(
 ): Promise<{ lead: LeadRow; created: boolean }> {
   const existing = opts.insertFirst ? undefined : await findLeadByPhone(db, workspaceId, phone);
   if (existing) return { lead: existing, created: false };
-  const inserted = await db.one<LeadRow>(
-    `INSERT INTO leads (id, workspace_id, phone, first_name, last_name, email, company, timezone, custom_fields)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (workspace_id, phone) DO NOTHING
-     RETURNING ${COLUMNS}`,
-    [
-      randomUUID(),
-      workspaceId,
-      phone,
-      fields.first_name ?? null,
-      fields.last_name ?? null,
-      fields.email ?? null,
-      fields.company ?? null,
-      fields.timezone ?? null,
-      // A null custom value means "no value" (on update it removes the field): nothing to store.
-      JSON.stringify(Object.fromEntries(Object.entries(custom).filter(([, v]) => v !== null && v !== undefined))),
-    ],
-  );
+  const values: NewLeadValues = [
+    randomUUID(),
+    workspaceId,
+    phone,
+    fields.first_name ?? null,
+    fields.last_name ?? null,
+    fields.email ?? null,
+    fields.company ?? null,
+    fields.timezone ?? null,
+    // A null custom value means "no value" (on update it removes the field): nothing to store.
+    JSON.stringify(Object.fromEntries(Object.entries(custom).filter(([, v]) => v !== null && v !== undefined))),
+  ];
+  const inserted = await insertsOf(db).insert(values);
   if (inserted) return { lead: inserted, created: true };
   const winner = await findLeadByPhone(db, workspaceId, phone);
   if (!winner) throw new Error('lead vanished between insert conflict and read');
   return { lead: winner, created: false };
+}
+
+const INSERT_COLUMNS = ['id', 'workspace_id', 'phone', 'first_name', 'last_name', 'email', 'company', 'timezone', 'custom_fields'];
+const insertSql = (rows: number) =>
+  `INSERT INTO leads (${INSERT_COLUMNS.join(', ')}) VALUES ${Array.from(
+    { length: rows },
+    (_, r) => `(${INSERT_COLUMNS.map((_c, c) => `$${r * INSERT_COLUMNS.length + c + 1}`).join(', ')})`,
+  ).join(', ')}
+   ON CONFLICT (workspace_id, phone) DO NOTHING
+   RETURNING ${COLUMNS}`;
+
+// One batcher per pool: concurrent creations through the pool share statements. A transaction's client is used by
+// one caller at a time, so its inserts simply go one by one through a batcher of its own.
+const inserts = new WeakMap<Queryable, LeadInserts<LeadRow>>();
+function insertsOf(db: Queryable): LeadInserts<LeadRow> {
+  let batcher = inserts.get(db);
+  if (!batcher) inserts.set(db, (batcher = new LeadInserts<LeadRow>(db, insertSql)));
+  return batcher;
 }
 
 /** SQL that puts the phone of the leads in CTE `src` on the do-not-call list when they carry the tag dnc (any case). */

@@ -14,6 +14,8 @@ interface Fixture {
 // with the current workflow code: a change that breaks one needs patched() and a new recording (--tag).
 const fixtures = path.join(repoRoot, 'test', 'fixtures');
 const recorded = ['conversation', 'model-activities', 'idle', 'resumed', 'continue-as-new'];
+// Recorded again (--tag v2) once the chat-reply-first patch came (a turn's write after its reply, one idle timer).
+const recordedAgain = recorded.map((p) => `${p}-v2`);
 const files = readdirSync(fixtures).filter((f) => /^chat-history-.*\.json$/.test(f)).sort();
 const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;
 const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
@@ -26,7 +28,7 @@ beforeAll(() => {
 
 describe('chatSession replay', () => {
   it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(expect.arrayContaining(recorded.map((p) => `chat-history-${p}.json`)));
+    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain].map((p) => `chat-history-${p}.json`)));
   });
 
   it('records every path the recorder knows', () => {
@@ -49,6 +51,15 @@ describe('chatSession replay', () => {
     const input = JSON.parse(Buffer.from(payload.data!).toString('utf8'));
     expect(input.model).toBe('scripted');
     payload.data = Buffer.from(JSON.stringify({ ...input, model: 'openai' }));
+    await expect(replay(f, h)).rejects.toThrow(/[Nn]ondetermin/);
+  });
+
+  it('detects a patched history the code would not produce (the check is live)', async () => {
+    // A write batch's activity renamed: the patched code schedules chatSaveTurn there.
+    const f = load('chat-history-conversation-v2.json');
+    const h = history(f);
+    const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'chatSaveTurn')!;
+    scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'chatModelReply';
     await expect(replay(f, h)).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

@@ -61,6 +61,7 @@ export function findChatSession(db: Queryable, id: string): Promise<ChatSessionR
 /**
  * Stores one turn: its messages (each once: a retried turn finds its seqs taken) and the flow position after it,
  * in one statement (atomic, one round trip) so a resume never sees messages without the state that produced them.
+ * The state only moves forward (a late retry of an older batch leaves a newer state in place).
  */
 export async function saveChatTurn(q: Queryable, workspaceId: string, sessionId: string, messages: ChatMessageRow[], state: unknown): Promise<void> {
   await q.query(
@@ -69,7 +70,8 @@ export async function saveChatTurn(q: Queryable, workspaceId: string, sessionId:
        SELECT m.id, $1, $2, m.seq, m.sender, m.content FROM jsonb_to_recordset($3::jsonb) AS m(id uuid, seq int, sender text, content text)
        ON CONFLICT DO NOTHING
      )
-     UPDATE chat_sessions SET state = $4, updated_at = now() WHERE id = $1 AND workspace_id = $2`,
+     UPDATE chat_sessions SET state = $4, updated_at = now()
+     WHERE id = $1 AND workspace_id = $2 AND (state IS NULL OR (state->>'seq')::int <= ($4::jsonb->>'seq')::int)`,
     [sessionId, workspaceId, JSON.stringify(messages), JSON.stringify(state)],
   );
 }

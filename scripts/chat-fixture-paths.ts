@@ -103,6 +103,28 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     return runOf(ctx, session.id);
   },
 
+  /**
+   * The conversation path once automation nodes run (patch chat-automation): the lead's data is read and the hubspot
+   * action runs as a child automationRun (it fails: the workspace has no hubspot connection; the flow goes on).
+   */
+  async automation(ctx) {
+    const { apiKey, flow } = await flowOf(ctx, conversationGraph);
+    const fields = await ctx.app.request('PUT', '/v1/lead/custom-fields', { key: apiKey, body: { fields: [{ key: 'plan' }] } });
+    if (fields.status !== 200) throw new Error(`custom fields: ${fields.status}`);
+    const res = await ctx.app.request('POST', '/webchat/session', { body: { record: { phone: '+17145550198', first_name: 'Bo' }, flow_id: flow.id } });
+    if (res.status !== 200) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
+    const session = (await findChatSession(ctx.app.db, res.body.session))!;
+    const chat = conversation(ctx, session, flow, scripted);
+    await chat.open();
+    await say(chat, [
+      ['bo@example.com', 'Which plan'],
+      ['pro', 'Pro includes priority support.'],
+      ['bye', 'Goodbye!'],
+    ]);
+    await handleOf(ctx, session.id).result();
+    return runOf(ctx, session.id);
+  },
+
   /** ai_reply and a classification decision through the model's local activities (a local OpenAI-compatible fake). */
   async 'model-activities'(ctx) {
     const { session, chat } = await anonymous(ctx, conversationGraph, { CHAT_MODEL_BASE_URL: ctx.modelUrl, CHAT_MODEL_API_KEY: 'sk-fixture' });

@@ -59,6 +59,7 @@ export class TurnWriter {
       messages: this.inFlight.flatMap((t) => t.messages),
       captures: this.inFlight.flatMap((t) => t.captures),
       skipped: this.inFlight.flatMap((t) => t.skipped),
+      automations: this.inFlight.flatMap((t) => t.automations ?? []),
     });
     this.inFlight = [];
   }

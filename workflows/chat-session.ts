@@ -4,6 +4,7 @@ import type { ChatActivities } from '../activities/chat';
 import { advance, initialEngineState, type EngineEffects, type StepOutcome } from '../src/chat/engine';
 import { ScriptedChatModel } from '../src/llm/scripted';
 import { chatMessageUpdate, chatOpenUpdate, chatUnsavedQuery, FLOW_ENDED_TYPE, RUN_CLOSING_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from './chat-messages';
+import { runChatAutomation } from './chat-automation';
 import { TurnWriter } from './chat-persist';
 
 // Local activities: a turn is a user waiting on a reply, so no task-queue round trip per step.
@@ -36,7 +37,12 @@ const WRITE_DELAY_MS = 2000;
  */
 export async function chatSession(input: ChatInput): Promise<void> {
   const carried: ChatCarried = input.resume ?? { engine: initialEngineState(), seq: 0, opened: false };
-  const effects = input.model === 'scripted' ? inline : remote;
+  const model = input.model === 'scripted' ? inline : remote;
+  // Automation nodes run their action (behind a patch: histories from before it skipped them).
+  const effects: EngineEffects = {
+    ...model,
+    automation: async ({ node, captured }) => (patched('chat-automation') ? runChatAutomation(input, node, captured) : undefined),
+  };
   const writer = patched('chat-reply-first') ? new TurnWriter(WRITE_DELAY_MS) : undefined;
   let closing = false;
   let updates = 0;
@@ -53,6 +59,7 @@ export async function chatSession(input: ChatInput): Promise<void> {
       state: carried,
       captures: outcome.captures,
       skipped: outcome.skipped,
+      automations: outcome.automations,
     };
     if (writer) writer.add(turn);
     else await store.chatSaveTurn(turn);

@@ -16,6 +16,8 @@ const fixtures = path.join(repoRoot, 'test', 'fixtures');
 const recorded = ['conversation', 'model-activities', 'idle', 'resumed', 'continue-as-new'];
 // Recorded again (--tag v2) once the chat-reply-first patch came (a turn's write after its reply, one idle timer).
 const recordedAgain = recorded.map((p) => `${p}-v2`);
+// Recorded once automation nodes ran (the chat-automation patch).
+const recordedLater = ['automation'];
 const files = readdirSync(fixtures).filter((f) => /^chat-history-.*\.json$/.test(f)).sort();
 const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;
 const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
@@ -28,11 +30,11 @@ beforeAll(() => {
 
 describe('chatSession replay', () => {
   it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain].map((p) => `chat-history-${p}.json`)));
+    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain, ...recordedLater].map((p) => `chat-history-${p}.json`)));
   });
 
   it('records every path the recorder knows', () => {
-    expect(Object.keys(chatPaths)).toEqual(recorded);
+    expect(Object.keys(chatPaths).sort()).toEqual([...recorded, ...recordedLater].sort());
   });
 
   it.each(files)('replays %s deterministically with the current workflow code', async (file) => {

@@ -90,3 +90,27 @@ export async function chatMessageSeq(db: Queryable, sessionId: string, messageId
 export function latestBotMessage(db: Queryable, sessionId: string): Promise<ChatMessageRow | undefined> {
   return db.one<ChatMessageRow>("SELECT id, seq, sender, content FROM chat_messages WHERE session_id = $1 AND sender = 'bot' ORDER BY seq DESC LIMIT 1", [sessionId]);
 }
+
+/** An automation node's run as a conversation records it. */
+export interface ChatAutomationRow {
+  request_id: string;
+  node_id: string;
+  success: boolean;
+  detail: string;
+}
+
+/** Records automation node runs of a conversation (each once: a retried write finds its request id taken). */
+export async function saveChatAutomations(q: Queryable, workspaceId: string, sessionId: string, runs: { node: string; requestId: string; success: boolean; detail: string }[]): Promise<void> {
+  if (!runs.length) return;
+  await q.query(
+    `INSERT INTO chat_automations (request_id, session_id, workspace_id, node_id, success, detail)
+     SELECT r."requestId", $1, $2, r.node, r.success, r.detail FROM jsonb_to_recordset($3::jsonb) AS r("requestId" uuid, node text, success boolean, detail text)
+     ON CONFLICT DO NOTHING`,
+    [sessionId, workspaceId, JSON.stringify(runs)],
+  );
+}
+
+/** The automation node runs of a conversation, oldest first. */
+export function chatAutomations(db: Queryable, sessionId: string): Promise<ChatAutomationRow[]> {
+  return db.query<ChatAutomationRow>('SELECT request_id, node_id, success, detail FROM chat_automations WHERE session_id = $1 ORDER BY created_at, request_id', [sessionId]);
+}

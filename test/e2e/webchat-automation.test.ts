@@ -106,3 +106,23 @@ test('a message resent with the same id (its reply lost) is answered by the firs
   expect(crmRequests('Once Inc')).toHaveLength(1);
   expect(await recorded(sid)).toHaveLength(1);
 });
+
+test('an opening that reaches an automation node opens in the workflow, which runs the action', async () => {
+  const ws = await app.newWorkspace();
+  const opening = {
+    nodes: [
+      { id: 'start', type: 'start', next: 'ping' },
+      { id: 'ping', type: 'automation', integration: 'proxy', action: 'request', params: { apiMethod: 'POST', apiURL: `${fake.url}/crm`, requestBodyJson: { company: 'Opening' } }, next: 'hello' },
+      { id: 'hello', type: 'question', text: 'Hello! Your name?', field: 'first_name', next: 'end' },
+      { id: 'end', type: 'end' },
+    ],
+  };
+  const flow = await importFlow(app.db, ws.workspaceId, { name: 'opening', publicChat: true, ownerName: 'Ava', graph: parseFlowGraph(opening) });
+  const c = new ChatClient(`${app.url.replace(/^http/, 'ws')}/webchat/flow/${flow.id}/session/null/r/false`);
+  const frames = await c.take(3);
+  expect(frames.map((f) => f.type)).toEqual(['session', 'chatowner', 'message']);
+  expect(frames[2]!.content).toBe('Hello! Your name?');
+  expect(crmRequests('Opening')).toHaveLength(1);
+  expect(await recorded(frames[0]!.session_id as string)).toMatchObject([{ node_id: 'ping', success: true }]);
+  c.close();
+});

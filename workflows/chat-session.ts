@@ -7,7 +7,8 @@ import { chatMessageUpdate, chatOpenUpdate, chatUnsavedQuery, FLOW_ENDED_TYPE, R
 import { runChatAutomation } from './chat-automation';
 import { TurnWriter } from './chat-persist';
 
-// Local activities: a turn is a user waiting on a reply, so no task-queue round trip per step.
+// Local activities: a turn is a user waiting on a reply, so no task-queue round trip per step. The store is for runs
+// from before the chat-reply-first patch (they store each turn before replying).
 const store = proxyLocalActivities<ChatActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
@@ -32,15 +33,15 @@ const WRITE_DELAY_MS = 2000;
  * Holds a conversation: Update `open` runs the flow's opening, Update `message` feeds one user message and returns
  * the replies. Turns run one at a time, each stored in Postgres (messages by seq, exactly once, with the state).
  * Ends after idleMs without a message or at the flow's end; continues as new after updatesPerRun messages.
- * Since the `chat-reply-first` patch a turn's reply returns before its write (a batched activity right after), and
- * the idle timer is one timer re-armed when it fires, not a new timer per message.
+ * Since the `chat-reply-first` patch a turn's reply returns before its write (a batched activity in the next pause,
+ * see TurnWriter), and the idle timer is one timer re-armed when it fires, not a new timer per message.
  */
 export async function chatSession(input: ChatInput): Promise<void> {
   const carried: ChatCarried = input.resume ?? { engine: initialEngineState(), seq: 0, opened: false };
-  const model = input.model === 'scripted' ? inline : remote;
+  const answers = input.model === 'scripted' ? inline : remote;
   // Automation nodes run their action (behind a patch: histories from before it skipped them).
   const effects: EngineEffects = {
-    ...model,
+    ...answers,
     automation: async ({ node, captured }) => (patched('chat-automation') ? runChatAutomation(input, node, captured) : undefined),
   };
   const writer = patched('chat-reply-first') ? new TurnWriter(WRITE_DELAY_MS) : undefined;

@@ -159,6 +159,16 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     return second;
   },
 
+  /** Turns 1.2 s apart (real time): the write waits for a 2 s pause, its timer re-armed once (patch chat-write-after-pause). */
+  async 'paused-writes'(ctx) {
+    const { session, chat } = await anonymous(ctx, shortGraph, { ...scripted, CHAT_IDLE_MS: 5000 });
+    await say(chat, [['Ann', 'Last name?']]);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await say(chat, [['Lee', 'Company?']]);
+    await handleOf(ctx, session.id).result();
+    return runOf(ctx, session.id);
+  },
+
   /** CHAT_UPDATES_PER_RUN 2: the run continues as new after two messages, carrying the conversation. */
   async 'continue-as-new'(ctx) {
     const { session, chat } = await anonymous(ctx, shortGraph, { ...scripted, CHAT_UPDATES_PER_RUN: 2 });

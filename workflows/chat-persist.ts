@@ -1,6 +1,6 @@
 // The chat turns' writer (patch `chat-reply-first`): a turn's reply goes back to the user at once and its messages
 // reach Postgres through an ordinary activity right after, one batch at a time, in seq order.
-import { condition, proxyActivities } from '@temporalio/workflow';
+import { condition, patched, proxyActivities } from '@temporalio/workflow';
 import type { ChatActivities, ChatTurnRecord } from '../activities/chat';
 import type { ChatMessage } from './chat-messages';
 
@@ -10,12 +10,15 @@ const store = proxyActivities<ChatActivities>({
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
+const MAX_BATCH = 50;
+
 /** Turns answered but not yet stored, written one batch at a time, oldest first (the store keeps the newest state). */
 export class TurnWriter {
   private pending: ChatTurnRecord[] = [];
   private inFlight: ChatTurnRecord[] = [];
   private busy: Promise<void> | undefined;
   private now = false;
+  private lastAdded = 0;
 
   /**
    * delayMs: how long turns gather before a write. A write's completion is a workflow task of its own; right after
@@ -26,6 +29,7 @@ export class TurnWriter {
   /** Queues a turn (its state is a snapshot: later turns change the live one) and starts a write unless one runs. */
   add(turn: ChatTurnRecord): void {
     this.pending.push({ ...turn, state: JSON.parse(JSON.stringify(turn.state)) });
+    this.lastAdded = Date.now();
     this.kick();
   }
 
@@ -51,6 +55,13 @@ export class TurnWriter {
   // One batch per call (turns answered meanwhile wait for the next one): every message and the state after the last.
   private async write(): Promise<void> {
     await condition(() => this.now, this.delayMs);
+    // Patch chat-write-after-pause: the write waits until no turn came for delayMs (a burst of turns is never
+    // interrupted by one), or for MAX_BATCH turns.
+    while (!this.now && this.pending.length < MAX_BATCH && patched('chat-write-after-pause')) {
+      const left = this.lastAdded + this.delayMs - Date.now();
+      if (left <= 0) break;
+      await condition(() => this.now || this.pending.length >= MAX_BATCH, left);
+    }
     if (!this.pending.length) return;
     this.inFlight = this.pending;
     this.pending = [];

@@ -18,6 +18,9 @@ const recorded = ['conversation', 'model-activities', 'idle', 'resumed', 'contin
 const recordedAgain = recorded.map((p) => `${p}-v2`);
 // Recorded once automation nodes ran (the chat-automation patch).
 const recordedLater = ['automation'];
+// Recorded again (--tag v3) once writes waited for a pause in the conversation (the chat-write-after-pause patch).
+const recordedThird = [...recorded, ...recordedLater].map((p) => `${p}-v3`);
+const recordedWithPauses = ['paused-writes'];
 const files = readdirSync(fixtures).filter((f) => /^chat-history-.*\.json$/.test(f)).sort();
 const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;
 const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
@@ -30,11 +33,11 @@ beforeAll(() => {
 
 describe('chatSession replay', () => {
   it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain, ...recordedLater].map((p) => `chat-history-${p}.json`)));
+    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses].map((p) => `chat-history-${p}.json`)));
   });
 
   it('records every path the recorder knows', () => {
-    expect(Object.keys(chatPaths).sort()).toEqual([...recorded, ...recordedLater].sort());
+    expect(Object.keys(chatPaths).sort()).toEqual([...recorded, ...recordedLater, ...recordedWithPauses].sort());
   });
 
   it.each(files)('replays %s deterministically with the current workflow code', async (file) => {

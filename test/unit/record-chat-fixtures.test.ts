@@ -22,6 +22,6 @@ describe('scripts/record-chat-fixtures.ts', () => {
   it('names the paths it knows when asked for another', () => {
     const run = record('--only', 'no-such-path');
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/unknown path\(s\) no-such-path; known: conversation, automation, model-activities, idle, resumed, continue-as-new/);
+    expect(run.stderr).toMatch(/unknown path\(s\) no-such-path; known: conversation, automation, model-activities, idle, resumed, paused-writes, continue-as-new/);
   });
 });

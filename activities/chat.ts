@@ -1,4 +1,5 @@
-import { saveChatTurn, type ChatMessageRow } from '../src/db/repos/chat';
+import { saveChatAutomations, saveChatTurn, type ChatMessageRow } from '../src/db/repos/chat';
+import type { AutomationResult } from '../src/chat/engine';
 import { updateLead } from '../src/db/repos/leads';
 import type { Db } from '../src/db/pool';
 import { splitRecordFor } from '../src/leads/record';
@@ -14,6 +15,8 @@ export interface ChatTurnRecord {
   state: unknown;
   captures: { field: string; value: string }[];
   skipped: { node: string; reason: string }[];
+  /** Automation nodes run in the turn (absent in turns recorded before the chat-automation patch). */
+  automations?: AutomationResult[];
 }
 
 /** The chat's activities (run as local activities: a turn's latency is the user's wait). */
@@ -36,6 +39,7 @@ export function createChatActivities(deps: { db: Db; logger: Logger; model: Chat
     /** Stores a turn exactly once (its seqs) and writes captured answers into the lead's fields. */
     async chatSaveTurn(turn: ChatTurnRecord): Promise<void> {
       await saveChatTurn(deps.db, turn.workspaceId, turn.sessionId, turn.messages, turn.state);
+      await saveChatAutomations(deps.db, turn.workspaceId, turn.sessionId, turn.automations ?? []);
       if (turn.leadId && turn.captures.length) await capture(turn.workspaceId, turn.leadId, turn.captures);
       for (const s of turn.skipped) deps.logger.info({ sessionId: turn.sessionId, node: s.node, reason: s.reason }, 'chat automation node skipped');
     },

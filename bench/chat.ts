@@ -11,8 +11,10 @@ import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { importFlow } from '../src/db/repos/flows';
 import { createWorkspace } from '../src/db/repos/workspaces';
+import { chatWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
-import { percentile, report, type BenchContext, type Figure } from './lib';
+import { breakdown, type TurnTimes } from './chat/breakdown';
+import { median, percentile, report, type BenchContext, type Figure } from './lib';
 import { forkServer } from './server-process';
 import { openRawTemporal } from './temporal-raw';
 import { rawTurnUpdate } from './workflows/raw';
@@ -25,7 +27,9 @@ export const goal = 0.75;
 
 export const options = {
   connects: 'new anonymous conversations (connect → 3 frames) per side (default 100)',
-  turns: 'chat turns per side, one at a time (default 100)',
+  turns: 'chat turns per side, one at a time, split over the rounds (default 100)',
+  rounds: 'alternated rounds of chat turns and raw Updates (default 4)',
+  profile: 'write a V8 CPU profile of the api process into this directory',
   idle: 'idle chat connections held open at once (default 2000; the issue asks 10,000 on a free machine)',
 };
 
@@ -66,27 +70,41 @@ function nextOfType(ws: WebSocket, type: string): Promise<any> {
   });
 }
 
-async function timed(n: number, op: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number; errors: number; first?: string }> {
-  const ms: number[] = [];
-  let errors = 0;
-  let first: string | undefined;
+interface Timed {
+  p50: number;
+  p99: number;
+  errors: number;
+  first?: string;
+  /** Each successful op's latency (ms) and its send and reply times (epoch ms). */
+  samples: number[];
+  times: TurnTimes[];
+}
+
+const epoch = () => performance.timeOrigin + performance.now();
+
+async function timed(n: number, op: (i: number) => Promise<unknown>, into?: Timed): Promise<Timed> {
+  const out: Timed = into ?? { p50: NaN, p99: NaN, errors: 0, samples: [], times: [] };
   for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
+    const sent = epoch();
     try {
       await op(i);
-      ms.push(performance.now() - t0);
+      const replied = epoch();
+      out.samples.push(replied - sent);
+      out.times.push({ sent, replied });
     } catch (err) {
-      errors++;
-      first ??= (err as Error).message;
+      out.errors++;
+      out.first ??= (err as Error).message;
     }
   }
-  ms.sort((a, b) => a - b);
-  return { p50: percentile(ms, 50), p99: percentile(ms, 99), errors, first };
+  const sorted = [...out.samples].sort((a, b) => a - b);
+  return Object.assign(out, { p50: percentile(sorted, 50), p99: percentile(sorted, 99) });
 }
 
 export async function run(ctx: BenchContext): Promise<number> {
   const connects = ctx.flags.int('connects', 100);
   const turns = ctx.flags.int('turns', 100);
+  const rounds = ctx.flags.int('rounds', 4);
+  const profileDir = ctx.flags.str('profile', '');
   const idle = ctx.flags.int('idle', 2000);
 
   const databaseUrl = await ctx.databaseUrl();
@@ -107,7 +125,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     TEMPORAL_TASK_QUEUE_PREFIX: `bench-chat-${randomBytes(3).toString('hex')}`,
     LOG_LEVEL: 'warn',
     WEBCHAT_FRAMES_PER_SECOND: '1000',
-  });
+  }, profileDir);
   const api = `ws://127.0.0.1:${server.message.port}`;
   const chatUrl = (session: string, reconnect = false) => `${api}/webchat/flow/${flow.id}/session/${session}/r/${reconnect}`;
 
@@ -129,28 +147,43 @@ export async function run(ctx: BenchContext): Promise<number> {
   const chatConnect = await timed(connects, async () => (await connect(chatUrl('null'), 3)).ws.close());
   const bareConnect = await timed(connects, async () => (await connect(bareUrl, 3)).ws.close());
 
-  ctx.say(`One chat turn: ${turns} messages on one conversation, then a raw Update with a local activity…`);
+  const perRound = Math.max(1, Math.round(turns / rounds));
+  ctx.say(`One chat turn: ${rounds} alternated rounds of ${perRound} messages on one conversation and ${perRound} raw Updates with a local activity…`);
   const { ws: talk, got } = await connect(chatUrl('null'), 3);
   const session = got[0].session_id as string;
-  for (let i = 0; i < 5; i++) {
+  const chatOnce = async (text: string) => {
     const reply = nextOfType(talk, 'message');
-    talk.send(JSON.stringify({ type: 'message', message: 'warm up' }));
+    talk.send(JSON.stringify({ type: 'message', message: text }));
     await reply;
-  }
-  const chatTurn = await timed(turns, async (i) => {
-    const reply = nextOfType(talk, 'message');
-    talk.send(JSON.stringify({ type: 'message', message: `when are you open? ${i}` }));
-    await reply;
-  });
-  talk.close();
-
+  };
   const rt = await openRawTemporal(ctx);
   ctx.defer(() => rt.close());
-  const rawTurn = await rt.runUntil(async () => {
-    const handle = await rt.client.workflow.start('rawChat', { taskQueue: rt.taskQueue, workflowId: `${rt.taskQueue}-chat`, args: [turns + 5] });
-    for (let i = 0; i < 5; i++) await handle.executeUpdate(rawTurnUpdate, { args: ['warm up'] });
-    return timed(turns, (i) => handle.executeUpdate(rawTurnUpdate, { args: [`turn ${i}`] }));
+  const rawWorkflowId = `${rt.taskQueue}-chat`;
+  const chatTurn: Timed = { p50: NaN, p99: NaN, errors: 0, samples: [], times: [] };
+  const rawTurn: Timed = { p50: NaN, p99: NaN, errors: 0, samples: [], times: [] };
+  const ratios: number[] = [];
+  await rt.runUntil(async () => {
+    const handle = await rt.client.workflow.start('rawChat', { taskQueue: rt.taskQueue, workflowId: rawWorkflowId, args: [perRound * rounds + 5] });
+    for (let i = 0; i < 5; i++) {
+      await chatOnce('warm up');
+      await handle.executeUpdate(rawTurnUpdate, { args: ['warm up'] });
+    }
+    // Alternated (which side goes first swaps each round), so the machine's drift hits both alike.
+    for (let r = 0; r < rounds; r++) {
+      const sides = [
+        () => timed(perRound, (i) => chatOnce(`when are you open? ${r}.${i}`), chatTurn),
+        () => timed(perRound, (i) => handle.executeUpdate(rawTurnUpdate, { args: [`turn ${r}.${i}`] }), rawTurn),
+      ];
+      const before = [chatTurn.samples.length, rawTurn.samples.length];
+      for (const side of r % 2 ? sides.reverse() : sides) await side();
+      const p50 = (t: Timed, from: number) => median(t.samples.slice(from));
+      ratios.push(p50(rawTurn, before[1]!) / p50(chatTurn, before[0]!));
+    }
   });
+  talk.close();
+  const history = async (workflowId: string) => (await rt.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const chatSplit = breakdown(await history(chatWorkflowId(session)), chatTurn.times);
+  const rawSplit = breakdown(await history(rawWorkflowId), rawTurn.times);
 
   ctx.say(`Memory: ${idle} idle connections to one stored conversation…`);
   const sockets: WebSocket[] = [];
@@ -180,6 +213,16 @@ export async function run(ctx: BenchContext): Promise<number> {
     ['one turn, raw Update + local activity: p50', rawTurn.p50, 'ms'],
     ['one turn, raw Update + local activity: p99', rawTurn.p99, 'ms'],
     ['turn errors', chatTurn.errors + rawTurn.errors, chatTurn.first ?? ''],
+    ...(['chat', 'raw'] as const).flatMap((side): Figure[] => {
+      const b = side === 'chat' ? chatSplit : rawSplit;
+      return [
+        [`one turn, ${side}, p50 split: send → task scheduled`, b.toServer, 'ms'],
+        [`one turn, ${side}, p50 split: scheduled → worker`, b.toWorker, 'ms'],
+        [`one turn, ${side}, p50 split: worker (task started → completed)`, b.worker, 'ms'],
+        [`one turn, ${side}, p50 split: completed → reply`, b.back, 'ms'],
+      ];
+    }),
+    ['one turn ratio, median of rounds (raw p50 / chat p50)', median(ratios)],
     ['idle connections held', sockets.length, `of ${idle}`],
     ['idle connection errors', idleErrors],
     ['memory per idle connection (rss)', perConnection, 'KiB'],

@@ -1,5 +1,5 @@
 // The chatSession workflow's input and updates: shared by the workflow and the api that calls it.
-import { defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { EngineState } from '../src/chat/engine';
 import type { FlowGraph } from '../src/chat/flow-schema';
 
@@ -45,5 +45,13 @@ export const chatOpenUpdate = defineUpdate<ChatTurn, []>('open');
 /** One user message; the update id is the message id, so a retried message is answered once. */
 export const chatMessageUpdate = defineUpdate<ChatTurn, [{ id: string; text: string }]>('message');
 
+/** Messages answered but not yet in Postgres (their write follows the reply), and whether the flow ended. */
+export const chatUnsavedQuery = defineQuery<{ messages: ChatMessage[]; ended: boolean }>('unsaved');
+
 /** Failure type of a message sent after the flow ended. */
 export const FLOW_ENDED_TYPE = 'FlowEnded';
+/**
+ * Rejection type of a message sent while the run closes (idle end or continue-as-new, waiting for its last writes):
+ * rejected before it is recorded, so the sender sends it again and it reaches the next run.
+ */
+export const RUN_CLOSING_TYPE = 'RunClosing';

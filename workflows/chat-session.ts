@@ -1,11 +1,14 @@
 // chatSession: one web-chat conversation (id `chat:<sessionId>`), its flow position and its messages.
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, proxyLocalActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyLocalActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { ChatActivities } from '../activities/chat';
 import { advance, initialEngineState, type EngineEffects, type StepOutcome } from '../src/chat/engine';
 import { ScriptedChatModel } from '../src/llm/scripted';
-import { chatMessageUpdate, chatOpenUpdate, FLOW_ENDED_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from './chat-messages';
+import { chatMessageUpdate, chatOpenUpdate, chatUnsavedQuery, FLOW_ENDED_TYPE, RUN_CLOSING_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from './chat-messages';
+import { runChatAutomation } from './chat-automation';
+import { TurnWriter } from './chat-persist';
 
-// Local activities: a turn is a user waiting on a reply, so no task-queue round trip per step.
+// Local activities: a turn is a user waiting on a reply, so no task-queue round trip per step. The store is for runs
+// from before the chat-reply-first patch (they store each turn before replying).
 const store = proxyLocalActivities<ChatActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
@@ -23,20 +26,33 @@ const remote: EngineEffects = {
 const scripted = new ScriptedChatModel();
 const inline: EngineEffects = { reply: (args) => scripted.reply(args), classify: (args) => scripted.classify(args) };
 
+// Turns gather this long before their write (in a pause of the conversation, not right after a reply).
+const WRITE_DELAY_MS = 2000;
+
 /**
  * Holds a conversation: Update `open` runs the flow's opening, Update `message` feeds one user message and returns
  * the replies. Turns run one at a time, each stored in Postgres (messages by seq, exactly once, with the state).
  * Ends after idleMs without a message or at the flow's end; continues as new after updatesPerRun messages.
+ * Since the `chat-reply-first` patch a turn's reply returns before its write (a batched activity in the next pause,
+ * see TurnWriter), and the idle timer is one timer re-armed when it fires, not a new timer per message.
  */
 export async function chatSession(input: ChatInput): Promise<void> {
   const carried: ChatCarried = input.resume ?? { engine: initialEngineState(), seq: 0, opened: false };
-  const effects = input.model === 'scripted' ? inline : remote;
+  const answers = input.model === 'scripted' ? inline : remote;
+  // Automation nodes run their action (behind a patch: histories from before it skipped them).
+  const effects: EngineEffects = {
+    ...answers,
+    automation: async ({ node, captured }) => (patched('chat-automation') ? runChatAutomation(input, node, captured) : undefined),
+  };
+  const writer = patched('chat-reply-first') ? new TurnWriter(WRITE_DELAY_MS) : undefined;
+  let closing = false;
   let updates = 0;
+  let lastActive = Date.now();
   let turns: Promise<unknown> = Promise.resolve();
 
   const record = async (user: ChatMessage | undefined, outcome: StepOutcome): Promise<ChatTurn> => {
     const replies = outcome.replies.map((content): ChatMessage => ({ id: uuid4(), seq: ++carried.seq, sender: 'bot', content }));
-    await store.chatSaveTurn({
+    const turn = {
       sessionId: input.sessionId,
       workspaceId: input.workspaceId,
       leadId: input.leadId,
@@ -44,7 +60,10 @@ export async function chatSession(input: ChatInput): Promise<void> {
       state: carried,
       captures: outcome.captures,
       skipped: outcome.skipped,
-    });
+      automations: outcome.automations,
+    };
+    if (writer) writer.add(turn);
+    else await store.chatSaveTurn(turn);
     return { user, replies, ended: carried.engine.ended };
   };
   // One turn at a time, in arrival order: each starts from the state the previous one left.
@@ -54,17 +73,25 @@ export async function chatSession(input: ChatInput): Promise<void> {
     return run;
   };
 
-  setHandler(chatOpenUpdate, () =>
-    serial(async () => {
-      if (carried.opened) return { replies: [], ended: carried.engine.ended };
-      carried.opened = true;
-      return record(undefined, await advance(input.graph, carried.engine, undefined, effects));
-    }),
+  setHandler(
+    chatOpenUpdate,
+    () =>
+      serial(async () => {
+        if (carried.opened) return { replies: [], ended: carried.engine.ended };
+        carried.opened = true;
+        return record(undefined, await advance(input.graph, carried.engine, undefined, effects));
+      }),
+    {
+      validator: () => {
+        if (closing) throw ApplicationFailure.create({ type: RUN_CLOSING_TYPE, message: 'This run is closing: send again', nonRetryable: true });
+      },
+    },
   );
   setHandler(
     chatMessageUpdate,
     (msg) => {
       updates++;
+      lastActive = Date.now();
       return serial(async () => {
         if (carried.engine.ended) throw ApplicationFailure.create({ type: FLOW_ENDED_TYPE, message: 'Flow has ended', nonRetryable: true });
         if (!carried.opened) {
@@ -78,11 +105,29 @@ export async function chatSession(input: ChatInput): Promise<void> {
     {
       validator: (msg) => {
         if (carried.engine.ended) throw ApplicationFailure.create({ type: FLOW_ENDED_TYPE, message: 'Flow has ended', nonRetryable: true });
+        if (closing) throw ApplicationFailure.create({ type: RUN_CLOSING_TYPE, message: 'This run is closing: send again', nonRetryable: true });
         if (typeof msg?.text !== 'string' || !msg.text.trim()) throw new Error('message text is empty');
       },
     },
   );
 
+  if (writer) {
+    setHandler(chatUnsavedQuery, () => ({ messages: writer.unsaved(), ended: carried.engine.ended }));
+    // One timer per idle period: it is re-armed for the rest of the period when messages came meanwhile.
+    for (;;) {
+      const left = lastActive + input.idleMs - Date.now();
+      if (left <= 0) break;
+      await condition(() => carried.engine.ended || updates >= input.updatesPerRun, left);
+      if (carried.engine.ended || updates >= input.updatesPerRun) break;
+    }
+    // The last writes must land before the run closes; messages sent meanwhile are refused (the sender resends
+    // them to the next run), and no write is in flight when the closing command goes (it would race its completion).
+    closing = true;
+    await condition(allHandlersFinished);
+    await writer.drain();
+    if (!carried.engine.ended && updates >= input.updatesPerRun) await continueAsNew<typeof chatSession>({ ...input, resume: carried });
+    return;
+  }
   for (;;) {
     const seen = updates;
     const woke = await condition(() => updates !== seen || carried.engine.ended || updates >= input.updatesPerRun, input.idleMs);
@@ -94,3 +139,4 @@ export async function chatSession(input: ChatInput): Promise<void> {
   }
   await condition(allHandlersFinished);
 }
+

@@ -18,12 +18,23 @@ export interface EngineState {
 export interface EngineEffects {
   reply(args: { prompt: string; facts: string[]; history: EngineState['history']; input: string }): Promise<string>;
   classify(args: { labels: string[]; input: string }): Promise<string | undefined>;
+  /** Runs an automation node's action with the conversation's answers; absent or undefined: the node is skipped. */
+  automation?(args: { node: Extract<FlowNode, { type: 'automation' }>; captured: Record<string, string> }): Promise<AutomationResult | undefined>;
+}
+
+/** How an automation node's action went (requestId names its automation run). */
+export interface AutomationResult {
+  node: string;
+  requestId: string;
+  success: boolean;
+  detail: string;
 }
 
 export interface StepOutcome {
   replies: string[];
   captures: { field: string; value: string }[];
   skipped: { node: string; reason: string }[];
+  automations: AutomationResult[];
 }
 
 const HISTORY_TAIL = 20;
@@ -92,7 +103,7 @@ function holds(when: FlowCondition, captured: Record<string, string>, input: str
  */
 export async function advance(graph: FlowGraph, state: EngineState, input: string | undefined, fx: EngineEffects): Promise<StepOutcome> {
   const nodes = new Map<string, FlowNode>(graph.nodes.map((n) => [n.id, n]));
-  const out: StepOutcome = { replies: [], captures: [], skipped: [] };
+  const out: StepOutcome = { replies: [], captures: [], skipped: [], automations: [] };
   const say = (text: string) => {
     out.replies.push(text);
     state.history = [...state.history, { role: 'assistant' as const, content: text }].slice(-HISTORY_TAIL);
@@ -147,10 +158,17 @@ export async function advance(graph: FlowGraph, state: EngineState, input: strin
         next = node.branches.find((b): boolean => holds(b.when, state.captured, input, label))?.next ?? node.otherwise;
         break;
       }
-      case 'automation':
-        out.skipped.push({ node: node.id, reason: AUTOMATION_SKIPPED });
-        next = node.next;
+      case 'automation': {
+        const result: AutomationResult | undefined = fx.automation ? await fx.automation({ node, captured: state.captured }) : undefined;
+        if (!result) {
+          out.skipped.push({ node: node.id, reason: AUTOMATION_SKIPPED });
+          next = node.next;
+          break;
+        }
+        out.automations.push(result);
+        next = result.success ? node.next : (node.on_failure ?? node.next);
         break;
+      }
       case 'end':
         if (node.text) say(node.text);
         say(FLOW_ENDED);

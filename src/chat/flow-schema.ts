@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resolveAction } from '../integrations/run';
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'node ids: letters, digits, _ and -, 1–64 characters');
 const text = z.string().min(1).max(4000);
@@ -29,7 +30,17 @@ const Node = z.discriminatedUnion('type', [
   }),
   z.strictObject({ id, type: z.literal('ai_reply'), text: text.optional(), prompt: text, facts: z.array(text).max(100).optional(), next: id }),
   z.strictObject({ id, type: z.literal('decision'), branches: z.array(z.strictObject({ when: Condition, next: id })).min(1), otherwise: id }),
-  z.strictObject({ id, type: z.literal('automation'), integration: z.string().min(1), action: z.string().min(1), params: z.record(z.string(), z.unknown()).optional(), next: id }),
+  z.strictObject({
+    id,
+    type: z.literal('automation'),
+    /** The integration (automation type, as on the automation endpoint) and its action. */
+    integration: z.string().min(1),
+    action: z.string().min(1),
+    params: z.record(z.string(), z.unknown()).optional(),
+    next: id,
+    /** Where the flow goes when the action failed; absent: on to next as on success. */
+    on_failure: id.optional(),
+  }),
   z.strictObject({ id, type: z.literal('end'), text: text.optional() }),
 ]);
 
@@ -41,7 +52,7 @@ export type FlowCondition = z.infer<typeof Condition>;
 
 const WAITS = new Set(['question', 'ai_reply']);
 
-/** Cross-node rules zod cannot state: one start, unique ids, edges to existing nodes, choices, no input-free loop. */
+/** Cross-node rules zod cannot state: one start, unique ids, edges to existing nodes, choices, known actions, no input-free loop. */
 function graphProblems(graph: FlowGraph): string[] {
   const problems: string[] = [];
   const byId = new Map<string, FlowNode>();
@@ -56,6 +67,13 @@ function graphProblems(graph: FlowGraph): string[] {
     for (const target of edgesOf(n)) if (!byId.has(target)) problems.push(`node "${n.id}": edge to unknown node "${target}"`);
     if (n.type === 'question' && n.validate === 'choice' && !n.choices) problems.push(`node "${n.id}": validate "choice" needs "choices"`);
     if (n.type === 'question' && n.validate !== 'choice' && n.choices) problems.push(`node "${n.id}": "choices" only go with validate "choice"`);
+    if (n.type === 'automation') {
+      try {
+        resolveAction(n.integration, n.action);
+      } catch (err) {
+        problems.push(`node "${n.id}": ${(err as Error).message}`);
+      }
+    }
   }
   if (problems.length) return problems;
   // A loop through nodes that never wait for input would spin for ever: every cycle must pass a question or ai_reply.
@@ -79,6 +97,7 @@ function graphProblems(graph: FlowGraph): string[] {
 export function edgesOf(n: FlowNode): string[] {
   if (n.type === 'end') return [];
   if (n.type === 'decision') return [...n.branches.map((b) => b.next), n.otherwise];
+  if (n.type === 'automation' && n.on_failure) return [n.next, n.on_failure];
   return [n.next];
 }
 

@@ -1,4 +1,5 @@
-import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { QueryNotRegisteredError, QueryRejectedError, WithStartWorkflowOperation, WorkflowClient, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Config } from '../config';
 import { parseFlowGraph } from '../chat/flow-schema';
@@ -7,7 +8,7 @@ import { findChatSession, type ChatSessionRow, type FlowRow } from '../db/repos/
 import { chatWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
-import { chatMessageUpdate, chatOpenUpdate, type ChatCarried, type ChatInput, type ChatTurn } from '../../workflows/chat-messages';
+import { chatMessageUpdate, chatOpenUpdate, chatUnsavedQuery, RUN_CLOSING_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from '../../workflows/chat-messages';
 import type { chatSession } from '../../workflows/chat-session';
 
 export interface ConversationDeps {
@@ -15,6 +16,17 @@ export interface ConversationDeps {
   db: Db;
   temporal: { client: Client };
 }
+
+// Queries only open runs: a closed run has stored everything, and querying it would replay its history on a worker.
+const openOnly = new WeakMap<Client, WorkflowClient>();
+const openRunsClient = (client: Client) => {
+  let wc = openOnly.get(client);
+  if (!wc) openOnly.set(client, (wc = new WorkflowClient({ connection: client.connection, namespace: client.options.namespace, queryRejectCondition: 'NOT_OPEN' })));
+  return wc;
+};
+
+const CLOSING_RETRY_MS = 25;
+const CLOSING_ATTEMPTS = 400;
 
 /** The workflow side of one conversation: sends its updates, starting (or resuming from Postgres) the run when none is open. */
 export class Conversation {
@@ -36,7 +48,34 @@ export class Conversation {
     return this.update(chatMessageUpdate, [{ id, text }], id);
   }
 
+  /**
+   * Messages the open run answered but has not stored yet (a turn's write follows its reply), and whether the flow
+   * ended; undefined when no run is open (Postgres then has everything) or the run predates the query.
+   */
+  async unsaved(): Promise<{ messages: ChatMessage[]; ended: boolean } | undefined> {
+    try {
+      return await openRunsClient(this.deps.temporal.client).getHandle(chatWorkflowId(this.session.id)).query(chatUnsavedQuery);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError || err instanceof QueryRejectedError || err instanceof QueryNotRegisteredError) return undefined;
+      throw err;
+    }
+  }
+
+  // A run closing (its last writes landing before an idle end or a continue-as-new) refuses messages unrecorded:
+  // sent again a moment later they reach the next run (or start one from Postgres).
   private async update(def: UpdateDefinition<ChatTurn, any>, args: unknown[], updateId: string | undefined): Promise<ChatTurn> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.updateOnce(def, args, updateId);
+      } catch (err) {
+        const closing = err instanceof WorkflowUpdateFailedError && (err.cause as { type?: string } | undefined)?.type === RUN_CLOSING_TYPE;
+        if (!closing || attempt >= CLOSING_ATTEMPTS) throw err;
+        await sleep(CLOSING_RETRY_MS);
+      }
+    }
+  }
+
+  private async updateOnce(def: UpdateDefinition<ChatTurn, any>, args: unknown[], updateId: string | undefined): Promise<ChatTurn> {
     const { client } = this.deps.temporal;
     const workflowId = chatWorkflowId(this.session.id);
     const tryOpenRun = !this.noRunYet;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type WebSocket from 'ws';
 import type { AppDeps } from '../deps';
-import { chatMessageSeq, chatMessagesAfter, findChatSession, findFlow, latestBotMessage, type ChatSessionRow } from '../db/repos/chat';
+import { chatMessageSeq, chatMessagesAfter, findChatSession, findFlow, latestBotMessage, type ChatMessageRow, type ChatSessionRow } from '../db/repos/chat';
 import { findLeadById } from '../db/repos/leads';
 import { isUuid } from '../ids';
 import { ChatConnection } from './connection';
@@ -106,14 +106,21 @@ export class ChatSockets {
       const turn = await conn.conversation.open();
       if (turn.replies.length) return conn.sendTurn(turn);
     }
+    // The run's answered-but-unstored messages (their write follows the reply) complete what Postgres has.
+    const unsaved = await conn.conversation.unsaved();
+    const merged = (rows: ChatMessageRow[]) => {
+      const seen = new Set(rows.map((m) => m.seq));
+      return [...rows, ...(unsaved?.messages ?? []).filter((m) => !seen.has(m.seq))].sort((a, b) => a.seq - b.seq);
+    };
     if (reconnect) {
-      const after = last && isUuid(last) ? ((await chatMessageSeq(db, session.id, last)) ?? 0) : 0;
-      for (const m of await chatMessagesAfter(db, session.id, after)) conn.sendMessage(m);
+      const after = last && isUuid(last) ? ((await chatMessageSeq(db, session.id, last)) ?? unsaved?.messages.find((m) => m.id === last)?.seq ?? 0) : 0;
+      for (const m of merged(await chatMessagesAfter(db, session.id, after)).filter((m) => m.seq > after)) conn.sendMessage(m);
     } else {
-      const latest = await latestBotMessage(db, session.id);
+      const stored = await latestBotMessage(db, session.id);
+      const latest = merged(stored ? [stored] : []).filter((m) => m.sender === 'bot').at(-1);
       if (latest) conn.sendMessage(latest);
     }
-    const ended = (await findChatSession(db, session.id))?.state as ChatCarried | null;
-    if (ended?.engine.ended) conn.end();
+    const ended = unsaved?.ended || ((await findChatSession(db, session.id))?.state as ChatCarried | null)?.engine.ended;
+    if (ended) conn.end();
   }
 }

@@ -75,6 +75,8 @@ test('an idle session ends after CHAT_IDLE_MS and resumes later from Postgres wi
   const turn = await second.executeUpdate(chatMessageUpdate, { args: [{ id: randomUUID(), text: 'Lee' }] });
   expect(turn.replies.map((r) => r.content)).toEqual(['Flow has ended']);
   expect(turn.ended).toBe(true);
+  // The run ends once its last turn is stored (the write follows the reply).
+  await second.result();
   const messages = await chatMessagesAfter(db, sessionId, 0);
   expect(messages.map((m) => [m.seq, m.sender, m.content])).toEqual([
     [1, 'bot', 'First?'],

@@ -6,6 +6,7 @@ import { UUID_PATTERN } from '../../src/ids';
 import { chatMessagesAfter } from '../../src/db/repos/chat';
 import { chatWorkflowId } from '../../src/temporal/ids';
 import { ChatClient, type Frame } from '../helpers/chat-client';
+import { eventually } from '../helpers/webhook-receiver';
 import { startTestApp, type TestApp } from '../helpers/stack';
 
 jest.setTimeout(240_000);
@@ -70,6 +71,12 @@ const appConfig = () => ({
 });
 const wsUrl = (flow: string, session: string, reconnect: boolean, query = '') => `${app.url.replace(/^http/, 'ws')}/webchat/flow/${flow}/session/${session}/r/${reconnect}${query}`;
 const contents = (frames: Frame[]) => frames.map((f) => `${f.type}:${f.content ?? ''}`);
+// A turn's write follows its reply (an activity right after it): Postgres has the turn a moment later.
+const storedWhen = (sid: string, count: number) =>
+  eventually(async () => {
+    const rows = await chatMessagesAfter(app.db, sid, 0);
+    return rows.length >= count && rows;
+  }, 30_000, `${count} stored messages`);
 
 beforeAll(async () => {
   model = await fakeModel();
@@ -151,7 +158,10 @@ describe('the chat WebSocket', () => {
     expect(contents(await c.take(2))).toEqual(['recv:gold', 'message:Basic or pro, please.']);
     c.say('PRO');
     expect(contents(await c.take(3))).toEqual(['recv:PRO', 'message:Pro includes priority support.', 'message:Ask me anything.']);
-    const lead = await app.request('GET', '/v1/lead/get?phone=17145550111', { key: ws.apiKey });
+    const lead = await eventually(async () => {
+      const res = await app.request('GET', '/v1/lead/get?phone=17145550111', { key: ws.apiKey });
+      return res.body.custom_fields?.plan !== undefined && res;
+    }, 30_000, 'the captured plan on the lead');
     expect(lead.body.email).toBe('bo@example.com');
     expect(lead.body.custom_fields).toEqual({ plan: 'pro' });
     c.say('When are you open?');
@@ -170,7 +180,8 @@ describe('the chat WebSocket', () => {
     const end = await c.until('end');
     expect(contents(end)).toEqual(['recv:ok bye', 'message:model says: ok bye', 'message:Goodbye!', 'message:Flow has ended', 'end:']);
     expect(await c.closed).toEqual({ code: 1000, reason: 'Flow has ended' });
-    // Stored once each, in order.
+    // Stored once each, in order (the run ends once its last turn is stored).
+    await app.temporal.client.workflow.getHandle(chatWorkflowId(body.session)).result();
     const stored = await chatMessagesAfter(app.db, body.session, 0);
     expect(stored.map((m) => m.seq)).toEqual(stored.map((_, i) => i + 1));
     expect(stored.map((m) => m.content).slice(-3)).toEqual(['model says: ok bye', 'Goodbye!', 'Flow has ended']);
@@ -254,6 +265,38 @@ describe('the chat WebSocket', () => {
     expect(await c.closed).toEqual({ code: 1008, reason: 'Too many frames' });
   });
 
+  test('a reconnect replays answered turns whose write has not landed yet (from the run) and Postgres gets them once', async () => {
+    const first = new ChatClient(wsUrl(flowId, 'null', false));
+    const [session, , hello] = await first.take(4);
+    const sid = session!.session_id as string;
+    // The session row held locked: the turn's write (one statement) waits, its messages stay uncommitted.
+    const { replayed, recv, plan, during } = await app.db.tx(async (q) => {
+      await q.query('SELECT id FROM chat_sessions WHERE id = $1 FOR UPDATE', [sid]);
+      first.say('held@example.com');
+      const [recv, plan] = await first.take(2);
+      first.close();
+      await first.closed;
+      const during = await chatMessagesAfter(app.db, sid, 0);
+      const again = new ChatClient(wsUrl(flowId, sid, true, `?last=${hello!.id}`));
+      const replayed = await again.take(5);
+      again.close();
+      return { replayed, recv: recv!, plan: plan!, during };
+    });
+    expect(during.map((m) => m.seq)).toEqual([1, 2]);
+    expect(replayed.slice(2).map((f) => [f.type, f.id, f.content])).toEqual([
+      ['message', expect.any(String), 'What is your email?'],
+      ['recv', recv.id, 'held@example.com'],
+      ['message', plan.id, 'Which plan: basic or pro?'],
+    ]);
+    const stored = await storedWhen(sid, 4);
+    expect(stored.map((m) => [m.seq, m.id])).toEqual([
+      [1, hello!.id],
+      [2, expect.any(String)],
+      [3, recv.id],
+      [4, plan.id],
+    ]);
+  });
+
   test('a long conversation continues as new past the per-run update limit; nothing lost or doubled', async () => {
     const c = new ChatClient(wsUrl(flowId, 'null', false));
     const [session] = await c.take(4);
@@ -273,7 +316,11 @@ describe('the chat WebSocket', () => {
     const firstRunId = d.raw.workflowExecutionInfo?.firstRunId;
     expect(firstRunId).toBeTruthy();
     expect(d.runId).not.toBe(firstRunId);
-    const stored = await chatMessagesAfter(app.db, sid, 0);
+    // 2 opening + 9 × (user + reply) + the plan question and the pro/basic answer's messages: every user message once.
+    const stored = await eventually(async () => {
+      const rows = await chatMessagesAfter(app.db, sid, 0);
+      return rows.filter((m) => m.sender === 'user').length >= 9 && rows.at(-1)!.content === 'model says: question 6' && rows;
+    }, 30_000, 'the last turn stored');
     expect(stored.map((m) => m.seq)).toEqual(stored.map((_, i) => i + 1));
     expect(stored.filter((m) => m.sender === 'user')).toHaveLength(9);
     expect(d.searchAttributes).toBeDefined();
@@ -294,7 +341,7 @@ describe('the chat WebSocket', () => {
     c.say('first@example.com');
     expect(contents(await c.take(2))).toEqual(['recv:first@example.com', 'message:Which plan: basic or pro?']);
     expect((await handle.describe()).status.name).toBe('RUNNING');
-    expect((await chatMessagesAfter(app.db, sid, 0)).map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+    expect((await storedWhen(sid, 4)).map((m) => m.seq)).toEqual([1, 2, 3, 4]);
     c.close();
   });
 
@@ -306,13 +353,15 @@ describe('the chat WebSocket', () => {
     expect(contents(await c.take(2))).toEqual(['recv:gone@example.com', 'message:Which plan: basic or pro?']);
     const handle = app.temporal.client.workflow.getHandle(chatWorkflowId(sid));
     const { runId: before } = await handle.describe();
+    // Terminated once its turn is stored (a terminated run cannot write the turn it answered last).
+    await storedWhen(sid, 4);
     await handle.terminate('test: the run is gone');
     c.say('pro');
     expect(contents(await c.take(3))).toEqual(['recv:pro', 'message:Pro includes priority support.', 'message:Ask me anything.']);
     const after = await handle.describe();
     expect(after.runId).not.toBe(before);
     expect(after.status.name).toBe('RUNNING');
-    const stored = await chatMessagesAfter(app.db, sid, 0);
+    const stored = await storedWhen(sid, 7);
     expect(stored.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     c.close();
   });

@@ -18,7 +18,7 @@ const graph = parseFlowGraph({
       ],
       otherwise: 'chat',
     },
-    { id: 'big', type: 'automation', integration: 'hubspot', action: 'create_deal', next: 'done' },
+    { id: 'big', type: 'automation', integration: 'hubspot', action: 'create_contact', next: 'done' },
     { id: 'chat', type: 'ai_reply', prompt: 'Help.', facts: ['Seats cost 5 dollars each month.'], next: 'done' },
     { id: 'done', type: 'end' },
   ],
@@ -36,6 +36,9 @@ describe('flow graph validation', () => {
     ],
     [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'teleport' }] }, 'graph.nodes.1.type'],
     [{ start: 'a', nodes: [] }, 'graph.nodes'],
+    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'automation', integration: 'nope', action: 'x', next: 'e' }, { id: 'e', type: 'end' }] }, 'node "b": unknown automationType "nope"'],
+    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'automation', integration: 'hubspot', action: 'fly', next: 'e' }, { id: 'e', type: 'end' }] }, 'node "b": unknown action "fly" for hubspot'],
+    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'automation', integration: 'proxy', action: 'request', next: 'e', on_failure: 'zz' }, { id: 'e', type: 'end' }] }, 'node "b": edge to unknown node "zz"'],
   ])('rejects %#', (input, problem) => {
     expect(() => parseFlowGraph(input)).toThrow(problem);
   });
@@ -51,6 +54,42 @@ describe('flow interpreter', () => {
     expect(out.skipped).toEqual([{ node: 'big', reason: AUTOMATION_SKIPPED }]);
     expect(out.replies).toEqual([FLOW_ENDED]);
     expect(state.ended).toBe(true);
+  });
+
+  test('automation nodes: the effect runs the action with the answers; a failure follows on_failure, else next', async () => {
+    const flow = parseFlowGraph({
+      nodes: [
+        { id: 'start', type: 'start', next: 'ask' },
+        { id: 'ask', type: 'question', text: 'Company?', field: 'company', next: 'crm' },
+        { id: 'crm', type: 'automation', integration: 'proxy', action: 'request', params: { apiMethod: 'POST' }, next: 'ok', on_failure: 'sorry' },
+        { id: 'ok', type: 'message', text: 'Synced.', next: 'end' },
+        { id: 'sorry', type: 'message', text: 'Not synced.', next: 'end' },
+        { id: 'end', type: 'end' },
+      ],
+    });
+    const run = async (success: boolean) => {
+      const seen: unknown[] = [];
+      const effects: EngineEffects = {
+        ...fx,
+        automation: async ({ node, captured }) => (seen.push([node.id, node.action, captured]), { node: node.id, requestId: 'r1', success, detail: success ? 'ok' : 'vendor_rejected: no' }),
+      };
+      const state = initialEngineState();
+      await advance(flow, state, undefined, effects);
+      const out = await advance(flow, state, 'Acme', effects);
+      return { seen, out };
+    };
+    const good = await run(true);
+    expect(good.seen).toEqual([['crm', 'request', { company: 'Acme' }]]);
+    expect(good.out.replies).toEqual(['Synced.', FLOW_ENDED]);
+    expect(good.out.automations).toEqual([{ node: 'crm', requestId: 'r1', success: true, detail: 'ok' }]);
+    expect(good.out.skipped).toEqual([]);
+    expect((await run(false)).out.replies).toEqual(['Not synced.', FLOW_ENDED]);
+    // An effect answering undefined (a run from before the chat-automation patch) skips the node.
+    const state = initialEngineState();
+    await advance(flow, state, undefined, { ...fx, automation: async () => undefined });
+    const skipped = await advance(flow, state, 'Acme', { ...fx, automation: async () => undefined });
+    expect(skipped.skipped).toEqual([{ node: 'crm', reason: AUTOMATION_SKIPPED }]);
+    expect(skipped.replies).toEqual(['Synced.', FLOW_ENDED]);
   });
 
   test('classification and the scripted model answer from the flow content', async () => {

@@ -61,6 +61,7 @@ export function findChatSession(db: Queryable, id: string): Promise<ChatSessionR
 /**
  * Stores one turn: its messages (each once: a retried turn finds its seqs taken) and the flow position after it,
  * in one statement (atomic, one round trip) so a resume never sees messages without the state that produced them.
+ * The state only moves forward (a late retry of an older batch leaves a newer state in place).
  */
 export async function saveChatTurn(q: Queryable, workspaceId: string, sessionId: string, messages: ChatMessageRow[], state: unknown): Promise<void> {
   await q.query(
@@ -69,7 +70,8 @@ export async function saveChatTurn(q: Queryable, workspaceId: string, sessionId:
        SELECT m.id, $1, $2, m.seq, m.sender, m.content FROM jsonb_to_recordset($3::jsonb) AS m(id uuid, seq int, sender text, content text)
        ON CONFLICT DO NOTHING
      )
-     UPDATE chat_sessions SET state = $4, updated_at = now() WHERE id = $1 AND workspace_id = $2`,
+     UPDATE chat_sessions SET state = $4, updated_at = now()
+     WHERE id = $1 AND workspace_id = $2 AND (state IS NULL OR (state->>'seq')::int <= ($4::jsonb->>'seq')::int)`,
     [sessionId, workspaceId, JSON.stringify(messages), JSON.stringify(state)],
   );
 }
@@ -87,4 +89,28 @@ export async function chatMessageSeq(db: Queryable, sessionId: string, messageId
 /** The latest message the bot sent, or undefined before the opening. */
 export function latestBotMessage(db: Queryable, sessionId: string): Promise<ChatMessageRow | undefined> {
   return db.one<ChatMessageRow>("SELECT id, seq, sender, content FROM chat_messages WHERE session_id = $1 AND sender = 'bot' ORDER BY seq DESC LIMIT 1", [sessionId]);
+}
+
+/** An automation node's run as a conversation records it. */
+export interface ChatAutomationRow {
+  request_id: string;
+  node_id: string;
+  success: boolean;
+  detail: string;
+}
+
+/** Records automation node runs of a conversation (each once: a retried write finds its request id taken). */
+export async function saveChatAutomations(q: Queryable, workspaceId: string, sessionId: string, runs: { node: string; requestId: string; success: boolean; detail: string }[]): Promise<void> {
+  if (!runs.length) return;
+  await q.query(
+    `INSERT INTO chat_automations (request_id, session_id, workspace_id, node_id, success, detail)
+     SELECT r."requestId", $1, $2, r.node, r.success, r.detail FROM jsonb_to_recordset($3::jsonb) AS r("requestId" uuid, node text, success boolean, detail text)
+     ON CONFLICT DO NOTHING`,
+    [sessionId, workspaceId, JSON.stringify(runs)],
+  );
+}
+
+/** The automation node runs of a conversation, oldest first. */
+export function chatAutomations(db: Queryable, sessionId: string): Promise<ChatAutomationRow[]> {
+  return db.query<ChatAutomationRow>('SELECT request_id, node_id, success, detail FROM chat_automations WHERE session_id = $1 ORDER BY created_at, request_id', [sessionId]);
 }

@@ -11,6 +11,7 @@ import { startPrivatePostgres } from '../src/devstack/postgres';
 import { resolveTemporalCli } from '../src/devstack/temporal-cli';
 import { startTemporalDevServer } from '../src/devstack/temporal-server';
 import { Flags, outcomeTable, type BenchContext, type Benchmark, type Outcome } from './lib';
+import { quietTemporalRuntime } from './temporal-raw';
 
 const USAGE = 'usage: npm run bench -- <name> [--flags] | all | --list';
 const t0 = Date.now();
@@ -148,6 +149,8 @@ function flagsFor(name: string, bench: Benchmark, args: string[]): Flags {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Every benchmark's in-process workers log warnings only: the SDK's default logs each worker state change.
+  quietTemporalRuntime();
   const [first, ...rest] = argv;
   if (first === '--list' || first === '--help' || first === '-h') {
     if (rest.length) throw new UsageError(`${first} takes nothing after it`);

@@ -3,39 +3,17 @@
 // It never replaces a file: old histories must keep replaying, so a new recording gets a new name (--tag).
 //
 //   node bin/run-ts.js scripts/record-chat-fixtures.ts [--tag v2] [--only conversation,idle]
-import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { existsSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { repoRoot } from '../test/helpers/env';
 import globalSetup from '../test/helpers/global-setup';
 import globalTeardown from '../test/helpers/global-teardown';
 import { startTestApp } from '../test/helpers/stack';
 import { chatPaths, type ChatPathContext } from './chat-fixture-paths';
-import type { RecordedRun } from './journey-fixture-helpers';
+import { planRecording } from './fixture-recorder';
 
-const { values } = parseArgs({ options: { tag: { type: 'string' }, only: { type: 'string' } } });
-const names = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(chatPaths);
-const unknown = names.filter((n) => !(n in chatPaths));
-if (unknown.length) fail(`unknown path(s) ${unknown.join(', ')}; known: ${Object.keys(chatPaths).join(', ')}`);
-if (values.tag !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(values.tag)) fail('--tag takes lowercase letters, digits and dashes');
-
-const fileOf = (name: string) => path.join(repoRoot, 'test', 'fixtures', `chat-history-${name}${values.tag ? `-${values.tag}` : ''}.json`);
-const taken = names.filter((n) => existsSync(fileOf(n)));
-if (taken.length) {
-  fail(
-    `refusing to overwrite ${taken.map((n) => path.relative(repoRoot, fileOf(n))).join(', ')}: recorded histories must keep replaying. ` +
-      'Record under a new name with --tag (e.g. --tag v2), or leave those paths out with --only.',
-  );
-}
-
-function fail(message: string): never {
-  process.stderr.write(`record-chat-fixtures: ${message}\n`);
-  process.exit(1);
-}
+const plan = planRecording('chat', Object.keys(chatPaths));
+const { names } = plan;
 
 /** A local OpenAI-compatible model: answers every chat completion with "model says: <last message>". */
 async function fakeModel(): Promise<{ url: string; close(): Promise<void> }> {
@@ -53,13 +31,6 @@ async function fakeModel(): Promise<{ url: string; close(): Promise<void> }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-async function save(ctx: ChatPathContext, name: string, run: RecordedRun): Promise<void> {
-  const history = await ctx.app.temporal.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
-  // protobufjs' own object form (longs, enums and bytes as strings) round-trips with History.fromObject.
-  const object = temporal.api.history.v1.History.toObject(history as temporal.api.history.v1.History, { longs: String, enums: String, bytes: String });
-  writeFileSync(fileOf(name), `${JSON.stringify({ workflowId: run.workflowId, history: object }, null, 1)}\n`, { flag: 'wx' });
-  process.stdout.write(`recorded ${path.relative(repoRoot, fileOf(name))} (${history.events?.length} events)\n`);
-}
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -70,7 +41,7 @@ async function main(): Promise<void> {
   try {
     const ctx: ChatPathContext = { app, modelUrl: model.url };
     const runs = await Promise.all(names.map(async (name) => [name, await chatPaths[name]!(ctx)] as const));
-    for (const [name, run] of runs) await save(ctx, name, run);
+    for (const [name, run] of runs) await plan.save(app.temporal.client, name, run);
   } finally {
     await app.close();
     await model.close();

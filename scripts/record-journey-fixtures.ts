@@ -3,46 +3,18 @@
 // It never replaces a file: old histories must keep replaying, so a new recording gets a new name (--tag).
 //
 //   node bin/run-ts.js scripts/record-journey-fixtures.ts [--tag v2] [--only post-patch,window-wait]
-import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { existsSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { repoRoot } from '../test/helpers/env';
 import globalSetup from '../test/helpers/global-setup';
 import globalTeardown from '../test/helpers/global-teardown';
 import { startTestApp } from '../test/helpers/stack';
 import { WebhookReceiver } from '../test/helpers/webhook-receiver';
-import type { PathContext, RecordedRun } from './journey-fixture-helpers';
+import type { PathContext } from './journey-fixture-helpers';
 import { journeyPaths } from './journey-fixture-paths';
+import { planRecording } from './fixture-recorder';
 
-const { values } = parseArgs({ options: { tag: { type: 'string' }, only: { type: 'string' } } });
-const names = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(journeyPaths);
-const unknown = names.filter((n) => !(n in journeyPaths));
-if (unknown.length) fail(`unknown path(s) ${unknown.join(', ')}; known: ${Object.keys(journeyPaths).join(', ')}`);
-if (values.tag !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(values.tag)) fail('--tag takes lowercase letters, digits and dashes');
+const plan = planRecording('journey', Object.keys(journeyPaths));
+const { names } = plan;
 
-const fileOf = (name: string) => path.join(repoRoot, 'test', 'fixtures', `journey-history-${name}${values.tag ? `-${values.tag}` : ''}.json`);
-const taken = names.filter((n) => existsSync(fileOf(n)));
-if (taken.length) {
-  fail(
-    `refusing to overwrite ${taken.map((n) => path.relative(repoRoot, fileOf(n))).join(', ')}: recorded histories must keep replaying. ` +
-      'Record under a new name with --tag (e.g. --tag v2), or leave those paths out with --only.',
-  );
-}
-
-function fail(message: string): never {
-  process.stderr.write(`record-journey-fixtures: ${message}\n`);
-  process.exit(1);
-}
-
-async function save(ctx: PathContext, name: string, run: RecordedRun): Promise<void> {
-  const history = await ctx.app.temporal.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
-  // protobufjs' own object form (longs, enums and bytes as strings) round-trips with History.fromObject.
-  const object = temporal.api.history.v1.History.toObject(history as temporal.api.history.v1.History, { longs: String, enums: String, bytes: String });
-  writeFileSync(fileOf(name), `${JSON.stringify({ workflowId: run.workflowId, history: object }, null, 1)}\n`, { flag: 'wx' });
-  process.stdout.write(`recorded ${path.relative(repoRoot, fileOf(name))} (${history.events?.length} events)\n`);
-}
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -54,7 +26,7 @@ async function main(): Promise<void> {
     const ctx: PathContext = { app, receiver, hooks: await receiver.start() };
     // Every path at once: the window wait alone takes up to two minutes of real time.
     const runs = await Promise.all(names.map(async (name) => [name, await journeyPaths[name]!(ctx)] as const));
-    for (const [name, run] of runs) await save(ctx, name, run);
+    for (const [name, run] of runs) await plan.save(app.temporal.client, name, run);
   } finally {
     await receiver.close();
     await app.close();

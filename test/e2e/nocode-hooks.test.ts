@@ -243,9 +243,11 @@ describe('the trigger step', () => {
       lead: expect.objectContaining({ lead_id: lead, first_name: 'Ada', tags: ['hello'] }),
       call: null,
     });
-    // The delivery workflow is keyed by the event: starting it again would be the same run.
-    const run = await app.temporal.client.workflow.getHandle(journeyTriggerWorkflowId(eventId)).describe();
-    expect(run.status.name).toBe('COMPLETED');
+    // The delivery workflow is keyed by the event: starting it again would be the same run. (Its rows settle just
+    // before the run's last workflow task completes, so wait for the run's end before describing it.)
+    const handle = app.temporal.client.workflow.getHandle(journeyTriggerWorkflowId(eventId));
+    await handle.result();
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
   });
 
   it('never holds the journey for a subscriber that keeps failing; the last attempt records it as failed', async () => {

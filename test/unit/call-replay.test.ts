@@ -1,32 +1,15 @@
 import { temporal } from '@temporalio/proto';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { callPaths } from '../../scripts/call-fixture-paths';
-import { repoRoot, testEnv } from '../helpers/env';
-
-interface Fixture {
-  workflowId: string;
-  history: Record<string, unknown>;
-}
+import { fixtureFiles, historyOf, loadFixture, replayHistory } from '../helpers/replay-fixtures';
 
 // Histories of real outboundCall and deliverCallEvent runs, one per path (scripts/record-call-fixtures.ts). Every one
 // must keep replaying with the current workflow code: a change that breaks one needs patched().
-const fixtures = path.join(repoRoot, 'test', 'fixtures');
 const recorded = ['transfer', 'two-legs', 'busy', 'no-answer', 'provider-timeout', 'cancel', 'slot-wait', 'event-delivered'];
 // Recorded again (--tag v2) once the call-slot-wakeup patch came: new runs carry its marker, and a call waiting for a
 // slot waits in one activity instead of a poll timer per 5 s; the first recordings keep replaying the old way.
 const recordedAgain = ['transfer', 'two-legs', 'busy', 'no-answer', 'provider-timeout', 'cancel', 'slot-wait'];
-const files = readdirSync(fixtures).filter((f) => /^call-history.*\.json$/.test(f)).sort();
-const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;
-const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
-const replay = (f: Fixture, h: temporal.api.history.v1.IHistory) =>
-  Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') } }, h, f.workflowId);
+const files = fixtureFiles('call');
 const typeOf = (h: temporal.api.history.v1.IHistory) => h.events![0]!.workflowExecutionStartedEventAttributes!.workflowType!.name;
-
-beforeAll(() => {
-  if (!Runtime._instance) Runtime.install({ logger: new DefaultLogger('ERROR') });
-});
 
 describe('call workflows replay', () => {
   it('has a fixture for every recorded path', () => {
@@ -39,12 +22,12 @@ describe('call workflows replay', () => {
   });
 
   it('covers both call workflow types', () => {
-    expect(new Set(files.map((f) => typeOf(history(load(f)))))).toEqual(new Set(['outboundCall', 'deliverCallEvent']));
+    expect(new Set(files.map((f) => typeOf(historyOf(loadFixture(f)))))).toEqual(new Set(['outboundCall', 'deliverCallEvent']));
   });
 
   it('has the slot wait before and after the wake-up patch', () => {
     const activities = (file: string) =>
-      history(load(file)).events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : []));
+      historyOf(loadFixture(file)).events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : []));
     const before = activities('call-history-slot-wait.json');
     const after = activities('call-history-slot-wait-v2.json');
     expect(before.slice(0, before.indexOf('placeCall'))).toContain('timer');
@@ -52,25 +35,25 @@ describe('call workflows replay', () => {
   });
 
   it.each(files)('replays %s deterministically with the current workflow code', async (file) => {
-    const f = load(file);
-    const h = history(f);
+    const f = loadFixture(file);
+    const h = historyOf(f);
     expect(h.events!.length).toBeGreaterThan(5);
-    await expect(replay(f, h)).resolves.toBeUndefined();
+    await expect(replayHistory(f, h)).resolves.toBeUndefined();
   });
 
   it('detects a history the code would not produce (the check is live)', async () => {
-    const f = load('call-history-transfer.json');
-    const h = history(f);
+    const f = loadFixture('call-history-transfer.json');
+    const h = historyOf(f);
     const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'placeCall')!;
     scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'stopProviderCall';
-    await expect(replay(f, h)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayHistory(f, h)).rejects.toThrow(/[Nn]ondetermin/);
   });
 
   it('detects a changed deliverCallEvent history too', async () => {
-    const f = load('call-history-event-delivered.json');
-    const h = history(f);
+    const f = loadFixture('call-history-event-delivered.json');
+    const h = historyOf(f);
     const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'publishCallEvent')!;
     scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'placeCall';
-    await expect(replay(f, h)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayHistory(f, h)).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

@@ -1,18 +1,8 @@
-import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { journeyPaths } from '../../scripts/journey-fixture-paths';
-import { repoRoot, testEnv } from '../helpers/env';
-
-interface Fixture {
-  workflowId: string;
-  history: Record<string, unknown>;
-}
+import { fixtureFiles, historyOf, loadFixture, replayHistory } from '../helpers/replay-fixtures';
 
 // Histories of real runs, one per path (scripts/record-journey-fixtures.ts; journey-history.json predates the Outcome
 // patch). Every one must keep replaying with the current workflow code: a change that breaks one needs patched().
-const fixtures = path.join(repoRoot, 'test', 'fixtures');
 // The paths recorded so far ('' predates the recorder); the first seven were recorded again (--tag v2) once the
 // enroll and unenroll updates and the journey-final-row patch came, so both their histories keep replaying.
 const recordedAgain = ['-post-patch', '-enroll-signal', '-unenroll-mid-wait', '-start-over', '-continue-as-new', '-resumed', '-window-wait'];
@@ -20,11 +10,7 @@ const recorded = ['', ...recordedAgain, '-enroll-update-start-over', '-unenroll-
 // Recorded a third time (--tag v3) once the call step ran calls (the journey-call-step patch): its call step now
 // looks up the agent, where the older histories skipped it.
 const recordedThird = ['-post-patch'];
-const files = readdirSync(fixtures).filter((f) => /^journey-history.*\.json$/.test(f)).sort();
-const load = (file: string) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;
-const history = (f: Fixture) => temporal.api.history.v1.History.fromObject(f.history);
-const replay = (f: Fixture, h: temporal.api.history.v1.IHistory) =>
-  Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') } }, h, f.workflowId);
+const files = fixtureFiles('journey');
 
 describe('journeyEnrollment replay', () => {
   it('has a fixture for every recorded path', () => {
@@ -37,17 +23,17 @@ describe('journeyEnrollment replay', () => {
   });
 
   it.each(files)('replays %s deterministically with the current workflow code', async (file) => {
-    const f = load(file);
-    const h = history(f);
+    const f = loadFixture(file);
+    const h = historyOf(f);
     expect(h.events!.length).toBeGreaterThan(10);
-    await expect(replay(f, h)).resolves.toBeUndefined();
+    await expect(replayHistory(f, h)).resolves.toBeUndefined();
   });
 
   it('detects a history the code would not produce (the check is live)', async () => {
-    const f = load('journey-history.json');
-    const h = history(f);
+    const f = loadFixture('journey-history.json');
+    const h = historyOf(f);
     const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'journeyTag')!;
     scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'journeyWebhook';
-    await expect(replay(f, h)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayHistory(f, h)).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

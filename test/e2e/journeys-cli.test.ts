@@ -53,7 +53,7 @@ describe('switchboard journey import', () => {
     expect(res.stderr).toBe(
       `error: ${bad} is not a valid journey:\n` +
         '  steps[0] (a).duration: an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)\n' +
-        '  steps[2] (c).kind: must be one of wait, tag, untag, update_lead, webhook, branch, goto, end, call, automation\n',
+        '  steps[2] (c).kind: must be one of wait, tag, untag, update_lead, webhook, branch, goto, end, call, automation, trigger\n',
     );
     const graph = await runCli(['journey', 'import', '--workspace', ws.id, file('graph.json', { name: 'Loop', steps: [{ id: 'a', kind: 'goto', target: 'b' }, { id: 'b', kind: 'goto', target: 'a' }] })], env());
     expect(graph.stderr).toMatch(/loop without a wait: a → b → a/);

@@ -133,6 +133,13 @@ values = ["$PASSWORD_A"]
 "query.phone" = { dictionary = "phones", probability = 0.3 }
 "body.email" = { dictionary = "emails", probability = 0.3 }
 "body.password" = { dictionary = "passwords", probability = 0.3 }
+
+# Rules no JSON Schema can state, refused with a 400 naming the problem, so a schema-valid body can still be wrong:
+# a journey's step graph (targets, reachability, loops, a wait's duration or until), a call window's start before its
+# end, a caller id that is not one of the workspace's numbers.
+[[operations]]
+include-name = ["POST /v1/journeys", "POST /v1/agents", "PATCH /v1/agents/{id}", "POST /v1/agent"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
 TOML
 }
 config_file "$WORK/auth-rest.json" >"$WORK/schemathesis-rest.toml"

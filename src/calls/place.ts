@@ -78,7 +78,8 @@ export async function placeApiCall(
     from = given;
   } else {
     from = agent.phone_group_id ? chooseFrom(agent.numbers, to) : undefined;
-    if (!from) throw badRequest('from: the agent has no phone group numbers to call from; give one of the workspace\'s numbers');
+    // The request is fine; the agent is not ready to call (a state of the workspace, not of the input).
+    if (!from) throw conflict('The agent has no phone group numbers to call from: add one (PATCH /v1/agents/{id}) or give `from`');
   }
   if (agent.doNotCall) throw new ApiError(409, 'do_not_call', 'Phone number is on the do-not-call list: no call placed');
   const ctx = agent;

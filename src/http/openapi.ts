@@ -104,7 +104,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       parameters: parameters.length ? parameters : undefined,
       requestBody: route.body
         ? {
-            required: true,
+            required: !route.bodyOptional,
             content: { 'application/json': { schema: jsonSchema(route.body, 'input'), ...(route.example?.body !== undefined ? { example: route.example.body } : {}) } },
           }
         : undefined,

@@ -45,6 +45,8 @@ export interface Route<Q = unknown, B = unknown> {
   auth: AuthKind;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** The body may be left out (every field optional: e.g. credentials that a Bearer token replaces); documented so. */
+  bodyOptional?: boolean;
   /** contentType: a non-JSON answer (a script, a page), documented as a string of that media type. */
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** A valid request for the document: path and query parameters and body (also the fuzzer's example phase). */

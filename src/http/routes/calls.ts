@@ -74,7 +74,7 @@ export const startCallRoute = defineRoute({
     200: { description: 'The call was accepted and is being placed', schema: CallStarted },
     400: { description: 'Invalid phone or from' },
     404: { description: 'Invalid agent' },
-    409: { description: 'The number is on the do-not-call list, or it is outside the call window' },
+    409: { description: 'The number is on the do-not-call list, it is outside the call window, or the agent has no numbers to call from (and no from was given)' },
     429: { description: 'The workspace has as many calls in progress as its cap allows (Retry-After)' },
   },
   async handler(input) {

@@ -53,6 +53,8 @@ function optionRoute<B extends Credentials>(
     description: `Entries {label, value} for a no-code platform's dropdown. ${AUTH}`,
     auth: 'nocode',
     body,
+    // With a Bearer token and nothing to name (no journey_id), a client may send no body at all.
+    bodyOptional: kind !== 'nodes',
     example: { body: { ...example.body, ...ex } },
     responses: { 200: { description: 'The entries', schema: Items }, ...extra },
     handler: async (input) => ({ items: await list(input) }),

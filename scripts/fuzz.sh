@@ -136,9 +136,9 @@ values = ["$PASSWORD_A"]
 
 # Rules no JSON Schema can state, refused with a 400 naming the problem, so a schema-valid body can still be wrong:
 # a journey's step graph (targets, reachability, loops, a wait's duration or until), a call window's start before its
-# end, a caller id that is not one of the workspace's numbers.
+# end, a caller id that is not one of the workspace's numbers, an async automation run without its callbackUrl.
 [[operations]]
-include-name = ["POST /v1/journeys", "POST /v1/agents", "PATCH /v1/agents/{id}", "POST /v1/agent"]
+include-name = ["POST /v1/journeys", "POST /v1/agents", "PATCH /v1/agents/{id}", "POST /v1/agent", "POST /api/automation/execute"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
 TOML
 }

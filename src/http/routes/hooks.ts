@@ -21,6 +21,23 @@ export const presentHook = (h: JourneyHookRow): z.infer<typeof Hook> => ({
   created_at: h.created_at.toISOString(),
 });
 
+/** What both subscribe routes (/v1/hooks and the no-code host's) answer. */
+export const SUBSCRIBE_RESPONSES = {
+  200: { description: 'The hook (new or the existing one)', schema: Subscribed },
+  400: { description: 'Missing or bad fields, a step that is not a trigger, or a webhook_url that is not http(s) or not public' },
+  404: { description: 'No such journey in this workspace (Workflow not found), or no such step' },
+  409: { description: 'The workspace already has the most hooks it may have' },
+};
+
+/** A subscribe body for the document. */
+export const SUBSCRIBE_EXAMPLE = { journey_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', automation_node_id: 'handoff', webhook_url: 'https://hooks.example.com/journey', platform: 'n8n' };
+
+/** Subscribes the body's URL to the journey's trigger step in the workspace; the same step and URL give the same hook. */
+export async function subscribe(deps: Parameters<typeof subscribeToTrigger>[0], workspaceId: string, b: { journey_id: string; automation_node_id: string; webhook_url: string; platform?: string }) {
+  const { hook } = await subscribeToTrigger(deps, workspaceId, { journeyId: b.journey_id, stepId: b.automation_node_id, url: b.webhook_url, platform: b.platform ?? 'api' });
+  return { status: 'success' as const, hook_id: hook.id, hook: presentHook(hook) };
+}
+
 /** POST /v1/hooks: subscribe a URL to a journey's trigger step. */
 export const createHookRoute = defineRoute({
   method: 'post',
@@ -30,19 +47,10 @@ export const createHookRoute = defineRoute({
   description: `Subscribing the same step and URL again answers the same hook_id. ${TRIGGER_DELIVERY}`,
   auth: 'apiKey',
   body: z.strictObject(subscribeShape),
-  example: { body: { journey_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', automation_node_id: 'handoff', webhook_url: 'https://hooks.example.com/journey', platform: 'n8n' } },
+  example: { body: SUBSCRIBE_EXAMPLE },
   links: { Delete: { operationId: 'deleteV1Hooks', parameters: { id: '$response.body#/hook_id' }, description: 'Delete the new hook' } },
-  responses: {
-    200: { description: 'The hook (new or the existing one)', schema: Subscribed },
-    400: { description: 'Missing or bad fields, a step that is not a trigger, or a webhook_url that is not http(s) or not public' },
-    404: { description: 'No such journey in this workspace (Workflow not found), or no such step' },
-    409: { description: 'The workspace already has the most hooks it may have' },
-  },
-  async handler(input) {
-    const b = input.body;
-    const { hook } = await subscribeToTrigger(input.deps, workspaceOf(input), { journeyId: b.journey_id, stepId: b.automation_node_id, url: b.webhook_url, platform: b.platform ?? 'api' });
-    return { status: 'success', hook_id: hook.id, hook: presentHook(hook) };
-  },
+  responses: SUBSCRIBE_RESPONSES,
+  handler: (input) => subscribe(input.deps, workspaceOf(input), input.body),
 });
 
 /** GET /v1/hooks: the workspace's hooks, newest first. */

@@ -3,10 +3,10 @@ import { verifyLogin } from '../../auth/password-login';
 import { deleteJourneyHooks } from '../../db/repos/journey-hooks';
 import { agentOptions, journeyOptions, workspaceOptions } from '../../db/repos/nocode-options';
 import { notFound, unauthorized } from '../../errors';
-import { subscribeToTrigger, triggerSteps } from '../../journeys/hooks';
+import { triggerSteps } from '../../journeys/hooks';
 import { defineRoute, type Route, type RouteInput } from '../route';
-import { credentials, JourneyIdField, Subscribed, subscribeShape, TRIGGER_DELIVERY, Unsubscribed, WebhookUrlField } from './hook-schemas';
-import { HOOK_NOT_FOUND, presentHook } from './hooks';
+import { credentials, JourneyIdField, subscribeShape, TRIGGER_DELIVERY, Unsubscribed, WebhookUrlField } from './hook-schemas';
+import { HOOK_NOT_FOUND, subscribe, SUBSCRIBE_EXAMPLE, SUBSCRIBE_RESPONSES } from './hooks';
 
 const TAG = 'No-code platforms';
 const BASE = '/api/make-com/automation';
@@ -103,19 +103,9 @@ export const nocodeSubscribeRoute = defineRoute({
   description: `As POST /v1/hooks. Subscribing the same step and URL again answers the same hook_id. ${TRIGGER_DELIVERY} ${AUTH}`,
   auth: 'nocode',
   body: z.strictObject({ ...subscribeShape, ...credentials }),
-  example: { body: { journey_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', automation_node_id: 'handoff', webhook_url: 'https://hooks.example.com/journey', platform: 'n8n' } },
-  responses: {
-    200: { description: 'The hook (new or the existing one)', schema: Subscribed },
-    400: { description: 'Missing or bad fields, a step that is not a trigger, or a webhook_url that is not http(s) or not public' },
-    404: { description: 'No such journey in this workspace (Workflow not found), or no such step' },
-    409: { description: 'The workspace already has the most hooks it may have' },
-  },
-  async handler(input) {
-    const b = input.body;
-    const ws = await callerWorkspace(input);
-    const { hook } = await subscribeToTrigger(input.deps, ws, { journeyId: b.journey_id, stepId: b.automation_node_id, url: b.webhook_url, platform: b.platform ?? 'api' });
-    return { status: 'success', hook_id: hook.id, hook: presentHook(hook) };
-  },
+  example: { body: SUBSCRIBE_EXAMPLE },
+  responses: SUBSCRIBE_RESPONSES,
+  handler: async (input) => subscribe(input.deps, await callerWorkspace(input), input.body),
 });
 
 /** The URL as subscribe stored it (the parsed form), so `https://x.example` finds `https://x.example/`. */

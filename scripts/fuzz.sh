@@ -136,9 +136,11 @@ values = ["$PASSWORD_A"]
 
 # Rules no JSON Schema can state, refused with a 400 naming the problem, so a schema-valid body can still be wrong:
 # a journey's step graph (targets, reachability, loops, a wait's duration or until), a call window's start before its
-# end, a caller id that is not one of the workspace's numbers, an async automation run without its callbackUrl.
+# end, a caller id that is not one of the workspace's numbers, an async automation run without its callbackUrl, a
+# subscription to a step that is not a trigger or to a URL the outbound guard refuses (a private address).
 [[operations]]
-include-name = ["POST /v1/journeys", "POST /v1/agents", "PATCH /v1/agents/{id}", "POST /v1/agent", "POST /api/automation/execute"]
+include-name = ["POST /v1/journeys", "POST /v1/agents", "PATCH /v1/agents/{id}", "POST /v1/agent", "POST /api/automation/execute",
+  "POST /v1/hooks", "POST /api/make-com/automation/subscribe", "POST /v1/calls/subscriptions"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
 TOML
 }

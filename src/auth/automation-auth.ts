@@ -1,12 +1,10 @@
 import type { Middleware } from 'koa';
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/pool';
-import { findUserForAuth, type UserAuthRow } from '../db/repos/users';
-import { badRequest, forbidden, unauthorized, unavailable } from '../errors';
+import { badRequest, forbidden, unauthorized } from '../errors';
 import type { ApiKeyResolver } from '../http/auth';
 import type { AppState } from '../http/state';
-import { isUuid } from '../ids';
-import { JwtRefused, type JwtAuthority } from './jwt';
+import type { JwtAuthority } from './jwt';
+import { BEARER, jwtUserResolver } from './jwt-user';
 
 /** Who a request to the automation endpoint speaks for (spec section 5). */
 export interface AutomationAuth {
@@ -19,8 +17,6 @@ export interface AutomationAuth {
   allowedIntegrations: string[] | null;
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 /**
  * Automation auth: `Authorization: Bearer <user JWT>` → that user; `x-key: <superuser API key>` → superuser mode in the
  * key's workspace. An ordinary API key in x-key is 403; a missing, malformed, expired or forged credential is 401
@@ -28,24 +24,12 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * the CLI reaches the api within userTtlMs).
  */
 export function automationAuth(deps: { db: Db; jwt: JwtAuthority; keys: ApiKeyResolver }, opts: { userTtlMs?: number } = {}): Middleware<AppState> {
-  const users = new LRUCache<string, UserAuthRow>({ max: 10_000, ttl: opts.userTtlMs ?? 5_000 });
-
+  const userOf = jwtUserResolver(deps, {
+    ttlMs: opts.userTtlMs,
+    malformedHint: 'Authorization: Bearer takes a user JWT from POST /api/auth/login; superuser API keys go in x-key',
+  });
   const fromJwt = async (token: string): Promise<AutomationAuth> => {
-    let userId: string;
-    try {
-      userId = (await deps.jwt.verify(token)).userId;
-    } catch (err) {
-      if (!(err instanceof JwtRefused)) throw err;
-      if (err.reason === 'jwks_unavailable') throw unavailable(`Unauthorized for now: ${err.message}; retry shortly`);
-      const hint = err.reason === 'malformed' ? ' (Authorization: Bearer takes a user JWT from POST /api/auth/login; superuser API keys go in x-key)' : '';
-      throw unauthorized(`Unauthorized: ${err.message}${hint}`);
-    }
-    let user = users.get(userId);
-    if (!user && isUuid(userId)) {
-      user = await findUserForAuth(deps.db, userId);
-      if (user) users.set(userId, user);
-    }
-    if (!user) throw unauthorized('Unauthorized: the token\'s user does not exist');
+    const user = await userOf(token);
     return { workspaceId: user.workspace_id, userId: user.id, superuser: false, allowedIntegrations: user.allowed_integrations };
   };
 

@@ -1,11 +1,10 @@
 import type { Middleware } from 'koa';
 import type { Db } from '../db/pool';
-import { findUserForAuth } from '../db/repos/users';
-import { unauthorized, unavailable } from '../errors';
+import { unauthorized } from '../errors';
 import type { ApiKeyResolver } from '../http/auth';
 import type { AppState } from '../http/state';
-import { isUuid } from '../ids';
-import { JwtRefused, type JwtAuthority } from './jwt';
+import type { JwtAuthority } from './jwt';
+import { BEARER, jwtUserResolver } from './jwt-user';
 
 /** Who a no-code platform's request speaks for. */
 export interface NocodeAuth {
@@ -14,7 +13,6 @@ export interface NocodeAuth {
   userId: string | null;
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 /**
@@ -23,6 +21,7 @@ const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
  * its body. A malformed, unknown, revoked or expired credential is 401.
  */
 export function nocodeAuth(deps: { db: Db; jwt: JwtAuthority; keys: ApiKeyResolver }): Middleware<AppState> {
+  const userOf = jwtUserResolver(deps);
   return async (ctx, next) => {
     const header = ctx.get('authorization');
     if (!header) return next();
@@ -30,16 +29,7 @@ export function nocodeAuth(deps: { db: Db; jwt: JwtAuthority; keys: ApiKeyResolv
     if (!match) throw unauthorized('Unauthorized: expected "Authorization: Bearer <API key or user JWT>"');
     const token = match[1]!;
     if (JWT_SHAPE.test(token)) {
-      let userId: string;
-      try {
-        userId = (await deps.jwt.verify(token)).userId;
-      } catch (err) {
-        if (!(err instanceof JwtRefused)) throw err;
-        if (err.reason === 'jwks_unavailable') throw unavailable(`Unauthorized for now: ${err.message}; retry shortly`);
-        throw unauthorized(`Unauthorized: ${err.message}`);
-      }
-      const user = isUuid(userId) ? await findUserForAuth(deps.db, userId) : undefined;
-      if (!user) throw unauthorized('Unauthorized: the token\'s user does not exist');
+      const user = await userOf(token);
       ctx.state.nocode = { workspaceId: user.workspace_id, userId: user.id };
       return next();
     }

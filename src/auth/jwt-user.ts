@@ -1,0 +1,39 @@
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/pool';
+import { findUserForAuth, type UserAuthRow } from '../db/repos/users';
+import { unauthorized, unavailable } from '../errors';
+import { isUuid } from '../ids';
+import { JwtRefused, type JwtAuthority } from './jwt';
+
+/** `Authorization: Bearer <token>`: the token. */
+export const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The user a JWT speaks for, as both the automation and the no-code routes read it: a refused token is 401 (503-style
+ * "retry shortly" while the JWKS is unreachable), a token whose user does not exist is 401. Users are cached for
+ * ttlMs (a restriction set by the CLI reaches the api within that time).
+ */
+export function jwtUserResolver(
+  deps: { db: Db; jwt: JwtAuthority },
+  opts: { ttlMs?: number; malformedHint?: string } = {},
+): (token: string) => Promise<UserAuthRow> {
+  const users = new LRUCache<string, UserAuthRow>({ max: 10_000, ttl: opts.ttlMs ?? 5_000 });
+  return async (token) => {
+    let userId: string;
+    try {
+      userId = (await deps.jwt.verify(token)).userId;
+    } catch (err) {
+      if (!(err instanceof JwtRefused)) throw err;
+      if (err.reason === 'jwks_unavailable') throw unavailable(`Unauthorized for now: ${err.message}; retry shortly`);
+      const hint = err.reason === 'malformed' && opts.malformedHint ? ` (${opts.malformedHint})` : '';
+      throw unauthorized(`Unauthorized: ${err.message}${hint}`);
+    }
+    let user = users.get(userId);
+    if (!user && isUuid(userId)) {
+      user = await findUserForAuth(deps.db, userId);
+      if (user) users.set(userId, user);
+    }
+    if (!user) throw unauthorized('Unauthorized: the token\'s user does not exist');
+    return user;
+  };
+}

@@ -7,7 +7,8 @@ import { isUuid } from '../../ids';
 import { encodeCursor } from '../cursor';
 import { defineRoute, workspaceOf } from '../route';
 import { AgentBody, AgentPage, ListQuery } from './agent-schemas';
-import { keysetPage, presentAgent } from './agent-present';
+import { keysetPage } from '../keyset-page';
+import { presentAgent } from './agent-present';
 
 const TAG = 'Agents';
 const EXAMPLE_ID = '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47';

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { deleteJourneyHooks, listJourneyHooks, type JourneyHookRow } from '../../db/repos/journey-hooks';
 import { notFound } from '../../errors';
 import { subscribeToTrigger } from '../../journeys/hooks';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { encodeCursor } from '../cursor';
+import { keysetPage } from '../keyset-page';
 import { defineRoute, workspaceOf } from '../route';
 import { Hook, HookPage, ListHooksQuery, Subscribed, subscribeShape, TRIGGER_DELIVERY } from './hook-schemas';
-import { DEFAULT_PAGE_LIMIT } from './page-schemas';
 
 const TAG = 'Hooks';
 /** The message of a hook that is not the workspace's. */
@@ -65,15 +65,13 @@ export const listHooksRoute = defineRoute({
   example: { query: { limit: 20, cursor: encodeCursor({ at: '2026-06-01T12:00:00.000000Z', id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' }) } },
   responses: { 200: { description: 'A page of hooks', schema: HookPage }, 400: { description: 'A malformed limit or cursor' } },
   async handler(input) {
-    const { limit = DEFAULT_PAGE_LIMIT, cursor } = input.query;
-    const rows = await listJourneyHooks(input.deps.db, workspaceOf(input), limit + 1, cursor ? decodeCursor(cursor) : undefined);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
+    const ws = workspaceOf(input);
+    const { page, next_cursor } = await keysetPage(input.query, (limit, after) => listJourneyHooks(input.deps.db, ws, limit, after && { at: after.createdAt, id: after.id }));
     const hooks = page.map((h) => ({
       ...presentHook(h),
       last_delivery: h.last_delivery && { ...h.last_delivery, settled_at: new Date(h.last_delivery.settled_at).toISOString() },
     }));
-    return { status: 'success', hooks, next_cursor: rows.length > limit && last ? encodeCursor({ at: last.position, id: last.id }) : null };
+    return { status: 'success', hooks, next_cursor };
   },
 });
 

@@ -1,10 +1,10 @@
 import { journeyDetail, listJourneys, type JourneySummaryRow } from '../../db/repos/journey-list';
 import { notFound } from '../../errors';
 import { isUuid } from '../../ids';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { encodeCursor } from '../cursor';
+import { keysetPage } from '../keyset-page';
 import { defineRoute, workspaceOf } from '../route';
 import { JourneyDetail, JourneyPage, ListJourneysQuery } from './journey-list-schemas';
-import { DEFAULT_PAGE_LIMIT } from './page-schemas';
 
 const TAG = 'Journeys';
 const JOURNEY_NOT_FOUND = 'Journey not found';
@@ -34,16 +34,8 @@ export const listJourneysRoute = defineRoute({
   },
   async handler(input) {
     const ws = workspaceOf(input);
-    const { limit = DEFAULT_PAGE_LIMIT, cursor } = input.query;
-    const after = cursor ? decodeCursor(cursor) : undefined;
-    const rows = await listJourneys(input.deps.db, ws, limit + 1, after && { createdAt: after.at, id: after.id });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      status: 'success' as const,
-      journeys: page.map(summary),
-      next_cursor: rows.length > limit && last ? encodeCursor({ at: last.position, id: last.id }) : null,
-    };
+    const { page, next_cursor } = await keysetPage(input.query, (limit, after) => listJourneys(input.deps.db, ws, limit, after));
+    return { status: 'success' as const, journeys: page.map(summary), next_cursor };
   },
 });
 

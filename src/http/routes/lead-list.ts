@@ -3,10 +3,10 @@ import { presentLead } from '../../db/repos/leads';
 import { badRequest } from '../../errors';
 import { INVALID_PHONE, normalizeRecordPhone } from '../../leads/record';
 import { workspaceRegion } from '../../leads/region';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { encodeCursor } from '../cursor';
+import { keysetPage } from '../keyset-page';
 import { defineRoute, workspaceOf } from '../route';
 import { LeadPage, ListLeadsQuery } from './lead-list-schemas';
-import { DEFAULT_PAGE_LIMIT } from './page-schemas';
 
 /** GET /v1/leads: the workspace's leads, filtered, newest first, a page at a time. */
 export const listLeads = defineRoute({
@@ -38,27 +38,18 @@ export const listLeads = defineRoute({
   async handler(input) {
     const ws = workspaceOf(input);
     const { db } = input.deps;
-    const { phone, email, tag, tag_match, updated_since, q, limit = DEFAULT_PAGE_LIMIT, cursor } = input.query;
-    const after = cursor ? decodeCursor(cursor) : undefined;
-    let phones: string[] | undefined;
-    if (phone) {
-      const region = await workspaceRegion(db, ws);
-      phones = phone.map((p) => normalizeRecordPhone(p, region) ?? badPhone());
-    }
-    const rows = await searchLeads(
-      db,
-      ws,
-      { phones, email, tags: tag, tagMatch: tag_match, updatedSince: updated_since ? new Date(updated_since) : undefined, q },
-      limit + 1,
-      after && { createdAt: after.at, id: after.id },
-    );
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      status: 'success' as const,
-      leads: page.map(presentLead),
-      next_cursor: rows.length > limit && last ? encodeCursor({ at: last.position, id: last.id }) : null,
-    };
+    const { phone, email, tag, tag_match, updated_since, q } = input.query;
+    // The cursor is read first (keysetPage), the phones inside the read: a bad cursor is reported before a bad phone.
+    const { page, next_cursor } = await keysetPage(input.query, async (limit, after) => {
+      let phones: string[] | undefined;
+      if (phone) {
+        const region = await workspaceRegion(db, ws);
+        phones = phone.map((p) => normalizeRecordPhone(p, region) ?? badPhone());
+      }
+      const filter = { phones, email, tags: tag, tagMatch: tag_match, updatedSince: updated_since ? new Date(updated_since) : undefined, q };
+      return searchLeads(db, ws, filter, limit, after);
+    });
+    return { status: 'success' as const, leads: page.map(presentLead), next_cursor };
   },
 });
 

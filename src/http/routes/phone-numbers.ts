@@ -6,7 +6,8 @@ import { notFound } from '../../errors';
 import { encodeCursor } from '../cursor';
 import { defineRoute, workspaceOf } from '../route';
 import { ListQuery, PhoneNumberBody, PhoneNumberPage } from './agent-schemas';
-import { keysetPage, presentPhoneNumber } from './agent-present';
+import { keysetPage } from '../keyset-page';
+import { presentPhoneNumber } from './agent-present';
 
 const TAG = 'Phone numbers';
 

@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
 import type { Db } from '../db/pool';
 import { badRequest, forbidden, unauthorized } from '../errors';
-import type { ApiKeyResolver } from '../http/auth';
+import { BEARER, type ApiKeyResolver } from '../http/auth';
 import type { AppState } from '../http/state';
 import type { JwtAuthority } from './jwt';
-import { BEARER, jwtUserResolver } from './jwt-user';
+import { jwtUserResolver } from './jwt-user';
 
 /** Who a request to the automation endpoint speaks for (spec section 5). */
 export interface AutomationAuth {

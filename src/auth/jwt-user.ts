@@ -5,9 +5,6 @@ import { unauthorized, unavailable } from '../errors';
 import { isUuid } from '../ids';
 import { JwtRefused, type JwtAuthority } from './jwt';
 
-/** `Authorization: Bearer <token>`: the token. */
-export const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 /**
  * The user a JWT speaks for, as both the automation and the no-code routes read it: a refused token is 401 (503-style
  * "retry shortly" while the JWKS is unreachable), a token whose user does not exist is 401. Users are cached for

@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
 import type { Db } from '../db/pool';
 import { unauthorized } from '../errors';
-import type { ApiKeyResolver } from '../http/auth';
+import { BEARER, type ApiKeyResolver } from '../http/auth';
 import type { AppState } from '../http/state';
 import type { JwtAuthority } from './jwt';
-import { BEARER, jwtUserResolver } from './jwt-user';
+import { jwtUserResolver } from './jwt-user';
 
 /** Who a no-code platform's request speaks for. */
 export interface NocodeAuth {

@@ -54,7 +54,8 @@ export class ApiKeyResolver {
   }
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** `Authorization: Bearer <token>`: the token. */
+export const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** REST auth: `Authorization: Bearer <api key>`; anything else is 401 in the spec's error shape. */
 export function apiKeyAuth(resolver: ApiKeyResolver): Middleware<AppState> {

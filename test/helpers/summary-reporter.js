@@ -1,5 +1,6 @@
 // Prints one closing line CI tools can read: "jest: N passed, N failed, N skipped". With JEST_SUMMARY_FILE set, it
-// also writes that line and jest's own totals there, so .ci/run can repeat them as its last words (after the fuzzer).
+// also writes jest's own totals there and then the plain line "N passed, N failed, N skipped" alone, so .ci/run can
+// repeat them as its last words (after the fuzzer), the plain line last.
 const { writeFileSync } = require('node:fs');
 
 class SummaryReporter {
@@ -17,7 +18,8 @@ class SummaryReporter {
       `${results.numTotalTests} total`,
     ].filter(Boolean);
     const suites = `Test Suites: ${results.numFailedTestSuites ? `${results.numFailedTestSuites} failed, ` : ''}${results.numPassedTestSuites} passed, ${results.numTotalTestSuites} total`;
-    writeFileSync(file, `${line}\n${suites}\nTests:       ${parts.join(', ')}\n`);
+    const plain = `${results.numPassedTests} passed, ${failed} failed, ${skipped} skipped`;
+    writeFileSync(file, `${suites}\nTests:       ${parts.join(', ')}\n${plain}\n`);
   }
 }
 module.exports = SummaryReporter;

@@ -2,7 +2,6 @@
 // validation, lead creation, the SDK's typed start), against a raw client.workflow.start of the same workflow and input.
 import { Client, Connection } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import path from 'node:path';
 import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
@@ -17,6 +16,8 @@ import { taskQueue } from '../src/temporal/task-queues';
 import type { JourneyInput } from '../workflows/journey-messages';
 import { alternateBalanced, measure, measurementFigures, median, report, summarize, type BenchContext, type Figure } from './lib';
 import { forkServer } from './server-process';
+import { jsonPoster } from './http-load';
+import { CpuLedger, cpuMeter, postmasterOf } from './cpu-accounting';
 
 /** Shown by `npm run bench -- --list`. */
 export const description = 'P2: POST /v1/lead/sendtoworkflow (new lead) vs raw client.workflow.start of journeyEnrollment; saturation and one at a time';
@@ -62,7 +63,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   ctx.defer(() => terminateAll(ctx, client, queue));
 
   ctx.say(`Starting the api in a child process (LOG_LEVEL=${logLevel}, task queue ${queue}, no workers).`);
-  const { message: { port }, cpu, statements } = await forkServer<{ port: number }>(
+  const { message: { port }, pid: apiPid, cpu, statements } = await forkServer<{ port: number }>(
     ctx,
     path.join(__dirname, 'enroll', 'server.ts'),
     {
@@ -75,30 +76,31 @@ export async function run(ctx: BenchContext): Promise<number> {
     profileDir,
   );
 
+  const backend = await db.one<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const meter = cpuMeter({ apiPid, postmasterPid: postmasterOf(backend!.pid) });
+  const rawCpu = new CpuLedger(meter);
+  const apiCpuLedger = new CpuLedger(meter);
+
+  // The phones are made before measuring: the load generator's own work stays out of the api side's figures.
   let seq = 0;
-  const nextPhone = (): string => {
+  const phones: string[] = [];
+  const nextPhone = (): string => phones.pop() ?? makePhone();
+  const makePhone = (): string => {
     for (;;) {
       const phone = String(17142000000 + seq++);
       if (normalizePhone(phone)) return phone;
     }
   };
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  ctx.defer(() => agent.destroy());
+  const reserve = (n: number) => {
+    for (let i = 0; i < n; i++) phones.push(makePhone());
+  };
+  const post = jsonPoster(port, concurrency, ctx.defer);
+  const headers = { authorization: `Bearer ${key}` };
   const body = (phone: string) => JSON.stringify({ workflow_id: journey.id, record: { phone, first_name: 'Bench' } });
-  const enroll = () =>
-    new Promise<void>((resolve, reject) => {
-      const payload = body(nextPhone());
-      const req = http.request(
-        { host: '127.0.0.1', port, agent, method: 'POST', path: '/v1/lead/sendtoworkflow', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`))));
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+  const enroll = async () => {
+    const res = await post('/v1/lead/sendtoworkflow', body(nextPhone()), headers);
+    if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.text.slice(0, 200)}`);
+  };
   const rawStart = async () => {
     const leadId = randomUUID();
     const input: JourneyInput = { workspaceId: ws.id, journeyId: journey.id, leadId, version: journey.version, steps: STEPS };
@@ -121,8 +123,9 @@ export async function run(ctx: BenchContext): Promise<number> {
   const apiStatements: number[] = [];
   /** A saturation measurement of the api, noting the api process's CPU time (µs) and Postgres statements per enrollment. */
   const measureApi = async () => {
+    reserve(half);
     const [before, sentBefore] = [await cpu(), await statements()];
-    const m = await measure(half, concurrency, enroll);
+    const m = await apiCpuLedger.book(() => measure(half, concurrency, enroll));
     apiCpu.push(((await cpu()) - before) / m.ops);
     apiStatements.push(((await statements()) - sentBefore) / m.ops);
     return m;
@@ -134,7 +137,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   await measure(100, concurrency, enroll);
 
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} enrollments per side at ${concurrency} in flight…`);
-  const sat = await alternateBalanced(rounds, () => measure(half, concurrency, rawStart), measureApi, (m) => m.perSecond);
+  const sat = await alternateBalanced(rounds, () => rawCpu.book(() => measure(half, concurrency, rawStart)), measureApi, (m) => m.perSecond);
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} enrollments per side one at a time…`);
   const one = await alternateBalanced(rounds, () => measure(halfSerial, 1, rawStart), () => measure(halfSerial, 1, enroll), (m) => m.p50);
 
@@ -154,6 +157,9 @@ export async function run(ctx: BenchContext): Promise<number> {
     ...measurementFigures('POST /v1/lead/sendtoworkflow, one at a time (median of rounds)', oursOne),
     ['api process CPU per enrollment at saturation (median of rounds)', median(apiCpu), 'µs'],
     ['Postgres statements per enrollment at saturation (median of rounds; Temporal calls: 1)', median(apiStatements)],
+    ...cpuFigures('raw start', rawCpu),
+    ...cpuFigures('sendtoworkflow', apiCpuLedger),
+    ['CPU per raw start over CPU per enrollment, all processes (the ratio a CPU-bound machine allows)', rawCpu.perOp().total / apiCpuLedger.perOp().total],
     ['one at a time: p50 over the raw start p50', gap, 'ms'],
     ['goal: ratio >= 0.90; one at a time p50 within 5 ms', `${sat.medianRatio >= 0.9 ? 'ratio met' : 'ratio missed'}, ${gap <= 5 ? 'p50 met' : 'p50 missed'}`],
   );
@@ -170,4 +176,10 @@ async function terminateAll(ctx: BenchContext, client: Client, queue: string): P
     terminationOperation: {},
   });
   ctx.say(`Asked Temporal to terminate the bench runs on ${queue}.`);
+}
+
+/** CPU per operation at saturation, by process (µs): where one side's cost goes. */
+function cpuFigures(side: string, ledger: CpuLedger): Figure[] {
+  const c = ledger.perOp();
+  return [[`${side}: CPU per op at saturation, temporal / postgres / api / bench = total`, `${[c.temporal, c.postgres, c.api, c.bench].map((v) => v.toFixed(0)).join(' / ')} = ${c.total.toFixed(0)}`, 'µs']];
 }

@@ -13,7 +13,7 @@ export async function forkServer<M>(
   script: string,
   env: NodeJS.ProcessEnv,
   profileDir = '',
-): Promise<{ message: M; cpu: () => Promise<number>; statements: () => Promise<number>; memory: () => Promise<NodeJS.MemoryUsage> }> {
+): Promise<{ message: M; pid: number; cpu: () => Promise<number>; statements: () => Promise<number>; memory: () => Promise<NodeJS.MemoryUsage> }> {
   const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [script], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     execArgv: ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])],
@@ -38,7 +38,7 @@ export async function forkServer<M>(
     clearTimeout(timer);
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ message: m as M, cpu: () => childCpu(child), statements: () => childStatements(child), memory: () => childMemory(child) }));
+    child.once('message', (m) => resolve({ message: m as M, pid: child.pid!, cpu: () => childCpu(child), statements: () => childStatements(child), memory: () => childMemory(child) }));
     child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code})`)));
   });
 }

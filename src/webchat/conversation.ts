@@ -25,6 +25,9 @@ const openRunsClient = (client: Client) => {
   return wc;
 };
 
+/** What an open run answered but has not stored yet, and whether its flow ended. */
+export type Unsaved = { messages: ChatMessage[]; ended: boolean };
+
 const CLOSING_RETRY_MS = 25;
 const CLOSING_ATTEMPTS = 400;
 
@@ -52,7 +55,7 @@ export class Conversation {
    * Messages the open run answered but has not stored yet (a turn's write follows its reply), and whether the flow
    * ended; undefined when no run is open (Postgres then has everything) or the run predates the query.
    */
-  async unsaved(): Promise<{ messages: ChatMessage[]; ended: boolean } | undefined> {
+  async unsaved(): Promise<Unsaved | undefined> {
     try {
       return await openRunsClient(this.deps.temporal.client).getHandle(chatWorkflowId(this.session.id)).query(chatUnsavedQuery);
     } catch (err) {

@@ -5,8 +5,9 @@ import type { AppDeps } from '../deps';
 import { chatMessageSeq, chatMessagesAfter, findChatSession, findFlow, latestBotMessage, type ChatMessageRow, type ChatSessionRow } from '../db/repos/chat';
 import { findLeadById } from '../db/repos/leads';
 import { isUuid } from '../ids';
+import { Coalescer } from '../journeys/coalesce';
 import { ChatConnection } from './connection';
-import { Conversation } from './conversation';
+import { Conversation, type Unsaved } from './conversation';
 import { CLOSE } from './frames';
 import { originAllowed } from './origins';
 import { createOpenedSession } from './opening';
@@ -19,6 +20,8 @@ export const isSessionId = (s: string) => s.startsWith(SESSION_PREFIX) && isUuid
 /** The chat sockets of one api process. */
 export class ChatSockets {
   private readonly open = new Set<ChatConnection>();
+  // Connects to one conversation at once (a reconnect storm after a restart, many tabs) share one `unsaved` query.
+  private readonly unsavedQueries = new Coalescer<Unsaved | undefined>();
   private draining = false;
 
   constructor(private readonly deps: AppDeps) {}
@@ -106,8 +109,10 @@ export class ChatSockets {
       const turn = await conn.conversation.open();
       if (turn.replies.length) return conn.sendTurn(turn);
     }
-    // The run's answered-but-unstored messages (their write follows the reply) complete what Postgres has.
-    const unsaved = await conn.conversation.unsaved();
+    // The run's answered-but-unstored messages (their write follows the reply) complete what Postgres has. A flow
+    // stored as ended has nothing unstored: the end is written with its last turn, and an ended run takes no more.
+    const storedEnded = state?.engine.ended === true;
+    const unsaved = storedEnded ? undefined : await this.unsavedQueries.run(session.id, () => conn.conversation.unsaved());
     const merged = (rows: ChatMessageRow[]) => {
       const seen = new Set(rows.map((m) => m.seq));
       return [...rows, ...(unsaved?.messages ?? []).filter((m) => !seen.has(m.seq))].sort((a, b) => a.seq - b.seq);
@@ -120,7 +125,7 @@ export class ChatSockets {
       const latest = merged(stored ? [stored] : []).filter((m) => m.sender === 'bot').at(-1);
       if (latest) conn.sendMessage(latest);
     }
-    const ended = unsaved?.ended || ((await findChatSession(db, session.id))?.state as ChatCarried | null)?.engine.ended;
+    const ended = storedEnded || unsaved?.ended || ((await findChatSession(db, session.id))?.state as ChatCarried | null)?.engine.ended;
     if (ended) conn.end();
   }
 }

@@ -14,9 +14,12 @@ export interface ConnectionOptions {
   log: Logger;
 }
 
+// The turn chain of every connection starts from one settled promise (an idle socket allocates none).
+const settled = Promise.resolve();
+
 /** One open chat socket: answers the client's frames, one message turn at a time. */
 export class ChatConnection {
-  private turns: Promise<void> = Promise.resolve();
+  private turns: Promise<void> = settled;
   private tokens: number;
   private refilled = Date.now();
   /** When the client last sent a frame (epoch ms): ChatSockets' one sweep closes sockets silent too long. */

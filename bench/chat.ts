@@ -15,6 +15,7 @@ import { chatWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { breakdown, type TurnTimes } from './chat/breakdown';
 import { median, percentile, report, type BenchContext, type Figure } from './lib';
+import { holdIdle } from './chat/idle';
 import { forkServer } from './server-process';
 import { openRawTemporal } from './temporal-raw';
 import { rawTurnUpdate } from './workflows/raw';
@@ -30,7 +31,9 @@ export const options = {
   turns: 'chat turns per side, one at a time, split over the rounds (default 100)',
   rounds: 'alternated rounds of chat turns and raw Updates (default 4)',
   profile: 'write a V8 CPU profile of the api process into this directory',
-  idle: 'idle chat connections held open at once (default 2000; the issue asks 10,000 on a free machine)',
+  snapshots: 'write V8 heap snapshots of the api process into this directory, before and while the idle connections are held (diagnosis: writing them skews the rss figure)',
+  idle: 'idle chat connections one api process holds at once (default 10000: P6)',
+  'idle-sessions': 'conversations (each with an open run) the idle connections are spread over (default 100)',
 };
 
 const GRAPH = {
@@ -105,7 +108,9 @@ export async function run(ctx: BenchContext): Promise<number> {
   const turns = ctx.flags.int('turns', 100);
   const rounds = ctx.flags.int('rounds', 4);
   const profileDir = ctx.flags.str('profile', '');
-  const idle = ctx.flags.int('idle', 2000);
+  const snapshotDir = ctx.flags.str('snapshots', '');
+  const idle = ctx.flags.int('idle', 10_000);
+  const idleSessions = ctx.flags.int('idle-sessions', 100);
 
   const databaseUrl = await ctx.databaseUrl();
   const db = createDb(databaseUrl, { max: 2 });
@@ -118,14 +123,15 @@ export async function run(ctx: BenchContext): Promise<number> {
   await ensureSearchAttributes(connection, ctx.temporal.namespace).finally(() => connection.close());
 
   ctx.say('Starting the api with chat workers in a child process…');
-  const server = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'chat', 'server.ts'), {
+  const serverEnv = {
     BENCH_DATABASE_URL: databaseUrl,
     BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
     TEMPORAL_NAMESPACE: ctx.temporal.namespace,
     TEMPORAL_TASK_QUEUE_PREFIX: `bench-chat-${randomBytes(3).toString('hex')}`,
     LOG_LEVEL: 'warn',
     WEBCHAT_FRAMES_PER_SECOND: '1000',
-  }, profileDir);
+  };
+  const server = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'chat', 'server.ts'), serverEnv, profileDir);
   const api = `ws://127.0.0.1:${server.message.port}`;
   const chatUrl = (session: string, reconnect = false) => `${api}/webchat/flow/${flow.id}/session/${session}/r/${reconnect}`;
 
@@ -185,22 +191,44 @@ export async function run(ctx: BenchContext): Promise<number> {
   const chatSplit = breakdown(await history(chatWorkflowId(session)), chatTurn.times);
   const rawSplit = breakdown(await history(rawWorkflowId), rawTurn.times);
 
-  ctx.say(`Memory: ${idle} idle connections to one stored conversation…`);
-  const sockets: WebSocket[] = [];
-  let idleErrors = 0;
-  for (let i = 0; i < idle; i += 50) {
-    const batch = await Promise.allSettled(Array.from({ length: Math.min(50, idle - i) }, () => connect(chatUrl(session), 3)));
-    for (const b of batch) if (b.status === 'fulfilled') sockets.push(b.value.ws);
-    else idleErrors++;
+  // P6 on conversations whose run is open (the costly kind to connect to: the run is asked for its unstored turns),
+  // many sockets per conversation (tabs, reconnect storms) as well as many conversations.
+  ctx.say(`Memory: ${idleSessions} conversations with an open run (one turn each)…`);
+  const conversations = [session];
+  while (conversations.length < Math.min(idleSessions, idle)) {
+    const { ws: c, got: opening } = await connect(chatUrl('null'), 3);
+    const reply = nextOfType(c, 'message');
+    c.send(JSON.stringify({ type: 'message', message: 'hello' }));
+    await reply;
+    c.close();
+    conversations.push(opening[0].session_id as string);
   }
-  const held = await server.memory();
-  // Measured against the same process once the sockets are gone (after GC), so earlier phases' garbage does not count.
-  await Promise.all(sockets.map((s) => new Promise((resolve) => (s.once('close', resolve), s.close()))));
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const released = await server.memory();
-  const n = Math.max(1, sockets.length);
-  const perConnection = (held.rss - released.rss) / n / 1024;
-  const heapPerConnection = (held.heapUsed + held.external - released.heapUsed - released.external) / n / 1024;
+  // The sockets are held by an api process of their own, as deployed (workers run elsewhere: here in the first
+  // child, which also answers its queries), so its memory is the api's and not the workers' native heaps.
+  ctx.say('Starting an api process without workers for the idle connections…');
+  const idleApi = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'chat', 'server.ts'), { ...serverEnv, BENCH_WORKERS: '0' });
+  const idleUrl = (session: string) => `ws://127.0.0.1:${idleApi.message.port}/webchat/flow/${flow.id}/session/${session}/r/false`;
+  const target = (i: number) => ({ url: idleUrl(conversations[i % conversations.length]!), session: conversations[i % conversations.length]! });
+  // A few connects first (code compiled, pools filled, as in any api that served traffic); their writes land (2 s
+  // after the last turn) before the baseline, so the baseline is a quiet process.
+  const warm = await holdIdle(Math.min(200, idle), target, ctx.say);
+  await warm.release();
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const before = await idleApi.memory();
+  if (snapshotDir) await idleApi.heapSnapshot(path.resolve(snapshotDir, 'chat-idle-before.heapsnapshot'));
+  ctx.say(`Memory: ${idle} idle connections (r/false) over ${conversations.length} conversations…`);
+  const hold = await holdIdle(idle, target, ctx.say);
+  ctx.say(`  ${hold.sockets.length} held after ${hold.seconds.toFixed(1)} s; measuring…`);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const held = await idleApi.memory();
+  if (snapshotDir) await idleApi.heapSnapshot(path.resolve(snapshotDir, 'chat-idle-held.heapsnapshot'));
+  const mib = (k: 'rss' | 'heapTotal' | 'heapUsed' | 'external') => `${k} ${(before[k] / 2 ** 20).toFixed(1)} → ${(held[k] / 2 ** 20).toFixed(1)}`;
+  ctx.say(`  api memory after GC, MiB: ${mib('rss')}, ${mib('heapTotal')}, ${mib('heapUsed')}, ${mib('external')}`);
+  const dropped = hold.dropped();
+  await hold.release();
+  const n = Math.max(1, hold.sockets.length);
+  const perConnection = (held.rss - before.rss) / n / 1024;
+  const heapPerConnection = (held.heapUsed + held.external - before.heapUsed - before.external) / n / 1024;
 
   const figures: Figure[] = [
     ['connect→3 frames, chat: p50', chatConnect.p50, 'ms'],
@@ -223,10 +251,14 @@ export async function run(ctx: BenchContext): Promise<number> {
       ];
     }),
     ['one turn ratio, median of rounds (raw p50 / chat p50)', median(ratios)],
-    ['idle connections held', sockets.length, `of ${idle}`],
-    ['idle connection errors', idleErrors],
-    ['memory per idle connection (rss)', perConnection, 'KiB'],
-    ['memory per idle connection (heap+external)', heapPerConnection, 'KiB'],
+    ['idle connections held', hold.sockets.length, `of ${idle}`],
+    ['idle connections open on the api when measured', held.sockets ?? NaN],
+    ['idle connection errors (connect)', hold.errors + warm.errors, hold.first ?? warm.first ?? ''],
+    ['idle connections dropped while held', dropped.count, dropped.first ?? ''],
+    ['idle connections with permessage-deflate', hold.deflate],
+    ['idle connect phase', hold.seconds, 's'],
+    ['memory per idle connection (rss, after GC)', perConnection, 'KiB'],
+    ['memory per idle connection (heap+external, after GC)', heapPerConnection, 'KiB'],
     ['connect ratio (bare p50 / chat p50)', bareConnect.p50 / chatConnect.p50],
   ];
   return report('chat', figures, { value: rawTurn.p50 / chatTurn.p50, what: 'raw Update p50 / chat turn p50' });

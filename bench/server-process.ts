@@ -13,7 +13,7 @@ export async function forkServer<M>(
   script: string,
   env: NodeJS.ProcessEnv,
   profileDir = '',
-): Promise<{ message: M; pid: number; cpu: () => Promise<number>; statements: () => Promise<number>; memory: () => Promise<NodeJS.MemoryUsage> }> {
+): Promise<{ message: M; pid: number; cpu: () => Promise<number>; statements: () => Promise<number>; memory: () => Promise<ChildMemory>; heapSnapshot: (file: string) => Promise<void> }> {
   const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [script], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     execArgv: ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])],
@@ -38,7 +38,7 @@ export async function forkServer<M>(
     clearTimeout(timer);
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ message: m as M, pid: child.pid!, cpu: () => childCpu(child), statements: () => childStatements(child), memory: () => childMemory(child) }));
+    child.once('message', (m) => resolve({ message: m as M, pid: child.pid!, cpu: () => childCpu(child), statements: () => childStatements(child), memory: () => childMemory(child), heapSnapshot: (file) => childHeapSnapshot(child, file) }));
     child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code})`)));
   });
 }
@@ -62,16 +62,32 @@ function childStatements(child: ChildProcess): Promise<number> {
   });
 }
 
+/** A child's memory, and the chat sockets it holds when its script counts them. */
+export type ChildMemory = NodeJS.MemoryUsage & { sockets?: number };
+
 /** The child's memory (after a GC when it runs with --expose-gc); the server script answers the IPC message 'memory'. */
-function childMemory(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
+function childMemory(child: ChildProcess): Promise<ChildMemory> {
   return new Promise((resolve) => {
     const on = (m: unknown) => {
-      const memory = (m as { memory?: NodeJS.MemoryUsage }).memory;
+      const { memory, sockets } = m as { memory?: NodeJS.MemoryUsage; sockets?: number };
       if (!memory) return;
       child.off('message', on);
-      resolve(memory);
+      resolve({ ...memory, sockets });
     };
     child.on('message', on);
     child.send('memory');
+  });
+}
+
+/** Writes a V8 heap snapshot of the child into file (after a GC); the server script answers {snapshot: file}. */
+function childHeapSnapshot(child: ChildProcess, file: string): Promise<void> {
+  return new Promise((resolve) => {
+    const on = (m: unknown) => {
+      if ((m as { snapshot?: string }).snapshot !== file) return;
+      child.off('message', on);
+      resolve();
+    };
+    child.on('message', on);
+    child.send({ snapshot: file });
   });
 }

@@ -1,6 +1,8 @@
-// Child process of bench/chat.ts: the real api with the chat workers, so the load generator never shares its event loop.
+// Child process of bench/chat.ts: the real api with the chat workers (or without: BENCH_WORKERS=0), so the load
+// generator never shares its event loop.
 import { NativeConnection } from '@temporalio/worker';
 import type { AddressInfo } from 'node:net';
+import { writeHeapSnapshot } from 'node:v8';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/pool';
@@ -13,9 +15,12 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, 'api', { buffered: true });
   const db = createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger });
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const workers = await createWorkers({ connection, db, logger, config, namespace: config.TEMPORAL_NAMESPACE, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX });
-  for (const w of workers) void w.run();
+  // BENCH_WORKERS=0: the api alone, as deployed (its workflows' workers run in another process).
+  if (process.env.BENCH_WORKERS !== '0') {
+    const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    const workers = await createWorkers({ connection, db, logger, config, namespace: config.TEMPORAL_NAMESPACE, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX });
+    for (const w of workers) void w.run();
+  }
   const app = createApp({ config, db, temporal, logger });
   await app.startListeners();
   const server = app.listen(0, '127.0.0.1');
@@ -23,6 +28,11 @@ async function main(): Promise<void> {
   process.send!({ port: (server.address() as AddressInfo).port });
   process.on('message', (m) => {
     if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+    const snapshot = (m as { snapshot?: string } | null)?.snapshot;
+    if (snapshot) {
+      global.gc?.();
+      process.send!({ snapshot: writeHeapSnapshot(snapshot) && snapshot });
+    }
     if (m === 'memory') {
       global.gc?.();
       global.gc?.();

@@ -7,30 +7,38 @@ import { FLOW_ENDED_TYPE, type ChatTurn } from '../../workflows/chat-messages';
 import type { Conversation } from './conversation';
 import { CLOSE, parseClientFrame } from './frames';
 
+/** Settings every chat connection of a process shares (one object, not one per socket). */
 export interface ConnectionOptions {
   silenceGraceMs: number;
   framesPerSecond: number;
-  /** The name on recv frames: the lead's name, or "Anonymous". */
-  userName: string;
   log: Logger;
 }
 
+// The turn chain of every connection starts from one settled promise (an idle socket allocates none).
+const settled = Promise.resolve();
+
 /** One open chat socket: answers the client's frames, one message turn at a time. */
 export class ChatConnection {
-  private turns: Promise<void> = Promise.resolve();
+  private turns: Promise<void> = settled;
   private tokens: number;
   private refilled = Date.now();
-  private silence: NodeJS.Timeout;
+  /** When the client last sent a frame (epoch ms): ChatSockets' one sweep closes sockets silent too long. */
+  private lastFrame = Date.now();
   private ended = false;
 
   constructor(
     private readonly ws: WebSocket,
     readonly conversation: Conversation,
     private readonly o: ConnectionOptions,
+    /** The name on recv frames: the lead's name, or "Anonymous". */
+    private readonly userName: string,
   ) {
     this.tokens = o.framesPerSecond * 2;
-    this.silence = setTimeout(() => this.close(CLOSE.silent, `No frame within ${Math.round(o.silenceGraceMs / 1000)} s (send a heartbeat every 15 s)`), o.silenceGraceMs);
-    ws.on('close', () => clearTimeout(this.silence));
+  }
+
+  /** Closes the socket when no frame came within the grace period. */
+  closeIfSilent(now: number): void {
+    if (now - this.lastFrame >= this.o.silenceGraceMs) this.close(CLOSE.silent, `No frame within ${Math.round(this.o.silenceGraceMs / 1000)} s (send a heartbeat every 15 s)`);
   }
 
   send(frame: Record<string, unknown>): void {
@@ -38,7 +46,6 @@ export class ChatConnection {
   }
 
   close(code: number, reason: string): void {
-    clearTimeout(this.silence);
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
   }
 
@@ -46,7 +53,7 @@ export class ChatConnection {
   sendMessage(m: Pick<ChatMessageRow, 'id' | 'sender' | 'content'>): void {
     const { flow } = this.conversation;
     if (m.sender === 'bot') this.send({ type: 'message', id: m.id, profilepic: flow.owner_picture ?? '', name: flow.owner_name, content: m.content });
-    else this.send({ type: 'recv', id: m.id, profilepic: '', name: this.o.userName, content: m.content });
+    else this.send({ type: 'recv', id: m.id, profilepic: '', name: this.userName, content: m.content });
   }
 
   /** Sends a turn's replies, and the end (then a close) when the flow ended. */
@@ -63,7 +70,7 @@ export class ChatConnection {
 
   /** Handles one frame from the client. */
   receive(data: WebSocket.RawData, isBinary: boolean): void {
-    this.silence.refresh();
+    this.lastFrame = Date.now();
     if (!this.admit()) {
       this.send({ type: 'error', message: `Too many frames: at most ${this.o.framesPerSecond} per second` });
       this.close(CLOSE.policy, 'Too many frames');

@@ -4,7 +4,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import type { Config } from '../config';
 import { parseFlowGraph } from '../chat/flow-schema';
 import type { Db } from '../db/pool';
-import { findChatSession, type ChatSessionRow, type FlowRow } from '../db/repos/chat';
+import { findChatResume, type ChatSessionRow, type FlowRow } from '../db/repos/chat';
 import { chatWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
@@ -25,6 +25,16 @@ const openRunsClient = (client: Client) => {
   return wc;
 };
 
+/**
+ * What a connection keeps of its conversation and flow: ids and the persona, not the stored state or the flow's graph
+ * (an idle socket holds only these; a run that starts reads the state and graph of that moment).
+ */
+export type ChatSessionRef = Pick<ChatSessionRow, 'id' | 'workspace_id' | 'flow_id' | 'lead_id'>;
+export type FlowPersona = Pick<FlowRow, 'id' | 'owner_name' | 'owner_picture'>;
+
+/** What an open run answered but has not stored yet, and whether its flow ended. */
+export type Unsaved = { messages: ChatMessage[]; ended: boolean };
+
 const CLOSING_RETRY_MS = 25;
 const CLOSING_ATTEMPTS = 400;
 
@@ -32,8 +42,8 @@ const CLOSING_ATTEMPTS = 400;
 export class Conversation {
   constructor(
     private readonly deps: ConversationDeps,
-    readonly session: ChatSessionRow,
-    readonly flow: FlowRow,
+    readonly session: ChatSessionRef,
+    readonly flow: FlowPersona,
     /** No run was started for it yet (a conversation this connection created): the first update starts one. */
     private noRunYet = false,
   ) {}
@@ -52,7 +62,7 @@ export class Conversation {
    * Messages the open run answered but has not stored yet (a turn's write follows its reply), and whether the flow
    * ended; undefined when no run is open (Postgres then has everything) or the run predates the query.
    */
-  async unsaved(): Promise<{ messages: ChatMessage[]; ended: boolean } | undefined> {
+  async unsaved(): Promise<Unsaved | undefined> {
     try {
       return await openRunsClient(this.deps.temporal.client).getHandle(chatWorkflowId(this.session.id)).query(chatUnsavedQuery);
     } catch (err) {
@@ -89,19 +99,20 @@ export class Conversation {
       }
     }
     // A run that ended (idle, or an api restart in between) comes back from the state stored with the last turn.
-    const stored = (await findChatSession(this.deps.db, this.session.id))?.state as ChatCarried | null | undefined;
-    const startWorkflowOperation = new WithStartWorkflowOperation<typeof chatSession>('chatSession', this.startOptions(stored ?? undefined));
+    const resume = await findChatResume(this.deps.db, this.session.id);
+    if (!resume) throw new Error('chat session no longer stored');
+    const startWorkflowOperation = new WithStartWorkflowOperation<typeof chatSession>('chatSession', this.startOptions(resume.graph, (resume.state as ChatCarried | null) ?? undefined));
     return client.workflow.executeUpdateWithStart(def as UpdateDefinition<ChatTurn, [unknown]>, { args: args as [unknown], updateId, startWorkflowOperation });
   }
 
-  private startOptions(stored: ChatCarried | undefined): WorkflowStartOptions<typeof chatSession> & { workflowIdConflictPolicy: 'USE_EXISTING' } {
+  private startOptions(graph: unknown, stored: ChatCarried | undefined): WorkflowStartOptions<typeof chatSession> & { workflowIdConflictPolicy: 'USE_EXISTING' } {
     const { config } = this.deps;
     const input: ChatInput = {
       sessionId: this.session.id,
       workspaceId: this.session.workspace_id,
       flowId: this.flow.id,
       leadId: this.session.lead_id ?? undefined,
-      graph: parseFlowGraph(this.flow.graph),
+      graph: parseFlowGraph(graph),
       model: config.CHAT_MODEL_BASE_URL ? 'openai' : 'scripted',
       idleMs: config.CHAT_IDLE_MS,
       updatesPerRun: config.CHAT_UPDATES_PER_RUN,

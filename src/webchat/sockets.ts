@@ -5,8 +5,9 @@ import type { AppDeps } from '../deps';
 import { chatMessageSeq, chatMessagesAfter, findChatSession, findFlow, latestBotMessage, type ChatMessageRow, type ChatSessionRow } from '../db/repos/chat';
 import { findLeadById } from '../db/repos/leads';
 import { isUuid } from '../ids';
-import { ChatConnection } from './connection';
-import { Conversation } from './conversation';
+import { Coalescer } from '../journeys/coalesce';
+import { ChatConnection, type ConnectionOptions } from './connection';
+import { Conversation, type Unsaved } from './conversation';
 import { CLOSE } from './frames';
 import { originAllowed } from './origins';
 import { createOpenedSession } from './opening';
@@ -19,9 +20,31 @@ export const isSessionId = (s: string) => s.startsWith(SESSION_PREFIX) && isUuid
 /** The chat sockets of one api process. */
 export class ChatSockets {
   private readonly open = new Set<ChatConnection>();
+  // Connects to one conversation at once (a reconnect storm after a restart, many tabs) share one `unsaved` query.
+  private readonly unsavedQueries = new Coalescer<Unsaved | undefined>();
   private draining = false;
+  private readonly connOptions: ConnectionOptions;
+  // One sweep for every socket's silence (not a timer per socket): it runs while sockets are open.
+  private sweep: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: AppDeps) {
+    this.connOptions = { silenceGraceMs: deps.config.WEBCHAT_SILENCE_GRACE_MS, framesPerSecond: deps.config.WEBCHAT_FRAMES_PER_SECOND, log: deps.logger };
+  }
+
+  private track(conn: ChatConnection, ws: WebSocket): void {
+    this.open.add(conn);
+    ws.on('close', () => {
+      this.open.delete(conn);
+      if (this.open.size || !this.sweep) return;
+      clearInterval(this.sweep);
+      this.sweep = undefined;
+    });
+    // A silent socket is closed between one grace period and a quarter more.
+    this.sweep ??= setInterval(() => {
+      const now = Date.now();
+      for (const c of this.open) c.closeIfSilent(now);
+    }, Math.max(250, Math.round(this.connOptions.silenceGraceMs / 4))).unref();
+  }
 
   /** ws's upgrade check: only the chat path is a WebSocket, and none while the api drains. */
   verifyClient = (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void): void => {
@@ -73,14 +96,11 @@ export class ChatSockets {
       if (ws.readyState !== ws.OPEN) return;
       const lead = session.lead_id ? await findLeadById(db, session.workspace_id, session.lead_id) : undefined;
       const userName = [lead?.first_name, lead?.last_name].filter(Boolean).join(' ') || 'Anonymous';
-      const conn = new ChatConnection(ws, new Conversation(this.deps, session, flow, opening !== undefined), {
-        silenceGraceMs: config.WEBCHAT_SILENCE_GRACE_MS,
-        framesPerSecond: config.WEBCHAT_FRAMES_PER_SECOND,
-        userName,
-        log: logger,
-      });
-      this.open.add(conn);
-      ws.on('close', () => this.open.delete(conn));
+      // The connection keeps ids and the persona only: an idle socket holds neither the stored state nor the graph.
+      const ref = { id: session.id, workspace_id: session.workspace_id, flow_id: session.flow_id, lead_id: session.lead_id };
+      const persona = { id: flow.id, owner_name: flow.owner_name, owner_picture: flow.owner_picture };
+      const conn = new ChatConnection(ws, new Conversation(this.deps, ref, persona, opening !== undefined), this.connOptions, userName);
+      this.track(conn, ws);
       if (this.draining) return conn.close(CLOSE.restart, 'Server restarting, reconnect');
       conn.send({ type: 'session', id: randomUUID(), session_id: session.id });
       conn.send({ type: 'chatowner', id: flow.id, profilepic: flow.owner_picture ?? '', name: flow.owner_name });
@@ -106,8 +126,10 @@ export class ChatSockets {
       const turn = await conn.conversation.open();
       if (turn.replies.length) return conn.sendTurn(turn);
     }
-    // The run's answered-but-unstored messages (their write follows the reply) complete what Postgres has.
-    const unsaved = await conn.conversation.unsaved();
+    // The run's answered-but-unstored messages (their write follows the reply) complete what Postgres has. A flow
+    // stored as ended has nothing unstored: the end is written with its last turn, and an ended run takes no more.
+    const storedEnded = state?.engine.ended === true;
+    const unsaved = storedEnded ? undefined : await this.unsavedQueries.run(session.id, () => conn.conversation.unsaved());
     const merged = (rows: ChatMessageRow[]) => {
       const seen = new Set(rows.map((m) => m.seq));
       return [...rows, ...(unsaved?.messages ?? []).filter((m) => !seen.has(m.seq))].sort((a, b) => a.seq - b.seq);
@@ -120,7 +142,7 @@ export class ChatSockets {
       const latest = merged(stored ? [stored] : []).filter((m) => m.sender === 'bot').at(-1);
       if (latest) conn.sendMessage(latest);
     }
-    const ended = unsaved?.ended || ((await findChatSession(db, session.id))?.state as ChatCarried | null)?.engine.ended;
+    const ended = storedEnded || unsaved?.ended || ((await findChatSession(db, session.id))?.state as ChatCarried | null)?.engine.ended;
     if (ended) conn.end();
   }
 }

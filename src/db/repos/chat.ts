@@ -58,6 +58,11 @@ export function findChatSession(db: Queryable, id: string): Promise<ChatSessionR
   return db.one<ChatSessionRow>('SELECT id, workspace_id, flow_id, lead_id, state FROM chat_sessions WHERE id = $1', [id]);
 }
 
+/** What a chatSession run starts from: the conversation's stored state and its flow's graph, in one round trip. */
+export function findChatResume(db: Queryable, sessionId: string): Promise<{ state: unknown; graph: unknown } | undefined> {
+  return db.one<{ state: unknown; graph: unknown }>('SELECT s.state, f.graph FROM chat_sessions s JOIN flows f ON f.id = s.flow_id WHERE s.id = $1', [sessionId]);
+}
+
 /**
  * Stores one turn: its messages (each once: a retried turn finds its seqs taken) and the flow position after it,
  * in one statement (atomic, one round trip) so a resume never sees messages without the state that produced them.

@@ -3,11 +3,12 @@
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { addTag, findLeadById } from '../../src/db/repos/leads';
+import { webhookSecrets } from '../../src/db/repos/webhook-secrets';
 import type { JourneyState, StepRecord } from '../../workflows/journey-messages';
 import { everyStepKind } from '../helpers/journeys';
 import { skipTo, startTimeSkipping } from '../helpers/time-skipping';
 import { startTimeStack, type Enrolled, type TimeStack } from '../helpers/time-journeys';
-import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
+import { eventually, verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';
 
 let env: TestWorkflowEnvironment;
 let stack: TimeStack;
@@ -143,6 +144,24 @@ describe('a journey on the time-skipping server', () => {
       'stop:done',
     ]);
     expect(receiver.on('/fixture').map((d) => JSON.parse(d.body))).toEqual([{ company: 'Acme' }]);
+  });
+
+  it('retries a webhook after a 500 (after the retry backoff) with the same event id, signed each time', async () => {
+    receiver.script('/retried', [500, 200]);
+    const run = await stack.enroll([
+      { id: 'notify', kind: 'webhook', url: `${hooks}/retried`, payload: { lead: '{{lead_id}}', event: '{{event_id}}' } },
+      { id: 'stop', kind: 'end' },
+    ]);
+    const end = await result(run);
+    expect(steps(end).map((s) => s.replace(/ \(.*/, ''))).toEqual(['notify:delivered', 'stop:done']);
+    const tries = receiver.on('/retried');
+    expect(tries.map((d) => d.status)).toEqual([500, 200]);
+    const { current } = (await webhookSecrets(stack.db, run.workspaceId))!;
+    for (const d of tries) expect(verifySignature(current, d.signature, d.body)).toBe(true);
+    expect(tries[1]!.eventId).toBe(tries[0]!.eventId);
+    expect(JSON.parse(tries[1]!.body)).toEqual({ lead: run.leadId, event: tries[0]!.eventId });
+    // The receiver processes the event once: its ledger has two deliveries of one event id.
+    expect(receiver.ledger('/retried')).toEqual(new Map([[tries[0]!.eventId, 2]]));
   });
 
   it('fails the enrollment when its lead is deleted during a wait', async () => {

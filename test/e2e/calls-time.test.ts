@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createActivities } from '../../activities';
 import { createDb, type Db } from '../../src/db/pool';
 import { createAgent, createPhoneGroup } from '../../src/db/repos/agents';
+import { callWithLegs } from '../../src/db/repos/calls';
 import { createWorkspace } from '../../src/db/repos/workspaces';
 import { msUntilWindow } from '../../src/journeys/window';
 import { createLogger } from '../../src/log';
@@ -99,4 +100,33 @@ it.each([
   await handle.cancel();
   expect(await handle.result()).toMatchObject<Partial<CallResult>>({ outcome: 'canceled', status: 'canceled' });
   expect(sim.ledger.entries.filter((e) => e.callId === callId)).toHaveLength(1);
+});
+
+// The provider's silence, on the server's clock: the e2e call tests never wait out CALL_PROVIDER_TIMEOUT_SECONDS (a
+// few seconds there were a budget a loaded machine could overrun) and end their silent calls by cancelling them.
+it('fails a call the provider never reports on once the provider timeout passes (provider_timeout), and frees its slot', async () => {
+  const ws = await createWorkspace(db, { name: `calls time ${randomBytes(3).toString('hex')}`, timezone: 'America/New_York' });
+  await db.query('UPDATE workspaces SET max_concurrent_calls = 1 WHERE id = $1', [ws.id]);
+  const group = await createPhoneGroup(db, ws.id, { name: 'out', numbers: ['12125559002'] });
+  const agent = await createAgent(db, ws.id, { name: 'Ava', phoneGroupId: group.id });
+  const callId = randomUUID();
+  const anyTime = { start: '00:00', end: '23:59', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };
+  const input: OutboundCallInput = { callId, workspaceId: ws.id, agentId: agent.id, to: phoneEnding('0007'), waitForSlot: true, source: 'journey', window: anyTime };
+  const handle = await plain().workflow.start('outboundCall', { taskQueue: queue, workflowId: callWorkflowId(callId), args: [input] });
+  await eventually(async () => sim.ledger.forCallId(callId), 30_000, 'the call to be dialled');
+  const slotUsed = () => db.one<{ used: number }>('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [ws.id]);
+  expect(await slotUsed()).toEqual({ used: 1 });
+
+  // Awaited through the environment's client: the server skips to the timeout.
+  const result = (await env.client.workflow.getHandle(handle.workflowId).result()) as CallResult;
+  expect(result).toMatchObject<Partial<CallResult>>({ outcome: 'failed', status: 'failed', endedReason: 'provider_timeout' });
+  // The wait for the provider was one timer of CALL_PROVIDER_TIMEOUT_SECONDS (120 s by default), not real seconds.
+  const timers = (await plain().workflow.getHandle(handle.workflowId).fetchHistory()).events!.flatMap((e) => e.timerStartedEventAttributes ?? []);
+  expect(timers.map((t) => Number(t.startToFireTimeout!.seconds))).toContain(120);
+  const [row, ...legs] = (await callWithLegs(db, ws.id, callId))!;
+  expect(row).toMatchObject({ status: 'failed', outcome: 'failed', ended_reason: 'provider_timeout', slot_taken_at: null });
+  expect(row!.call_end).toEqual(expect.any(String));
+  expect(legs).toEqual([]);
+  expect(sim.ledger.entries.filter((e) => e.callId === callId)).toHaveLength(1);
+  expect(await slotUsed()).toEqual({ used: 0 });
 });

@@ -53,7 +53,6 @@ beforeAll(async () => {
       JWT_JWKS_URL: idp.url,
       JWT_JWKS_ISSUER: IDP_ISSUER,
       LOGIN_RATE_LIMIT_PER_EMAIL: '3',
-      LOGIN_RATE_LIMIT_PER_ADDRESS: '100000',
     },
   });
   // The middleware on a tiny route of its own, against the real database and the same configuration as the api.

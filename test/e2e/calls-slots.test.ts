@@ -3,6 +3,7 @@ import { acquireCallSlot, reclaimStaleSlots, releaseCallSlot } from '../../src/d
 import { startOutboundCall } from '../../src/calls/start';
 import { endCall } from '../../src/db/repos/calls';
 import { callWorkflowId } from '../../src/temporal/ids';
+import { startCallbackGate } from '../helpers/callback-gate';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';
@@ -10,12 +11,21 @@ import { eventually } from '../helpers/webhook-receiver';
 jest.setTimeout(180_000);
 
 let app: TestApp;
+let gate: Awaited<ReturnType<typeof startCallbackGate>>;
 
 beforeAll(async () => {
-  // Silent calls (0007) hold their slot until the provider timeout fails them.
-  app = await startTestApp({ workers: true, simulator: { speed: 20 }, config: { CALL_PROVIDER_TIMEOUT_SECONDS: '4' } });
+  // The simulator's callbacks reach the api through a gate that can hold them (a call then stays in progress).
+  gate = await startCallbackGate();
+  // Silent calls (0007) hold their slot until cancelled: the provider timeout stays at its default (minutes), so none
+  // ends on its own however slow the machine. That end (and its slot freed): calls-time.test.ts, on the time-skipping server.
+  app = await startTestApp({ workers: true, simulator: { speed: 20 }, config: { TELEPHONY_CALLBACK_BASE_URL: gate.url } });
+  gate.forwardTo(app.url);
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await gate.close();
+});
+afterEach(() => gate.release());
 
 const post = (ws: { apiKey: string; agentId: string }, last4: string) =>
   app.request('POST', '/v1/agent', { key: ws.apiKey, body: { agent: ws.agentId, phone: phoneEnding(last4) } });
@@ -67,10 +77,11 @@ describe('the concurrent-call slot counter', () => {
     // Refused posts wrote nothing.
     expect(await app.db.query('SELECT id FROM calls WHERE workspace_id = $1', [ws.workspaceId])).toHaveLength(cap);
 
-    // One is cancelled, the others fail on the provider's silence: every kind of end gives its slot back.
-    expect((await app.request('POST', '/v1/calls/cancel', { key: ws.apiKey, body: { call_id: placed[0] } })).status).toBe(200);
+    // Each is cancelled, concurrently: every slot comes back (the other ends: the cases below and calls-time.test.ts).
+    const cancels = await Promise.all(placed.map((id) => app.request('POST', '/v1/calls/cancel', { key: ws.apiKey, body: { call_id: id } })));
+    expect(cancels.map((r) => r.status)).toEqual(Array(cap).fill(200));
     const results = await Promise.all(placed.map((id) => callResult(app, id)));
-    expect(results.map((r) => r.endedReason).sort()).toEqual(['canceled', ...Array(cap - 1).fill('provider_timeout')]);
+    expect(results.map((r) => r.endedReason)).toEqual(Array(cap).fill('canceled'));
     expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
     expect((await post(ws, '0001')).status).toBe(200);
   });
@@ -82,10 +93,13 @@ describe('the concurrent-call slot counter', () => {
     ['0006', 'transferred'],
   ])('frees the slot of a call to …%s once it ends (%s)', async (last4, outcome) => {
     const ws = await cappedWorkspace(1);
+    // Its callbacks held, the call cannot end (a busy one would in 75 ms at speed 20) before the checks below.
+    gate.hold();
     const res = await post(ws, last4);
     expect(res.status).toBe(200);
     expect((await slots(ws.workspaceId)).used).toBe(1);
     expect((await post(ws, '0001')).status).toBe(429);
+    gate.release();
     expect((await callResult(app, res.body.call_id)).outcome).toBe(outcome);
     expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
   });
@@ -122,6 +136,7 @@ describe('the concurrent-call slot counter', () => {
       [stuck, ws.workspaceId],
     );
     await app.db.query('INSERT INTO call_slot_counts (workspace_id, used) VALUES ($1, 1)', [ws.workspaceId]);
+    gate.hold(); // the new call stays in progress until the checks are done
     const res = await post(ws, '0004');
     expect(res.status).toBe(200);
     expect(await slots(ws.workspaceId)).toEqual({ used: 1, held: [res.body.call_id] });
@@ -129,16 +144,19 @@ describe('the concurrent-call slot counter', () => {
     // The stale call's run, should it end after all, frees nothing more.
     await releaseCallSlot(app.db, stuck);
     expect((await slots(ws.workspaceId)).used).toBe(1);
+    gate.release();
     await callResult(app, res.body.call_id);
     expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
   });
 
   it('wakes a journey call waiting for a slot when one is released: one waiting activity, no poll timers', async () => {
     const ws = await cappedWorkspace(1);
+    gate.hold(); // the first call stays in progress until the journey call waits for its slot
     const first = await post(ws, '0001');
     expect(first.status).toBe(200);
     const waiting = await journeyCall(ws, '4242');
     await waitingActivity(waiting.workflowId);
+    gate.release();
     expect(await callResult(app, first.body.call_id)).toMatchObject({ outcome: 'human' });
     expect(await waiting.result()).toMatchObject({ outcome: 'human' });
     const events = (await waiting.fetchHistory()).events!;
@@ -159,7 +177,8 @@ describe('the concurrent-call slot counter', () => {
     await waiting.cancel();
     expect(await waiting.result()).toMatchObject({ outcome: 'canceled' });
     expect(app.simulator!.ledger.entries.filter((e) => e.callId === waiting.workflowId.slice('call:'.length))).toEqual([]);
-    expect(await callResult(app, first.body.call_id)).toMatchObject({ endedReason: 'provider_timeout' });
+    expect((await app.request('POST', '/v1/calls/cancel', { key: ws.apiKey, body: { call_id: first.body.call_id } })).status).toBe(200);
+    expect(await callResult(app, first.body.call_id)).toMatchObject({ endedReason: 'canceled' });
     expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
   });
 

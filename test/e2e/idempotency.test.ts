@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { startTestApp, type TestApp } from '../helpers/stack';
+import { eventually } from '../helpers/webhook-receiver';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -13,13 +14,8 @@ const send = (ws: Ws, method: string, path: string, body: unknown, key?: string)
   app.request(method, path, { key: ws.apiKey, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
 const leadsOf = (ws: Ws) => app.db.query<{ id: string }>('SELECT id FROM leads WHERE workspace_id = $1', [ws.workspaceId]);
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Waits until check holds (no time budget is asserted: a loaded machine may take a while). */
+const until = (check: () => Promise<boolean>, what: string) => eventually(check, 30_000, what);
 
 /** Holds a row lock on a lead so a request updating it stays in flight until released. */
 async function lockLead(id: string): Promise<{ client: PoolClient; pid: number; blocked(): Promise<number[]> }> {

@@ -12,7 +12,9 @@ const SUCCESS = { status: 'success', workflow_assigned: true, message: 'Lead suc
 const LEAD_FAILED = { status: 'failed', message: 'Could not find or create lead' };
 const NOT_FOUND = { status: 'failed', message: 'Workflow not found' };
 const quick = [{ id: 'hello', kind: 'tag', tag: 'enrolled' }, { id: 'stop', kind: 'end' }];
-const slow = [{ id: 'hello', kind: 'tag', tag: 'enrolled' }, { id: 'nap', kind: 'wait', duration: 'PT60S' }, { id: 'stop', kind: 'end' }];
+// Asleep for a day, not a minute: a loaded machine answering 1,000 enrollments slowly must not see the run end (each
+// test unenrolls its lead when done).
+const slow = [{ id: 'hello', kind: 'tag', tag: 'enrolled' }, { id: 'nap', kind: 'wait', duration: 'P1D' }, { id: 'stop', kind: 'end' }];
 
 async function tenant(steps: unknown[] = quick) {
   const ws = await app.newWorkspace();

@@ -23,6 +23,9 @@ const callIdsOf = (s: JourneyState, stepId: string) =>
 // Every call step here may ring at any hour (the default window, 08:00-21:00 local, would make the tests depend on
 // the time of day they run at); the window itself has h1's tests.
 const ANY_TIME = { start: '00:00', end: '23:59' };
+// Waits of a millisecond: these tests check the order of calls and waits, not how long a wait lasts (waits that last
+// run on the time-skipping server, journeys-time.test.ts), so none sits on a workflow timer in real time.
+const MOMENT = 'PT0.001S';
 
 /** A workspace with an agent (and its phone group) and the journey; enroll() puts a lead with this phone in it. */
 async function tenant(journey: (agent: string) => unknown[]) {
@@ -46,8 +49,8 @@ describe('the journey call step', () => {
     const t = await tenant((agent) => [
       { id: 'ring', kind: 'call', agent, window: ANY_TIME },
       { id: 'answered', kind: 'branch', cases: [{ when: { outcome: 'no_answer' }, goto: 'later' }], else: 'talked' },
-      { id: 'later', kind: 'wait', duration: 'PT1S' },
-      { id: 'ring_again', kind: 'call', agent, window: ANY_TIME, retries: { attempts: 1, spacing: 'PT1S' }, retry_on: ['no_answer', 'busy'] },
+      { id: 'later', kind: 'wait', duration: MOMENT },
+      { id: 'ring_again', kind: 'call', agent, window: ANY_TIME, retries: { attempts: 1, spacing: MOMENT }, retry_on: ['no_answer', 'busy'] },
       { id: 'answered_again', kind: 'branch', cases: [{ when: { outcome: ['human', 'transferred'] }, goto: 'talked' }], else: 'unreachable' },
       { id: 'unreachable', kind: 'tag', tag: 'unreachable' },
       { id: 'stop', kind: 'end' },
@@ -78,7 +81,7 @@ describe('the journey call step', () => {
 
   it('calls once when a person answers, and branches on human', async () => {
     const t = await tenant((agent) => [
-      { id: 'ring', kind: 'call', agent, window: ANY_TIME, retries: { attempts: 2, spacing: 'PT1S' } },
+      { id: 'ring', kind: 'call', agent, window: ANY_TIME, retries: { attempts: 2, spacing: MOMENT } },
       { id: 'answered', kind: 'branch', cases: [{ when: { outcome: 'human' }, goto: 'talked' }], else: 'stop' },
       { id: 'talked', kind: 'tag', tag: 'talked' },
       { id: 'stop', kind: 'end' },

@@ -1,10 +1,13 @@
+// Journeys through the api on the real Temporal dev server. Nothing here waits for a workflow timer: a run is kept
+// at a step by a held webhook, or by a wait of days that an unenroll ends; waits that elapse (their duration, a branch
+// after one, every step kind, a lead deleted mid-wait) run on the time-skipping server in journeys-time.test.ts.
 import { addTag, defineCustomField } from '../../src/db/repos/leads';
 import { enrollmentWorkflowId } from '../../src/temporal/ids';
 import { SA } from '../../src/temporal/search-attributes';
 import { taskQueue } from '../../src/temporal/task-queues';
 import { journeyEnrollment } from '../../workflows/journey';
 import { enrollSignal, type JourneyState } from '../../workflows/journey-messages';
-import { enrollmentRows, everyStepKind, finished, importSteps, leadRow, newPhone, rowsWhen, runOf, stateOf } from '../helpers/journeys';
+import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, runOf, stateOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually, verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -34,10 +37,9 @@ async function tenant(steps: unknown[], opts: { timezone?: string } = {}) {
 
 const steps = (s: JourneyState) => s.history.map((h) => `${h.step_id}:${h.outcome}${h.detail ? ` (${h.detail})` : ''}`);
 
-describe('a journey that waits and branches', () => {
+describe('a journey that branches and waits', () => {
   const journey = [
     { id: 'start', kind: 'tag', tag: 'started' },
-    { id: 'pause', kind: 'wait', duration: 'PT1S' },
     { id: 'which', kind: 'branch', cases: [{ when: { has_tag: 'vip' }, goto: 'vip' }], else: 'standard' },
     { id: 'standard', kind: 'tag', tag: 'standard_path' },
     { id: 'skip_vip', kind: 'goto', target: 'done' },
@@ -45,7 +47,7 @@ describe('a journey that waits and branches', () => {
     { id: 'done', kind: 'end' },
   ];
 
-  it('runs each lead down its branch after the wait, and records it in Postgres and the query', async () => {
+  it('runs each lead down its branch, and records it in Postgres and the query', async () => {
     const t = await tenant(journey);
     const plain = await t.enroll();
     const res = await app.request('POST', '/v1/lead/sendtoworkflow', { key: t.apiKey, body: { workflow_id: t.journeyId, record: { phone: newPhone() } } });
@@ -57,10 +59,8 @@ describe('a journey that waits and branches', () => {
     const vipRun = await stateOf(app, t.journeyId, res.body.lead_id);
     const plainRun = await finished(app, t.journeyId, plain);
 
-    expect(steps(plainRun)).toEqual(['start:done', 'pause:done', 'which:done (goto standard)', 'standard:done', 'skip_vip:done (goto done)', 'done:done']);
-    expect(steps(vipRun)).toEqual(['start:done', 'pause:done', 'which:done (goto vip)', 'vip:done', 'done:done']);
-    const [tagged, waited] = plainRun.history;
-    expect(Date.parse(waited!.at) - Date.parse(tagged!.at)).toBeGreaterThanOrEqual(1000);
+    expect(steps(plainRun)).toEqual(['start:done', 'which:done (goto standard)', 'standard:done', 'skip_vip:done (goto done)', 'done:done']);
+    expect(steps(vipRun)).toEqual(['start:done', 'which:done (goto vip)', 'vip:done', 'done:done']);
     expect((await leadRow(app, t.workspaceId, plain)).tags).toEqual(['started', 'standard_path']);
     expect((await leadRow(app, t.workspaceId, res.body.lead_id)).tags).toEqual(['started', 'standard_path', 'vip', 'vip_path']);
     expect(await enrollmentRows(app, plain)).toMatchObject([{ status: 'completed', current_step: 'done', journey_version: 1 }]);
@@ -128,37 +128,20 @@ describe('a journey that waits and branches', () => {
   });
 });
 
-describe('every step kind in one journey', () => {
-  it('runs them all', async () => {
-    const t = await tenant(everyStepKind(hooks));
-    const lead = await t.enroll({ first_name: 'Ada' });
-    const end = await finished(app, t.journeyId, lead);
-    expect(steps(end).map((s) => s.replace(/ \(HTTP 200 evt_\w+\)/, ''))).toEqual([
-      'hello:done',
-      'nap:done',
-      'set:done',
-      'notify:delivered',
-      'delivered:done (goto acme)',
-      'acme:done (goto ring)',
-      'ring:failed (unknown_agent: the workspace has no agent 6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11)',
-      'crm:failed (not_connected: HubSpot is not connected for this workspace: connect it first)',
-      'bye:done',
-      'jump:done (goto stop)',
-      'stop:done',
-    ]);
-  });
-});
-
 describe('versions', () => {
   it('a running enrollment keeps its version; a new one runs the latest', async () => {
-    const t = await tenant([{ id: 'a', kind: 'tag', tag: 'v1_start' }, { id: 'w', kind: 'wait', duration: 'PT2S' }, { id: 'b', kind: 'tag', tag: 'v1_end' }]);
+    // The early run is held at its webhook step (its answer withheld) until the late one has ended.
+    receiver.hold('/versions/held');
+    const t = await tenant([{ id: 'a', kind: 'tag', tag: 'v1_start' }, { id: 'w', kind: 'webhook', url: `${hooks}/versions/held` }, { id: 'b', kind: 'tag', tag: 'v1_end' }]);
     const early = await t.enroll();
-    await eventually(async () => (await stateOf(app, t.journeyId, early)).current_step === 'w');
+    await eventually(async () => receiver.heldCount('/versions/held') === 1, 30_000, 'the early run at its webhook');
     const v2 = await importSteps(app, t.workspaceId, [{ id: 'a', kind: 'tag', tag: 'v2_start' }, { id: 'b', kind: 'tag', tag: 'v2_end' }], t.journeyId);
     expect(v2.version).toBe(2);
     const late = await t.enroll();
-    expect((await finished(app, t.journeyId, early)).version).toBe(1);
     expect((await finished(app, t.journeyId, late)).version).toBe(2);
+    expect((await stateOf(app, t.journeyId, early)).current_step).toBe('w');
+    receiver.release('/versions/held');
+    expect((await finished(app, t.journeyId, early)).version).toBe(1);
     expect((await leadRow(app, t.workspaceId, early)).tags).toEqual(['v1_start', 'v1_end']);
     expect((await leadRow(app, t.workspaceId, late)).tags).toEqual(['v2_start', 'v2_end']);
     expect((await enrollmentRows(app, early))[0]!.journey_version).toBe(1);
@@ -167,28 +150,27 @@ describe('versions', () => {
 });
 
 describe('webhooks', () => {
-  it('signs each delivery, retries after a 500 with the same event id, and lets the receiver dedupe', async () => {
+  // A retry after a 500 (same event id, the receiver processing it once) waits out the retry's backoff: journeys-time.test.ts.
+  it('signs each delivery with an event id of its own, and renders the payload template', async () => {
     const t = await tenant([
-      { id: 'notify', kind: 'webhook', url: `${hooks}/flaky`, payload: { text: 'Hello {{lead.first_name}}', lead: '{{lead_id}}', event: '{{event_id}}' } },
+      { id: 'notify', kind: 'webhook', url: `${hooks}/templated`, payload: { text: 'Hello {{lead.first_name}}', lead: '{{lead_id}}', event: '{{event_id}}' } },
       { id: 'plain', kind: 'webhook', url: `${hooks}/plain` },
       { id: 'stop', kind: 'end' },
     ]);
     receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: t.superuserKey })).body.webhook_secret;
     expect(receiver.secret).toMatch(/^whsec_/);
-    receiver.script('/flaky', [500, 200]);
     const lead = await t.enroll({ first_name: 'Ada' });
     const end = await finished(app, t.journeyId, lead);
     expect(steps(end).map((s) => s.replace(/ \(.*/, ''))).toEqual(['notify:delivered', 'plain:delivered', 'stop:done']);
 
-    const flaky = receiver.on('/flaky');
-    expect(flaky.map((d) => [d.status, d.verified])).toEqual([[500, true], [200, true]]);
-    expect(flaky[1]!.eventId).toBe(flaky[0]!.eventId);
-    expect(JSON.parse(flaky[1]!.body)).toEqual({ text: 'Hello Ada', lead, event: flaky[0]!.eventId });
+    const templated = receiver.on('/templated');
+    expect(templated.map((d) => [d.status, d.verified])).toEqual([[200, true]]);
+    expect(JSON.parse(templated[0]!.body)).toEqual({ text: 'Hello Ada', lead, event: templated[0]!.eventId });
     const plain = receiver.on('/plain');
-    expect(plain).toHaveLength(1);
+    expect(plain.map((d) => [d.status, d.verified])).toEqual([[200, true]]);
     expect(JSON.parse(plain[0]!.body)).toMatchObject({ id: plain[0]!.eventId, type: 'journey.webhook', journey_id: t.journeyId, lead_id: lead, step_id: 'plain', lead: { first_name: 'Ada' } });
-    expect(receiver.processed.filter((id) => id === flaky[0]!.eventId || id === plain[0]!.eventId)).toHaveLength(2);
-    expect(plain[0]!.eventId).not.toBe(flaky[0]!.eventId);
+    expect(receiver.processed.filter((id) => id === templated[0]!.eventId || id === plain[0]!.eventId)).toHaveLength(2);
+    expect(plain[0]!.eventId).not.toBe(templated[0]!.eventId);
   });
 
   it('after a secret rotation, signs with the new and the previous secret during the grace period only', async () => {
@@ -275,10 +257,14 @@ describe('steps whose runtime comes later, the do-not-call list, lead updates', 
   });
 
   it('fails the enrollment when its lead is deleted, during a step or before the run recorded itself', async () => {
-    const t = await tenant([{ id: 'w', kind: 'wait', duration: 'PT1S' }, { id: 'tag', kind: 'tag', tag: 'x' }]);
+    // The run is held at its webhook step (its answer withheld) while the lead is deleted; during a wait: journeys-time.test.ts.
+    receiver.hold('/deleted/held');
+    const t = await tenant([{ id: 'w', kind: 'webhook', url: `${hooks}/deleted/held` }, { id: 'tag', kind: 'tag', tag: 'x' }]);
     const lead = await t.enroll();
+    await eventually(async () => receiver.heldCount('/deleted/held') === 1, 30_000, 'the run at its webhook');
     await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'w', 'the run recorded');
     await app.db.query('DELETE FROM leads WHERE id = $1', [lead]);
+    receiver.release('/deleted/held');
     expect(await finished(app, t.journeyId, lead)).toMatchObject({ status: 'failed', current_step: 'tag' });
 
     const early = await t.enroll();

@@ -2,21 +2,27 @@
 // timer, so nothing here waits in real time or depends on the machine's clock or time zone.
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { findLeadById } from '../../src/db/repos/leads';
+import { addTag, findLeadById } from '../../src/db/repos/leads';
+import { webhookSecrets } from '../../src/db/repos/webhook-secrets';
 import type { JourneyState, StepRecord } from '../../workflows/journey-messages';
+import { everyStepKind } from '../helpers/journeys';
 import { skipTo, startTimeSkipping } from '../helpers/time-skipping';
 import { startTimeStack, type Enrolled, type TimeStack } from '../helpers/time-journeys';
-import { eventually } from '../helpers/webhook-receiver';
+import { eventually, verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';
 
 let env: TestWorkflowEnvironment;
 let stack: TimeStack;
+const receiver = new WebhookReceiver();
+let hooks: string;
 
 beforeAll(async () => {
   env = await startTimeSkipping({ initialTime: '2030-01-07T00:00:00Z' });
-  stack = await startTimeStack(env);
+  stack = await startTimeStack(env, { config: { SSRF_ALLOWLIST: '127.0.0.1/8' } });
+  hooks = await receiver.start();
 }, 600_000); // the first run on a machine fetches the test server from Maven Central
 
 afterAll(async () => {
+  await receiver.close();
   await stack?.close();
   await env?.teardown();
 });
@@ -38,6 +44,7 @@ const rows = (e: Enrolled) =>
     [e.leadId],
   );
 const tags = async (e: Enrolled) => (await findLeadById(stack.db, e.workspaceId, e.leadId))!.tags;
+const steps = (s: JourneyState) => s.history.map((h) => `${h.step_id}:${h.outcome}${h.detail ? ` (${h.detail})` : ''}`);
 
 const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri'];
 const localTime = (instant: number, timeZone: string) =>
@@ -91,6 +98,77 @@ describe('a journey on the time-skipping server', () => {
     expect(waited).toBeLessThan(3 * 86_400_000 + 60_000);
     expect(await tags(run)).toEqual(['before', 'after']);
     expect(await rows(run)).toMatchObject([{ status: 'completed', current_step: 'stop' }]);
+  });
+
+  it('branches after a wait on what the lead became meanwhile', async () => {
+    const journey = [
+      { id: 'start', kind: 'tag', tag: 'started' },
+      { id: 'pause', kind: 'wait', duration: 'PT1S' },
+      { id: 'which', kind: 'branch', cases: [{ when: { has_tag: 'vip' }, goto: 'vip' }], else: 'standard' },
+      { id: 'standard', kind: 'tag', tag: 'standard_path' },
+      { id: 'skip_vip', kind: 'goto', target: 'done' },
+      { id: 'vip', kind: 'tag', tag: 'vip_path' },
+      { id: 'done', kind: 'end' },
+    ];
+    const plainRun = await stack.enroll(journey);
+    const vipRun = await stack.enroll(journey);
+    await timerStarted(vipRun);
+    await addTag(stack.db, vipRun.workspaceId, vipRun.leadId, 'vip'); // during the wait: the branch after it sees the tag
+    const [plainEnd, vipEnd] = [await result(plainRun), await result(vipRun)];
+    expect(steps(plainEnd)).toEqual(['start:done', 'pause:done', 'which:done (goto standard)', 'standard:done', 'skip_vip:done (goto done)', 'done:done']);
+    expect(steps(vipEnd)).toEqual(['start:done', 'pause:done', 'which:done (goto vip)', 'vip:done', 'done:done']);
+    for (const end of [plainEnd, vipEnd]) {
+      const waited = at(end.history, 'pause') - at(end.history, 'start');
+      expect(waited).toBeGreaterThanOrEqual(1000);
+      expect(waited).toBeLessThan(1000 + 60_000);
+    }
+    expect(await tags(plainRun)).toEqual(['started', 'standard_path']);
+    expect(await tags(vipRun)).toEqual(['started', 'vip', 'vip_path']);
+    expect(await rows(plainRun)).toMatchObject([{ status: 'completed', current_step: 'done' }]);
+  });
+
+  it('runs every step kind in one journey', async () => {
+    const run = await stack.enroll(everyStepKind(hooks));
+    const end = await result(run);
+    expect(steps(end).map((s) => s.replace(/ \(HTTP 200 evt_\w+\)/, ''))).toEqual([
+      'hello:done',
+      'nap:done',
+      'set:done',
+      'notify:delivered',
+      'delivered:done (goto acme)',
+      'acme:done (goto ring)',
+      'ring:failed (unknown_agent: the workspace has no agent 6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11)',
+      'crm:failed (not_connected: HubSpot is not connected for this workspace: connect it first)',
+      'bye:done',
+      'jump:done (goto stop)',
+      'stop:done',
+    ]);
+    expect(receiver.on('/fixture').map((d) => JSON.parse(d.body))).toEqual([{ company: 'Acme' }]);
+  });
+
+  it('retries a webhook after a 500 (after the retry backoff) with the same event id, signed each time', async () => {
+    receiver.script('/retried', [500, 200]);
+    const run = await stack.enroll([
+      { id: 'notify', kind: 'webhook', url: `${hooks}/retried`, payload: { lead: '{{lead_id}}', event: '{{event_id}}' } },
+      { id: 'stop', kind: 'end' },
+    ]);
+    const end = await result(run);
+    expect(steps(end).map((s) => s.replace(/ \(.*/, ''))).toEqual(['notify:delivered', 'stop:done']);
+    const tries = receiver.on('/retried');
+    expect(tries.map((d) => d.status)).toEqual([500, 200]);
+    const { current } = (await webhookSecrets(stack.db, run.workspaceId))!;
+    for (const d of tries) expect(verifySignature(current, d.signature, d.body)).toBe(true);
+    expect(tries[1]!.eventId).toBe(tries[0]!.eventId);
+    expect(JSON.parse(tries[1]!.body)).toEqual({ lead: run.leadId, event: tries[0]!.eventId });
+    // The receiver processes the event once: its ledger has two deliveries of one event id.
+    expect(receiver.ledger('/retried')).toEqual(new Map([[tries[0]!.eventId, 2]]));
+  });
+
+  it('fails the enrollment when its lead is deleted during a wait', async () => {
+    const run = await stack.enroll([{ id: 'w', kind: 'wait', duration: 'PT1S' }, { id: 'tag', kind: 'tag', tag: 'x' }]);
+    await timerStarted(run);
+    await stack.db.query('DELETE FROM leads WHERE id = $1', [run.leadId]);
+    expect(await result(run)).toMatchObject({ status: 'failed', current_step: 'tag' });
   });
 
   it('continues as new after a wait and carries the enrollment across runs', async () => {

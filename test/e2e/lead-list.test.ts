@@ -72,8 +72,9 @@ describe('GET /v1/leads filters', () => {
   });
 
   it('filters by updated_since', async () => {
-    const before = new Date(Date.now() - 60_000).toISOString();
-    expect(await ids(ws, `updated_since=${before}`)).toHaveLength(4);
+    // From the first lead's own stamp, not the machine's clock minus a margin a slow run could outlast.
+    const before = new Date(Math.min(...[ada, alan, grace, percent].map((l) => Date.parse(l.updated_at)))).toISOString();
+    expect(await ids(ws, `updated_since=${enc(before)}`)).toHaveLength(4);
     const upd = await app.request('PATCH', '/v1/lead/update', { key: ws.apiKey, body: { lead_id: grace.lead_id, company: 'Navy' } });
     const since = upd.body.lead.updated_at as string;
     expect(await ids(ws, `updated_since=${enc(since)}`)).toEqual([grace.lead_id]);

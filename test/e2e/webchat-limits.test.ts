@@ -70,17 +70,13 @@ test('a browser on another site may preflight POST /webchat/session', async () =
   expect(res.headers.get('access-control-allow-headers')).toBe('content-type');
 });
 
-test('heartbeats keep a connection; a connection silent past the grace period is closed', async () => {
+// That heartbeats keep a connection open is checked on jest's clock (test/unit/chat-silence.test.ts): through a real
+// socket, a loaded machine could delay a heartbeat past a one-second grace period. Frames on the wire: webchat.test.ts.
+test('a connection silent past the grace period is closed', async () => {
   const { session, messageId } = await storedSession();
   const c = new ChatClient(chatUrl(session));
   const frames = await c.take(3);
   expect(frames[2]).toMatchObject({ type: 'message', id: messageId, content: 'Name?' });
-  // Three grace periods of heartbeats: still open.
-  for (let i = 0; i < 10; i++) {
-    c.send({ type: 'heartbeat', message: { stamp: '2026-01-01T10:00:00', tz: '+00:00' } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  expect(c.ws.readyState).toBe(c.ws.OPEN);
   expect(await c.closed).toEqual({ code: 4408, reason: 'No frame within 1 s (send a heartbeat every 15 s)' });
 });
 

@@ -51,6 +51,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // test/e2e/rate-limits.test.ts sets real limits.
     RATE_LIMIT_PER_KEY: '1000000',
     RATE_LIMIT_PER_ADDRESS: '1000000',
+    // Every test app logs in from 127.0.0.1, and the counters live in the test database that later runs reuse: one
+    // shared address bucket would refuse logins once the suite ran twice within a window. Emails are new per test, so
+    // the per-email limit stays real; test/e2e/automation-auth.test.ts sets a low per-address limit to prove that one.
+    LOGIN_RATE_LIMIT_PER_ADDRESS: '1000000',
     ...overrides,
   });
 }

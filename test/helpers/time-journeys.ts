@@ -16,6 +16,7 @@ import type { JourneyInput } from '../../workflows/journey-messages';
 import { parseJourneySteps } from '../../src/journeys/schema';
 import { msUntilWindow } from '../../src/journeys/window';
 import { testEnv } from './env';
+import { testConfig } from './stack';
 import { newPhone } from './journeys';
 import { normalizePhone } from '../../src/phone';
 
@@ -52,12 +53,16 @@ function onServerClock(env: TestWorkflowEnvironment, activities: Activities): Ac
   };
 }
 
-/** Starts the worker on the environment's native connection; its task queue is unique to this stack. */
-export async function startTimeStack(env: TestWorkflowEnvironment): Promise<TimeStack> {
+/**
+ * Starts the worker on the environment's native connection; its task queue is unique to this stack. opts.config:
+ * settings the activities read (e.g. SSRF_ALLOWLIST for a local webhook receiver); without it, the secure defaults.
+ */
+export async function startTimeStack(env: TestWorkflowEnvironment, opts: { config?: Record<string, string> } = {}): Promise<TimeStack> {
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'time-test');
   const db = createDb(testEnv('databaseUrl'), { max: 5, logger });
   const queue = taskQueue('journeys', `ts${randomBytes(4).toString('hex')}`);
-  const activities = onServerClock(env, createActivities({ db, logger }));
+  const config = opts.config ? testConfig(opts.config) : undefined;
+  const activities = onServerClock(env, createActivities({ db, logger, config }));
   const worker = await Worker.create({
     connection: env.nativeConnection,
     taskQueue: queue,

@@ -1,6 +1,6 @@
-// The chat socket's silence timer on jest's clock: heartbeats keep a connection open however long it lasts, and a
-// connection silent for the grace period is closed, whatever the machine's load (test/e2e/webchat-limits.test.ts
-// checks the close through a real socket).
+// The chat socket's silence rule on jest's clock: heartbeats keep a connection open however long it lasts, and a
+// connection silent for the grace period is closed by the sweep's check, whatever the machine's load
+// (test/e2e/webchat-limits.test.ts checks the close through a real socket and the api's one sweep).
 import { EventEmitter } from 'node:events';
 import type WebSocket from 'ws';
 import { createLogger } from '../../src/log';
@@ -35,8 +35,13 @@ function open() {
   const ws = new Socket();
   // Heartbeats and pings never reach the conversation.
   const conversation = {} as Conversation;
-  const c = new ChatConnection(ws as unknown as WebSocket, conversation, { silenceGraceMs: GRACE_MS, framesPerSecond: 10, userName: 'Anonymous', log: createLogger('silent', 'test') });
-  return { ws, c };
+  const c = new ChatConnection(ws as unknown as WebSocket, conversation, { silenceGraceMs: GRACE_MS, framesPerSecond: 10, log: createLogger('silent', 'test') }, 'Anonymous');
+  // What ChatSockets' sweep does for every open connection, here after every step of the clock.
+  const sweep = (ms: number) => {
+    jest.advanceTimersByTime(ms);
+    c.closeIfSilent(Date.now());
+  };
+  return { ws, c, sweep };
 }
 
 describe('a chat connection', () => {
@@ -44,9 +49,9 @@ describe('a chat connection', () => {
   afterEach(() => jest.useRealTimers());
 
   it('stays open while heartbeats come within the grace period, for many grace periods', () => {
-    const { ws, c } = open();
+    const { ws, c, sweep } = open();
     for (let i = 0; i < 30; i++) {
-      jest.advanceTimersByTime(GRACE_MS - 1);
+      sweep(GRACE_MS - 1);
       c.receive(heartbeat, false);
     }
     expect(ws.closed).toBeUndefined();
@@ -54,21 +59,21 @@ describe('a chat connection', () => {
   });
 
   it('is closed (4408) once no frame came for the grace period, counted from the last frame', () => {
-    const { ws, c } = open();
-    jest.advanceTimersByTime(GRACE_MS / 2);
+    const { ws, c, sweep } = open();
+    sweep(GRACE_MS / 2);
     c.receive(frame({ type: 'ping' }), false);
     expect(ws.sent).toEqual([{ type: 'pong' }]);
-    jest.advanceTimersByTime(GRACE_MS - 1);
+    sweep(GRACE_MS - 1);
     expect(ws.closed).toBeUndefined();
-    jest.advanceTimersByTime(1);
+    sweep(1);
     expect(ws.closed).toEqual({ code: CLOSE.silent, reason: 'No frame within 1 s (send a heartbeat every 15 s)' });
   });
 
   it('is closed when no frame ever comes', () => {
-    const { ws } = open();
-    jest.advanceTimersByTime(GRACE_MS - 1);
+    const { ws, sweep } = open();
+    sweep(GRACE_MS - 1);
     expect(ws.closed).toBeUndefined();
-    jest.advanceTimersByTime(1);
+    sweep(1);
     expect(ws.closed).toMatchObject({ code: CLOSE.silent });
   });
 });

@@ -8,7 +8,7 @@ import { deleteUnstartedCall } from '../db/repos/calls';
 import { callAgentFacts, placeCallIfAllowed, type ApiCall, type CallAgentFacts, type PlacedCallFacts } from '../db/repos/calls-place';
 import type { Db } from '../db/pool';
 import { isUuid } from '../ids';
-import { msUntilWindow } from '../journeys/window';
+import { isWindowOpen, msUntilWindow } from '../journeys/window';
 import { normalizePhone } from '../phone';
 import { callTimeZone, effectiveWindow } from './rules';
 import { startOutboundCall } from './start';
@@ -99,7 +99,7 @@ export async function placeApiCall(
       }
       throw badRequest(to ? FROM_NOT_OURS : 'phone: not a valid phone number');
     }
-    const windowOpen = msUntilWindow(Date.now(), effectiveWindow(undefined, facts.call_window), callTimeZone(leadTimezone, facts.workspaceTimezone)) === 0;
+    const windowOpen = isWindowOpen(Date.now(), effectiveWindow(undefined, facts.call_window), callTimeZone(leadTimezone, facts.workspaceTimezone));
     const call = { id: callId, workspaceId, agentId, to, from: given ?? null, requestData: r.requestData };
     const got = await placeCallIfAllowed(db, call, { ...facts, leadTimezone, windowOpen });
     if (!got) {

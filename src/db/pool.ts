@@ -2,22 +2,10 @@ import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
 import { listenWithReconnect, type Listener, type OnNotify } from './listen';
 
-/**
- * A statement Postgres parses and plans once per connection, under its name (unique per text), rather than on every
- * run: for hot statements whose planning costs more than their execution.
- */
-export interface NamedStatement {
-  name: string;
-  text: string;
-}
-
-/** What a query runs: SQL text, or a named statement. */
-export type Sql = string | NamedStatement;
-
 /** The app's only handle on PostgreSQL: a pool, parameterised queries and transactions. */
 export interface Db {
-  query<R extends QueryResultRow = QueryResultRow>(text: Sql, params?: unknown[]): Promise<R[]>;
-  one<R extends QueryResultRow = QueryResultRow>(text: Sql, params?: unknown[]): Promise<R | undefined>;
+  query<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
+  one<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R | undefined>;
   /**
    * Runs fn in one transaction; a deadlock or serialization victim runs again, unless fn does more than query
    * (`once: true`: e.g. it calls a vendor while holding a lock).
@@ -32,16 +20,16 @@ export interface Db {
 
 /** What repositories take: the pool itself or one transaction's client. */
 export interface Queryable {
-  query<R extends QueryResultRow = QueryResultRow>(text: Sql, params?: unknown[]): Promise<R[]>;
-  one<R extends QueryResultRow = QueryResultRow>(text: Sql, params?: unknown[]): Promise<R | undefined>;
+  query<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
+  one<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R | undefined>;
 }
 
 function wrap(client: Pool | PoolClient): Queryable {
   return {
-    async query<R extends QueryResultRow>(text: Sql, params?: unknown[]) {
+    async query<R extends QueryResultRow>(text: string, params?: unknown[]) {
       return (await client.query<R>(text, params)).rows;
     },
-    async one<R extends QueryResultRow>(text: Sql, params?: unknown[]): Promise<R | undefined> {
+    async one<R extends QueryResultRow>(text: string, params?: unknown[]): Promise<R | undefined> {
       const rows = (await client.query<R>(text, params)).rows;
       return rows[0];
     },

@@ -9,12 +9,12 @@ export const STALE_SLOT_HOURS = 6;
 export const CALL_SLOT_CHANNEL = 'call_slot_released';
 
 /**
- * SQL of a CTE named `slot` that takes one of workspace $2's slots, when `condition` (SQL) holds: a row when taken, none
- * at the cap. The upsert's row lock on the counter is held only for the statement, and the cap is read inside it.
+ * SQL of a CTE named `slot` that takes one of workspace $2's slots: a row when taken, none at the cap. The upsert's
+ * row lock on the counter is held only for the statement, and the cap is read inside it.
  */
-export const takeSlotCte = (condition = 'true') => `slot AS (
+export const TAKE_SLOT_CTE = `slot AS (
   INSERT INTO call_slot_counts AS c (workspace_id, used)
-  SELECT w.id, 1 FROM workspaces w WHERE w.id = $2::uuid AND w.max_concurrent_calls > 0 AND ${condition}
+  SELECT w.id, 1 FROM workspaces w WHERE w.id = $2::uuid AND w.max_concurrent_calls > 0
   ON CONFLICT (workspace_id) DO UPDATE SET used = c.used + 1
     WHERE c.used < (SELECT max_concurrent_calls FROM workspaces WHERE id = $2::uuid)
   RETURNING 1)`;
@@ -36,7 +36,7 @@ export async function acquireCallSlot(db: Db, workspaceId: string, callId: strin
     if (!call || call.ended) return 'ended';
     if (call.held) return 'taken';
     const row = await q.one<{ ok: boolean }>(
-      `WITH ${takeSlotCte()},
+      `WITH ${TAKE_SLOT_CTE},
        mark AS (UPDATE calls SET slot_taken_at = now() WHERE id = $1 AND EXISTS (SELECT 1 FROM slot))
        SELECT EXISTS (SELECT 1 FROM slot) AS ok`,
       [callId, workspaceId],

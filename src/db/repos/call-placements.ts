@@ -33,9 +33,9 @@ function columns(batch: Pending[]): unknown[][] {
 
 /**
  * Concurrent api calls placed by one statement (migration 019's place_api_calls, each call judged and written in turn,
- * as alone): while one statement is in flight, the calls that arrive wait and then go together (one round trip and
- * one commit for all). A lone call goes at once, so nothing waits when the api is quiet. A statement that fails is
- * retried call by call, so one bad call fails only its own caller.
+ * as alone): the calls that arrive in the same turn of the event loop, or while a statement is in flight, go together
+ * (one round trip and one commit for all). A lone call goes on the next turn, so nothing waits when the api is quiet.
+ * A statement that fails is retried call by call, so one bad call fails only its own caller.
  */
 export class CallPlacements {
   private queue: Pending[] = [];
@@ -47,12 +47,14 @@ export class CallPlacements {
   place(call: ApiCall, assumed: CallAssumptions): Promise<PlacedCallFacts | undefined> {
     return new Promise((resolve, reject) => {
       this.queue.push({ call, assumed, resolve, reject });
-      if (!this.busy) void this.flush();
+      if (!this.busy) {
+        this.busy = true;
+        setImmediate(() => void this.flush());
+      }
     });
   }
 
   private async flush(): Promise<void> {
-    this.busy = true;
     while (this.queue.length) {
       // In workspace order: every batch takes its workspaces' slot-counter locks (held to its commit) in the same order.
       const batch = this.queue.splice(0, MAX_CALLS).sort((a, b) => (a.call.workspaceId < b.call.workspaceId ? -1 : a.call.workspaceId > b.call.workspaceId ? 1 : 0));

@@ -24,7 +24,7 @@ import { taskQueue } from '../src/temporal/task-queues';
 import { startSimulator } from '../src/telephony/simulator/server';
 import { createWorkers, workflowsPath } from '../worker/workers';
 import type { OutboundCallInput } from '../workflows/outbound-call-types';
-import { alternate, measure, measurementFigures, report, summarize, type BenchContext, type Figure } from './lib';
+import { alternateBalanced, measure, measurementFigures, median, report, summarize, type BenchContext, type Figure } from './lib';
 import { forkServer } from './server-process';
 
 /** Shown by `npm run bench -- --list`. */
@@ -34,10 +34,10 @@ export const description = 'Calls: POST /v1/agent vs raw client.workflow.start o
 export const goal = 0.9;
 
 export const options = {
-  requests: 'calls per side per saturation round (default 300)',
-  rounds: 'alternating rounds (default 3)',
+  requests: 'calls per side per saturation round, in two runs of half (default 300)',
+  rounds: 'alternating rounds, each A B B A (default 4)',
   concurrency: 'in flight at saturation (default 16)',
-  serial: 'calls per side per one-at-a-time round (default 40)',
+  serial: 'calls per side per one-at-a-time round, in two runs of half (default 40)',
   'e2e-calls': 'calls placed for the end-to-end throughput (default 200)',
   speed: 'carrier simulator speed for the end-to-end part (default 50)',
   profile: 'write a V8 CPU profile of the api process (part 1) into this directory',
@@ -88,7 +88,7 @@ function placer(port: number, key: string, agentId: string, concurrency: number,
 
 export async function run(ctx: BenchContext): Promise<number> {
   const requests = ctx.flags.int('requests', 300);
-  const rounds = ctx.flags.int('rounds', 3);
+  const rounds = ctx.flags.int('rounds', 4);
   const concurrency = ctx.flags.int('concurrency', 16);
   const serial = ctx.flags.int('serial', 40);
   const e2eCalls = ctx.flags.int('e2e-calls', 200);
@@ -110,7 +110,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const queue = taskQueue('calls', prefix);
   ctx.defer(() => terminateAll(ctx, client, queue));
   ctx.say(`Starting the api in a child process (task queue ${queue}, no workers).`);
-  const { message: { port } } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
+  const { message: { port }, cpu, statements } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
     BENCH_DATABASE_URL: databaseUrl,
     BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
     TEMPORAL_NAMESPACE: ctx.temporal.namespace,
@@ -133,14 +133,27 @@ export async function run(ctx: BenchContext): Promise<number> {
       ],
     });
   };
+  const half = Math.max(1, Math.floor(requests / 2));
+  const halfSerial = Math.max(1, Math.floor(serial / 2));
+  const apiCpu: number[] = [];
+  const apiStatements: number[] = [];
+  /** A saturation measurement of the api, noting the api process's CPU time (µs) and Postgres statements per call. */
+  const measureApi = async () => {
+    const [before, sentBefore] = [await cpu(), await statements()];
+    const m = await measure(half, concurrency, () => place());
+    apiCpu.push(((await cpu()) - before) / m.ops);
+    apiStatements.push(((await statements()) - sentBefore) / m.ops);
+    return m;
+  };
+
   await place();
   ctx.say('Warming up both sides…');
   await measure(50, concurrency, rawStart);
   await measure(50, concurrency, () => place());
-  ctx.say(`${rounds} alternating rounds of ${requests} calls per side at ${concurrency} in flight…`);
-  const sat = await alternate(rounds, () => measure(requests, concurrency, rawStart), () => measure(requests, concurrency, () => place()), (m) => m.perSecond);
-  ctx.say(`${rounds} alternating rounds of ${serial} calls per side one at a time…`);
-  const one = await alternate(rounds, () => measure(serial, 1, rawStart), () => measure(serial, 1, () => place()), (m) => m.p50);
+  ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} calls per side at ${concurrency} in flight…`);
+  const sat = await alternateBalanced(rounds, () => measure(half, concurrency, rawStart), measureApi, (m) => m.perSecond);
+  ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} calls per side one at a time…`);
+  const one = await alternateBalanced(rounds, () => measure(halfSerial, 1, rawStart), () => measure(halfSerial, 1, () => place()), (m) => m.p50);
 
   // Part 2: calls to their end through the simulator, api and workers in this process.
   ctx.say(`End to end: ${e2eCalls} calls through the carrier simulator at speed ${speed}…`);
@@ -151,15 +164,18 @@ export async function run(ctx: BenchContext): Promise<number> {
   const rawOne = summarize(one.rounds.map((r) => r.baseline));
   const oursOne = summarize(one.rounds.map((r) => r.candidate));
   const figures: Figure[] = [
+    ...sat.rounds.map((r, i): Figure => [`round ${i + 1}: raw start / POST /v1/agent, ${concurrency} in flight`, `${r.baseline.perSecond.toFixed(1)} / ${r.candidate.perSecond.toFixed(1)} (${r.ratio.toFixed(3)})`, '/s']),
     ...measurementFigures(`raw client.workflow.start(outboundCall), ${concurrency} in flight (median of rounds)`, rawSat),
     ...measurementFigures(`POST /v1/agent, ${concurrency} in flight (median of rounds)`, oursSat),
     ...measurementFigures('raw client.workflow.start(outboundCall), one at a time (median of rounds)', rawOne),
     ...measurementFigures('POST /v1/agent, one at a time (median of rounds)', oursOne),
+    ['api process CPU per call at saturation (median of rounds)', median(apiCpu), 'µs'],
+    ['Postgres statements per call at saturation (median of rounds; Temporal calls: 1)', median(apiStatements)],
     ['one at a time: p50 over the raw start p50', oursOne.p50 - rawOne.p50, 'ms'],
     [`calls completed end to end through the simulator (speed ${speed}, ${e2eCalls} calls)`, e2e.perSecond, '/s'],
     ['end to end: seconds for all calls to end', e2e.seconds, 's'],
   ];
-  return report('calls', figures, { value: sat.medianRatio, what: `POST /v1/agent / raw start throughput at ${concurrency} in flight, median of ${rounds} alternated rounds` });
+  return report('calls', figures, { value: sat.medianRatio, what: `POST /v1/agent / raw start throughput at ${concurrency} in flight, median of ${rounds} rounds, each A B B A` });
 }
 
 /** Places n calls through an in-process api with workers and the simulator; calls completed per second. */

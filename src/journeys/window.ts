@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { DateTime, IANAZone } from 'luxon';
 import { WEEKDAYS, type TimeWindow } from './schema';
 
@@ -20,6 +21,22 @@ const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.sl
 const minuteOfDay = (t: DateTime) => t.hour * 60 + t.minute + t.second / 60 + t.millisecond / 60_000;
 const openDay = (w: TimeWindow, t: DateTime) => w.days.includes(WEEKDAYS[t.weekday - 1]!);
 const isOpen = (w: TimeWindow, t: DateTime) => openDay(w, t) && minuteOfDay(t) >= minutes(w.start) && minuteOfDay(t) < minutes(w.end);
+
+// Whether a window is open changes only when the local minute, the weekday or the zone's offset does. Today every
+// zone's offset is a whole number of minutes and changes on a whole minute, so all of these happen on whole UTC minutes:
+// a verdict holds for the rest of its UTC minute. Placed calls ask it for the same few windows and zones over and over.
+const verdicts = new LRUCache<string, { minute: number; open: boolean }>({ max: 1000 });
+
+/** Whether the window is open at `now` in timeZone (as msUntilWindow(now, w, timeZone) === 0), remembered per UTC minute. */
+export function isWindowOpen(now: number, w: TimeWindow, timeZone: string): boolean {
+  const minute = Math.floor(now / 60_000);
+  const key = `${timeZone} ${w.start} ${w.end} ${w.days.join(',')}`;
+  const known = verdicts.get(key);
+  if (known?.minute === minute) return known.open;
+  const open = isOpen(w, DateTime.fromMillis(now, { zone: timeZone }));
+  verdicts.set(key, { minute, open });
+  return open;
+}
 
 /** The instant the zone's offset changes on t's day, if it does (a DST change), to the second. */
 function offsetChange(t: DateTime): number | undefined {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { WEEKDAYS } from '../../src/journeys/schema';
-import { msUntilWindow } from '../../src/journeys/window';
+import { isWindowOpen, msUntilWindow } from '../../src/journeys/window';
 
 const every = [...WEEKDAYS];
 /** When the window opens, as an ISO instant, for a lead in tz at `now`. */
@@ -79,5 +79,44 @@ describe('wait windows, as a property', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('isWindowOpen', () => {
+  const zones = ['America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'UTC'];
+  const windows = [
+    { days: every, start: '08:00', end: '21:00' },
+    { days: ['sun' as const], start: '09:00', end: '17:00' },
+    { days: ['sun' as const], start: '08:00', end: '21:00' },
+    { days: every, start: '01:30', end: '02:30' },
+    { days: ['mon' as const, 'sat' as const], start: '00:00', end: '23:59' },
+  ];
+  const start2024 = Date.parse('2024-01-01T00:00:00Z');
+  const year = 366 * 24 * 3600_000;
+
+  it('says what msUntilWindow says, asked again and again within a minute, across DST changes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: year }), fc.integer({ min: 0, max: windows.length - 1 }), fc.integer({ min: 0, max: zones.length - 1 }), fc.integer({ min: 0, max: 119_999 })), { minLength: 1, maxLength: 20 }),
+        (asks) => {
+          for (const [at, wi, zi, within] of asks) {
+            // The same minute asked twice (a cached verdict), and the minute after.
+            for (const now of [start2024 + at, start2024 + at - (at % 60_000) + within]) {
+              expect(isWindowOpen(now, windows[wi]!, zones[zi]!)).toBe(msUntilWindow(now, windows[wi]!, zones[zi]!) === 0);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is right on both sides of a jump and of a window edge', () => {
+    const w = { days: every, start: '01:30', end: '02:30' };
+    // New York, spring forward 2024-03-10 07:00Z (02:00 EST → 03:00 EDT): 01:59:59 EST is open, 03:00 EDT is not.
+    for (const iso of ['2024-03-10T06:59:59.999Z', '2024-03-10T07:00:00.000Z', '2024-03-10T06:29:59.999Z', '2024-03-10T06:30:00.000Z']) {
+      const now = Date.parse(iso);
+      expect([iso, isWindowOpen(now, w, 'America/New_York')]).toEqual([iso, msUntilWindow(now, w, 'America/New_York') === 0]);
+    }
   });
 });

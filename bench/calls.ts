@@ -5,7 +5,6 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection } from '@temporalio/worker';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +25,9 @@ import { createWorkers, workflowsPath } from '../worker/workers';
 import type { OutboundCallInput } from '../workflows/outbound-call-types';
 import { alternateBalanced, measure, measurementFigures, median, report, summarize, type BenchContext, type Figure } from './lib';
 import { forkServer } from './server-process';
+import { CpuLedger, cpuMeter, postmasterOf } from './cpu-accounting';
+import { jsonPoster } from './http-load';
+import { cpuFigures, cpuRatioFigure, warmupOptions, warmUntilSteady } from './steady';
 
 /** Shown by `npm run bench -- --list`. */
 export const description = 'Calls: POST /v1/agent vs raw client.workflow.start of outboundCall (saturation, one at a time); calls completed/s through the simulator';
@@ -41,6 +43,7 @@ export const options = {
   'e2e-calls': 'calls placed for the end-to-end throughput (default 200)',
   speed: 'carrier simulator speed for the end-to-end part (default 50)',
   profile: 'write a V8 CPU profile of the api process (part 1) into this directory',
+  ...warmupOptions,
 };
 
 /** A zone where it is now daytime, so the default call window (08:00–21:00 local) is open whenever the bench runs. */
@@ -60,30 +63,17 @@ async function callingWorkspace(db: Db, ctx: BenchContext) {
   return { workspaceId: ws.id, key, agentId: agent.id };
 }
 
-/** POSTs /v1/agent; resolves with the call id. */
+/** POSTs /v1/agent (through the undici load generator); resolves with the call id. */
 function placer(port: number, key: string, agentId: string, concurrency: number, defer: BenchContext['defer']) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  defer(() => agent.destroy());
+  const post = jsonPoster(port, concurrency, defer);
+  const headers = { authorization: `Bearer ${key}` };
   let seq = 0;
-  return (rule = '4321') =>
-    new Promise<string>((resolve, reject) => {
-      const phone = `1212${200 + (seq++ % 800)}${rule}`;
-      const payload = JSON.stringify({ agent: agentId, phone });
-      const req = http.request(
-        { host: '127.0.0.1', port, agent, method: 'POST', path: '/v1/agent', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString();
-            if (res.statusCode === 200) resolve((JSON.parse(text) as { call_id: string }).call_id);
-            else reject(new Error(`HTTP ${res.statusCode} ${text.slice(0, 200)}`));
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+  return async (rule = '4321') => {
+    const phone = `1212${200 + (seq++ % 800)}${rule}`;
+    const res = await post('/v1/agent', JSON.stringify({ agent: agentId, phone }), headers);
+    if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.text.slice(0, 200)}`);
+    return (JSON.parse(res.text) as { call_id: string }).call_id;
+  };
 }
 
 export async function run(ctx: BenchContext): Promise<number> {
@@ -110,7 +100,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const queue = taskQueue('calls', prefix);
   ctx.defer(() => terminateAll(ctx, client, queue));
   ctx.say(`Starting the api in a child process (task queue ${queue}, no workers).`);
-  const { message: { port }, cpu, statements } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
+  const { message: { port }, pid: apiPid, cpu, statements } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
     BENCH_DATABASE_URL: databaseUrl,
     BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
     TEMPORAL_NAMESPACE: ctx.temporal.namespace,
@@ -118,6 +108,10 @@ export async function run(ctx: BenchContext): Promise<number> {
     LOG_LEVEL: 'warn',
   }, profileDir);
   const place = placer(port, ws.key, ws.agentId, concurrency, ctx.defer);
+  const backend = await db.one<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const meter = cpuMeter({ apiPid, postmasterPid: postmasterOf(backend!.pid) });
+  const rawCpu = new CpuLedger(meter);
+  const apiCpuLedger = new CpuLedger(meter);
   const rawStart = async () => {
     const callId = randomUUID();
     const input: OutboundCallInput = { callId, workspaceId: ws.workspaceId, agentId: ws.agentId, to: '12125554321', from: '12125559002', waitForSlot: false, source: 'api' };
@@ -140,18 +134,16 @@ export async function run(ctx: BenchContext): Promise<number> {
   /** A saturation measurement of the api, noting the api process's CPU time (µs) and Postgres statements per call. */
   const measureApi = async () => {
     const [before, sentBefore] = [await cpu(), await statements()];
-    const m = await measure(half, concurrency, () => place());
+    const m = await apiCpuLedger.book(() => measure(half, concurrency, () => place()));
     apiCpu.push(((await cpu()) - before) / m.ops);
     apiStatements.push(((await statements()) - sentBefore) / m.ops);
     return m;
   };
 
   await place();
-  ctx.say('Warming up both sides…');
-  await measure(50, concurrency, rawStart);
-  await measure(50, concurrency, () => place());
+  await warmUntilSteady(ctx, concurrency, { raw: rawStart, api: () => place() }, cpu);
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} calls per side at ${concurrency} in flight…`);
-  const sat = await alternateBalanced(rounds, () => measure(half, concurrency, rawStart), measureApi, (m) => m.perSecond);
+  const sat = await alternateBalanced(rounds, () => rawCpu.book(() => measure(half, concurrency, rawStart)), measureApi, (m) => m.perSecond);
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} calls per side one at a time…`);
   const one = await alternateBalanced(rounds, () => measure(halfSerial, 1, rawStart), () => measure(halfSerial, 1, () => place()), (m) => m.p50);
 
@@ -164,13 +156,20 @@ export async function run(ctx: BenchContext): Promise<number> {
   const rawOne = summarize(one.rounds.map((r) => r.baseline));
   const oursOne = summarize(one.rounds.map((r) => r.candidate));
   const figures: Figure[] = [
-    ...sat.rounds.map((r, i): Figure => [`round ${i + 1}: raw start / POST /v1/agent, ${concurrency} in flight`, `${r.baseline.perSecond.toFixed(1)} / ${r.candidate.perSecond.toFixed(1)} (${r.ratio.toFixed(3)})`, '/s']),
+    ...sat.rounds.map((r, i): Figure => [
+      `round ${i + 1}: raw start / POST /v1/agent, ${concurrency} in flight (api CPU per call)`,
+      `${r.baseline.perSecond.toFixed(1)} / ${r.candidate.perSecond.toFixed(1)} (${r.ratio.toFixed(3)}; ${(((apiCpu[2 * i] ?? 0) + (apiCpu[2 * i + 1] ?? 0)) / 2).toFixed(0)} µs)`,
+      '/s',
+    ]),
     ...measurementFigures(`raw client.workflow.start(outboundCall), ${concurrency} in flight (median of rounds)`, rawSat),
     ...measurementFigures(`POST /v1/agent, ${concurrency} in flight (median of rounds)`, oursSat),
     ...measurementFigures('raw client.workflow.start(outboundCall), one at a time (median of rounds)', rawOne),
     ...measurementFigures('POST /v1/agent, one at a time (median of rounds)', oursOne),
     ['api process CPU per call at saturation (median of rounds)', median(apiCpu), 'µs'],
     ['Postgres statements per call at saturation (median of rounds; Temporal calls: 1)', median(apiStatements)],
+    ...cpuFigures('raw start', rawCpu),
+    ...cpuFigures('POST /v1/agent', apiCpuLedger),
+    cpuRatioFigure(rawCpu, apiCpuLedger, 'call'),
     ['one at a time: p50 over the raw start p50', oursOne.p50 - rawOne.p50, 'ms'],
     [`calls completed end to end through the simulator (speed ${speed}, ${e2eCalls} calls)`, e2e.perSecond, '/s'],
     ['end to end: seconds for all calls to end', e2e.seconds, 's'],

@@ -1,11 +1,12 @@
 // Concurrent api calls share one placing statement (src/db/repos/call-placements.ts, migration 019), on real Postgres:
 // each call is judged and written as if alone (the cap holds exactly), and one call Postgres refuses fails only itself.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createDb, type Db, type Queryable } from '../../src/db/pool';
+import { createDb, type Db } from '../../src/db/pool';
 import { createAgent, createPhoneGroup } from '../../src/db/repos/agents';
 import { placeCallIfAllowed, type ApiCall, type CallAssumptions } from '../../src/db/repos/calls-place';
 import { createWorkspace } from '../../src/db/repos/workspaces';
 import { phoneEnding } from '../helpers/calls';
+import { countingQueryable } from '../helpers/counting-db';
 import { testEnv } from '../helpers/env';
 
 let db: Db;
@@ -14,21 +15,7 @@ beforeAll(() => {
 });
 afterAll(() => db.close());
 
-/** The pool, counting the statements sent through it (a handle of its own, so it gets its own batcher). */
-function counting(): Queryable & { statements: number } {
-  const q = {
-    statements: 0,
-    query: <R extends object>(text: string, params?: unknown[]) => {
-      q.statements++;
-      return db.query(text, params) as Promise<R[]>;
-    },
-    one: <R extends object>(text: string, params?: unknown[]) => {
-      q.statements++;
-      return db.one(text, params) as Promise<R | undefined>;
-    },
-  };
-  return q as Queryable & { statements: number };
-}
+const counting = () => countingQueryable(db);
 
 async function callingWorkspace(cap: number) {
   const ws = await createWorkspace(db, { name: `placements ${randomBytes(3).toString('hex')}`, timezone: 'Europe/Berlin' });

@@ -1,10 +1,11 @@
 // Concurrent lead creations share multi-row INSERTs (src/db/repos/lead-inserts.ts), on real Postgres: each caller still
 // gets its own lead, a phone is one lead however many callers race for it, and one bad row fails only its caller.
 import { randomBytes } from 'node:crypto';
-import { createDb, type Db, type Queryable } from '../../src/db/pool';
+import { createDb, type Db } from '../../src/db/pool';
 import { findOrCreateLead } from '../../src/db/repos/leads';
 import { createWorkspace } from '../../src/db/repos/workspaces';
 import { normalizePhone } from '../../src/phone';
+import { countingQueryable } from '../helpers/counting-db';
 import { testEnv } from '../helpers/env';
 import { newPhone } from '../helpers/journeys';
 
@@ -14,21 +15,7 @@ beforeAll(() => {
 });
 afterAll(() => db.close());
 
-/** The pool, counting the statements sent through it (a handle of its own, so it gets its own batcher). */
-function counting(): Queryable & { statements: number } {
-  const q = {
-    statements: 0,
-    query: <R extends object>(text: string, params?: unknown[]) => {
-      q.statements++;
-      return db.query(text, params) as Promise<R[]>;
-    },
-    one: <R extends object>(text: string, params?: unknown[]) => {
-      q.statements++;
-      return db.one(text, params) as Promise<R | undefined>;
-    },
-  };
-  return q as Queryable & { statements: number };
-}
+const counting = () => countingQueryable(db);
 
 const phone = () => normalizePhone(newPhone(), 'US')!;
 

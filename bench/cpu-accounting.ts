@@ -17,6 +17,8 @@ interface Proc {
   ppid: number;
   comm: string;
   us: number;
+  /** CPU of its children that exited and were waited for (a postmaster's backends that closed). */
+  reapedUs: number;
 }
 
 function readProc(pid: number): Proc | undefined {
@@ -26,7 +28,7 @@ function readProc(pid: number): Proc | undefined {
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(stat.indexOf('(') + 1, close);
     const f = stat.slice(close + 2).split(' ');
-    return { pid, ppid: Number(f[1]), comm, us: (Number(f[11]) + Number(f[12])) * TICK_US };
+    return { pid, ppid: Number(f[1]), comm, us: (Number(f[11]) + Number(f[12])) * TICK_US, reapedUs: (Number(f[13]) + Number(f[14])) * TICK_US };
   } catch {
     return undefined; // exited while being read
   }
@@ -52,7 +54,7 @@ function descendants(procs: Proc[], root: number): Set<number> {
 /**
  * A meter over this bench's processes: the api child (`apiPid`), the Postgres cluster whose postmaster is `postmasterPid`
  * (when known), the Temporal server (a `temporal` process under this one, when the bench started it) and this process.
- * Backends that exit between two snapshots take their CPU with them; the pools the bench measures stay connected.
+ * Backends that exit between two snapshots are counted through the postmaster's reaped-children total.
  */
 export function cpuMeter(opts: { apiPid?: number; postmasterPid?: number }): () => CpuSnapshot {
   return () => {
@@ -63,7 +65,8 @@ export function cpuMeter(opts: { apiPid?: number; postmasterPid?: number }): () 
     const cpu = process.cpuUsage();
     return {
       temporal: sum(temporal),
-      postgres: opts.postmasterPid ? sum(descendants(procs, opts.postmasterPid)) : 0,
+      // Pools close idle connections: a backend that exits takes its CPU into the postmaster's reaped total.
+      postgres: opts.postmasterPid ? sum(descendants(procs, opts.postmasterPid)) + (procs.find((p) => p.pid === opts.postmasterPid)?.reapedUs ?? 0) : 0,
       api: opts.apiPid ? sum(descendants(procs, opts.apiPid)) : 0,
       bench: cpu.user + cpu.system,
     };

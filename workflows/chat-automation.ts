@@ -1,13 +1,10 @@
 // A chat flow's `automation` node (patch `chat-automation`): runs automationRun as a child with the conversation's
 // context as callData, as the journey step does.
-import { executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { createAutomationActivities } from '../activities/automations';
 import type { AutomationResult } from '../src/chat/engine';
 import type { FlowNode } from '../src/chat/flow-schema';
-import { AUTOMATION_RUN_ATTEMPTS } from '../src/automation/types';
-import { automationWorkflowId } from '../src/temporal/ids';
-import { SA } from '../src/temporal/search-attribute-keys';
-import type { automationRun } from './automation-run';
+import { runAutomationChild } from './automation-child';
 import type { ChatInput } from './chat-messages';
 
 const data = proxyActivities<ReturnType<typeof createAutomationActivities>>({
@@ -26,27 +23,14 @@ export async function runChatAutomation(input: ChatInput, node: Extract<FlowNode
     const lead = input.leadId ? await data.journeyAutomationCallData({ workspaceId: input.workspaceId, leadId: input.leadId }).catch(() => undefined) : undefined;
     const leadFields = (lead?.fields ?? {}) as Record<string, unknown>;
     const callData = { ...(lead ?? {}), fields: { ...leadFields, ...captured }, chat: { sessionId: input.sessionId, flowId: input.flowId, captured } };
-    const outcome = await executeChild<typeof automationRun>('automationRun', {
-      workflowId: automationWorkflowId(requestId),
-      args: [
-        {
-          requestId,
-          workspaceId: input.workspaceId,
-          userId: null,
-          superuser: true,
-          automationType: node.integration,
-          action: node.action,
-          nodeId: node.id,
-          params: node.params ?? {},
-          call: { callData },
-          maxRunAttempts: AUTOMATION_RUN_ATTEMPTS,
-          receivedAt: Date.now(),
-        },
-      ],
-      typedSearchAttributes: [
-        { key: SA.WorkspaceId, value: input.workspaceId },
-        { key: SA.AutomationType, value: node.integration },
-      ],
+    const outcome = await runAutomationChild({
+      requestId,
+      workspaceId: input.workspaceId,
+      automationType: node.integration,
+      action: node.action,
+      nodeId: node.id,
+      params: node.params ?? {},
+      callData,
     });
     return { node: node.id, requestId, success: outcome.success, detail: outcome.success ? `automation ${requestId}` : `${outcome.errorType}: ${outcome.error}` };
   } catch (err) {

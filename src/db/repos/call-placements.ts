@@ -1,11 +1,10 @@
 import type { Queryable } from '../pool';
+import { StatementBatches } from '../statement-batches';
 import type { ApiCall, CallAssumptions, PlacedCallFacts } from './calls-place';
 
 interface Pending {
   call: ApiCall;
   assumed: CallAssumptions;
-  resolve(row: PlacedCallFacts | undefined): void;
-  reject(err: unknown): void;
 }
 
 // Enough calls that a burst goes in a few statements.
@@ -34,43 +33,25 @@ function columns(batch: Pending[]): unknown[][] {
 /**
  * Concurrent api calls placed by one statement (migration 019's place_api_calls, each call judged and written in turn,
  * as alone): the calls that arrive in the same turn of the event loop, or while a statement is in flight, go together
- * (one round trip and one commit for all). A lone call goes on the next turn, so nothing waits when the api is quiet.
- * A statement that fails is retried call by call, so one bad call fails only its own caller.
+ * (one round trip and one commit for all), in workspace order: every batch takes its workspaces' slot-counter locks
+ * (held to its commit) in the same order. A statement that fails is retried call by call.
  */
 export class CallPlacements {
-  private queue: Pending[] = [];
-  private busy = false;
+  private readonly batches: StatementBatches<Pending, PlacedCallFacts | undefined>;
 
-  constructor(private readonly db: Queryable) {}
+  constructor(db: Queryable) {
+    this.batches = new StatementBatches(
+      async (batch) => {
+        const rows = await db.query<PlacedCallFacts & { n: number }>(PLACE, columns(batch));
+        const byN = new Map(rows.map((r) => [r.n, r]));
+        return batch.map((_p, i) => byN.get(i + 1));
+      },
+      { max: MAX_CALLS, gatherOneTurn: true, order: (a, b) => (a.call.workspaceId < b.call.workspaceId ? -1 : a.call.workspaceId > b.call.workspaceId ? 1 : 0) },
+    );
+  }
 
   /** The call's facts as read, and whether it was placed; undefined when the agent is not the workspace's. */
   place(call: ApiCall, assumed: CallAssumptions): Promise<PlacedCallFacts | undefined> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ call, assumed, resolve, reject });
-      if (!this.busy) {
-        this.busy = true;
-        setImmediate(() => void this.flush());
-      }
-    });
-  }
-
-  private async flush(): Promise<void> {
-    while (this.queue.length) {
-      // In workspace order: every batch takes its workspaces' slot-counter locks (held to its commit) in the same order.
-      const batch = this.queue.splice(0, MAX_CALLS).sort((a, b) => (a.call.workspaceId < b.call.workspaceId ? -1 : a.call.workspaceId > b.call.workspaceId ? 1 : 0));
-      try {
-        await this.run(batch);
-      } catch (err) {
-        if (batch.length === 1) batch[0]!.reject(err);
-        else for (const p of batch) await this.run([p]).catch((e: unknown) => p.reject(e));
-      }
-    }
-    this.busy = false;
-  }
-
-  private async run(batch: Pending[]): Promise<void> {
-    const rows = await this.db.query<PlacedCallFacts & { n: number }>(PLACE, columns(batch));
-    const byN = new Map(rows.map((r) => [r.n, r]));
-    batch.forEach((p, i) => p.resolve(byN.get(i + 1)));
+    return this.batches.add({ call, assumed });
   }
 }

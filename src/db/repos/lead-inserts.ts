@@ -1,13 +1,8 @@
 import type { Queryable } from '../pool';
+import { StatementBatches } from '../statement-batches';
 
 /** One new lead's INSERT values, in column order (see INSERT_COLUMNS). */
 export type NewLeadValues = [id: string, workspaceId: string, phone: string, ...rest: unknown[]];
-
-interface Pending {
-  values: NewLeadValues;
-  resolve(row: unknown): void;
-  reject(err: unknown): void;
-}
 
 // Enough rows that a burst goes in a few statements; far below Postgres's 65,535 parameters.
 const MAX_ROWS = 100;
@@ -20,50 +15,22 @@ const MAX_ROWS = 100;
  * is retried row by row, so one bad row fails only its own caller.
  */
 export class LeadInserts<R extends { id: string }> {
-  private queue: Pending[] = [];
-  private busy = false;
+  private readonly batches: StatementBatches<NewLeadValues, R | undefined>;
 
-  constructor(
-    private readonly db: Queryable,
-    private readonly sql: (rows: number) => string,
-  ) {}
+  constructor(db: Queryable, sql: (rows: number) => string) {
+    this.batches = new StatementBatches(
+      async (batch) => {
+        const rows = await db.query<R>(sql(batch.length), batch.flat());
+        // The inserted rows come back by their new ids; a row left out found its phone taken (also by an earlier row
+        // of this statement: a second caller with the same new phone then finds that lead, as when the two go apart).
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        return batch.map((values) => byId.get(values[0]));
+      },
+      { max: MAX_ROWS },
+    );
+  }
 
   insert(values: NewLeadValues): Promise<R | undefined> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ values, resolve: resolve as (row: unknown) => void, reject });
-      if (!this.busy) void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.busy = true;
-    while (this.queue.length) {
-      const batch = this.queue.splice(0, MAX_ROWS);
-      if (batch.length === 1) await this.one(batch[0]!);
-      else await this.many(batch);
-    }
-    this.busy = false;
-  }
-
-  private async one(p: Pending): Promise<void> {
-    try {
-      p.resolve((await this.db.query<R>(this.sql(1), p.values))[0]);
-    } catch (err) {
-      p.reject(err);
-    }
-  }
-
-  private async many(batch: Pending[]): Promise<void> {
-    let rows: R[];
-    try {
-      rows = await this.db.query<R>(this.sql(batch.length), batch.flatMap((p) => p.values));
-    } catch {
-      await Promise.all(batch.map((p) => this.one(p)));
-      return;
-    }
-    // The inserted rows come back by their new ids; a row left out found its phone taken (also by an earlier row of
-    // this statement: a second caller with the same new phone then finds that lead, as when the two go apart).
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const p of batch) p.resolve(byId.get(p.values[0]));
+    return this.batches.add(values);
   }
 }

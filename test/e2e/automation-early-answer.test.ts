@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { repoRoot, testEnv } from '../helpers/env';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
-import { killWorkerProcesses, startWorkerProcess } from '../helpers/worker-process';
+import { killWorkerProcesses, outputMatch, spawnOnApp, startWorkerProcess } from '../helpers/worker-process';
 
 jest.setTimeout(180_000);
 
@@ -24,34 +23,11 @@ afterAll(async () => {
 
 /** Starts test/helpers/held-automation-api.ts on the app's task queues; resolves its url and a promise of its "held" line. */
 async function startHeldApi(): Promise<{ url: string; holding: Promise<void> }> {
-  held = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join('test', 'helpers', 'held-automation-api.ts')], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DATABASE_URL: app.config.DATABASE_URL,
-      TEMPORAL_ADDRESS: app.config.TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE_PREFIX: app.config.TEMPORAL_TASK_QUEUE_PREFIX,
-      WORKER_BUNDLE_PATH: testEnv('bundlePath'),
-      SSRF_ALLOWLIST: '127.0.0.1/8',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let onHeld = () => {};
-  const holding = new Promise<void>((resolve) => (onHeld = resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /listening (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-      if (out.includes('held\n')) onHeld();
-    };
-    held!.stdout!.on('data', onData);
-    held!.stderr!.on('data', onData);
-    held!.once('exit', (code) => reject(new Error(`held api exited (${code}):\n${out.slice(-2000)}`)));
-    setTimeout(() => reject(new Error(`held api not listening after 60 s:\n${out.slice(-2000)}`)), 60_000).unref();
-  });
-  return { url, holding };
+  held = spawnOnApp(app, path.join('test', 'helpers', 'held-automation-api.ts'));
+  const url = outputMatch(held, 'held api listening', (out) => /listening (\S+)/.exec(out)?.[1]);
+  const holding = outputMatch(held, 'held api holding', (out) => (out.includes('held\n') ? true : undefined), 0).then(() => undefined);
+  holding.catch(() => undefined); // awaited by the test once its request is in
+  return { url: await url, holding };
 }
 
 describe('a synchronous run on the api\'s in-process worker', () => {

@@ -15,6 +15,8 @@ export interface RecordingPlan {
   fileOf(name: string): string;
   /** Fetches the run's history and writes it to the path's file (never over an existing one). */
   save(client: Client, name: string, run: { workflowId: string; runId?: string }): Promise<void>;
+  /** Plays every path at once (saying a failed one at once), then saves each run's history. */
+  recordAll(client: Client, play: (name: string) => Promise<{ workflowId: string; runId?: string }>): Promise<void>;
 }
 
 /** Reads the command line of scripts/record-<kind>-fixtures.ts and checks it; says what is wrong and exits 1. */
@@ -37,7 +39,7 @@ export function planRecording(kind: string, known: readonly string[]): Recording
         'Record under a new name with --tag (e.g. --tag v2), or leave those paths out with --only.',
     );
   }
-  return {
+  const plan: RecordingPlan = {
     names,
     fileOf,
     async save(client, name, run) {
@@ -47,5 +49,28 @@ export function planRecording(kind: string, known: readonly string[]): Recording
       writeFileSync(fileOf(name), `${JSON.stringify({ workflowId: run.workflowId, history: object }, null, 1)}\n`, { flag: 'wx' });
       process.stdout.write(`recorded ${path.relative(repoRoot, fileOf(name))} (${history.events?.length} events)\n`);
     },
+    async recordAll(client, play) {
+      const runs = await Promise.all(
+        names.map(async (name) => {
+          try {
+            return [name, await play(name)] as const;
+          } catch (err) {
+            // Said now: closing the stack after a failed path may fail too and hide this.
+            process.stderr.write(`path ${name} failed: ${(err as Error).stack ?? err}\n`);
+            throw err;
+          }
+        }),
+      );
+      for (const [name, run] of runs) await plan.save(client, name, run);
+    },
   };
+  return plan;
+}
+
+/** Runs a recorder's main; a failure is printed and exits 1. */
+export function runRecorder(main: () => Promise<void>): void {
+  main().catch((err) => {
+    process.stderr.write(`${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  });
 }

@@ -10,7 +10,7 @@ import { startTestApp } from '../test/helpers/stack';
 import { startVendorFake } from '../test/helpers/vendor-fake';
 import { WebhookReceiver } from '../test/helpers/webhook-receiver';
 import { automationPaths } from './automation-fixture-paths';
-import { planRecording } from './fixture-recorder';
+import { planRecording, runRecorder } from './fixture-recorder';
 
 const plan = planRecording('automation', Object.keys(automationPaths));
 const { names } = plan;
@@ -37,7 +37,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack ?? err}\n`);
-  process.exit(1);
-});
+runRecorder(main);

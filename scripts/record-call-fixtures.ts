@@ -11,10 +11,9 @@ import globalTeardown from '../test/helpers/global-teardown';
 import { startTestApp } from '../test/helpers/stack';
 import { WebhookReceiver } from '../test/helpers/webhook-receiver';
 import { callPaths, type CallPathContext } from './call-fixture-paths';
-import { planRecording } from './fixture-recorder';
+import { planRecording, runRecorder } from './fixture-recorder';
 
 const plan = planRecording('call', Object.keys(callPaths));
-const { names } = plan;
 
 
 async function main(): Promise<void> {
@@ -29,18 +28,7 @@ async function main(): Promise<void> {
     const sub = await app.request('POST', '/v1/calls/subscriptions', { key: caller.apiKey, body: { url: `${hooks}/calls` } });
     if (sub.status !== 200) throw new Error(`subscription: ${sub.status} ${JSON.stringify(sub.body)}`);
     const ctx: CallPathContext = { app, receiver, hooks, caller };
-    const runs = await Promise.all(
-      names.map(async (name) => {
-        try {
-          return [name, await callPaths[name]!(ctx)] as const;
-        } catch (err) {
-          // Said now: closing the stack after a failed path may fail too and hide this.
-          process.stderr.write(`path ${name} failed: ${(err as Error).stack ?? err}\n`);
-          throw err;
-        }
-      }),
-    );
-    for (const [name, run] of runs) await plan.save(app.temporal.client, name, run);
+    await plan.recordAll(app.temporal.client, (name) => callPaths[name]!(ctx));
   } finally {
     await receiver.close();
     await app.close();
@@ -48,7 +36,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack ?? err}\n`);
-  process.exit(1);
-});
+runRecorder(main);

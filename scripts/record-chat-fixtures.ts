@@ -10,10 +10,9 @@ import globalSetup from '../test/helpers/global-setup';
 import globalTeardown from '../test/helpers/global-teardown';
 import { startTestApp } from '../test/helpers/stack';
 import { chatPaths, type ChatPathContext } from './chat-fixture-paths';
-import { planRecording } from './fixture-recorder';
+import { planRecording, runRecorder } from './fixture-recorder';
 
 const plan = planRecording('chat', Object.keys(chatPaths));
-const { names } = plan;
 
 /** A local OpenAI-compatible model: answers every chat completion with "model says: <last message>". */
 async function fakeModel(): Promise<{ url: string; close(): Promise<void> }> {
@@ -40,8 +39,7 @@ async function main(): Promise<void> {
   const app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.0/8', CHAT_MODEL_BASE_URL: model.url, CHAT_MODEL_API_KEY: 'sk-fixture' } });
   try {
     const ctx: ChatPathContext = { app, modelUrl: model.url };
-    const runs = await Promise.all(names.map(async (name) => [name, await chatPaths[name]!(ctx)] as const));
-    for (const [name, run] of runs) await plan.save(app.temporal.client, name, run);
+    await plan.recordAll(app.temporal.client, (name) => chatPaths[name]!(ctx));
   } finally {
     await app.close();
     await model.close();
@@ -49,7 +47,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack ?? err}\n`);
-  process.exit(1);
-});
+runRecorder(main);

@@ -10,10 +10,9 @@ import { startTestApp } from '../test/helpers/stack';
 import { WebhookReceiver } from '../test/helpers/webhook-receiver';
 import type { PathContext } from './journey-fixture-helpers';
 import { journeyPaths } from './journey-fixture-paths';
-import { planRecording } from './fixture-recorder';
+import { planRecording, runRecorder } from './fixture-recorder';
 
 const plan = planRecording('journey', Object.keys(journeyPaths));
-const { names } = plan;
 
 
 async function main(): Promise<void> {
@@ -25,8 +24,7 @@ async function main(): Promise<void> {
   try {
     const ctx: PathContext = { app, receiver, hooks: await receiver.start() };
     // Every path at once: the window wait alone takes up to two minutes of real time.
-    const runs = await Promise.all(names.map(async (name) => [name, await journeyPaths[name]!(ctx)] as const));
-    for (const [name, run] of runs) await plan.save(app.temporal.client, name, run);
+    await plan.recordAll(app.temporal.client, (name) => journeyPaths[name]!(ctx));
   } finally {
     await receiver.close();
     await app.close();
@@ -34,7 +32,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack ?? err}\n`);
-  process.exit(1);
-});
+runRecorder(main);

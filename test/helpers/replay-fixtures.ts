@@ -27,3 +27,16 @@ export const historyOf = (f: Fixture): History => temporal.api.history.v1.Histor
 /** Replays a history with the current workflow code; rejects with a nondeterminism error when the code would differ. */
 export const replayHistory = (f: Fixture, h: History = historyOf(f)): Promise<void> =>
   Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') } }, h, f.workflowId);
+
+/**
+ * Replays the fixture with its first scheduled `from` activity renamed `to`: a history the code would not produce, so
+ * a live check rejects it as nondeterministic.
+ */
+export function replayWithActivityRenamed(file: string, from: string, to: string): Promise<void> {
+  const f = loadFixture(file);
+  const h = historyOf(f);
+  const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === from);
+  if (!scheduled) throw new Error(`${file} schedules no ${from} activity`);
+  scheduled.activityTaskScheduledEventAttributes!.activityType!.name = to;
+  return replayHistory(f, h);
+}

@@ -1,5 +1,5 @@
 import { automationPaths } from '../../scripts/automation-fixture-paths';
-import { fixtureFiles, historyOf, loadFixture, replayHistory } from '../helpers/replay-fixtures';
+import { fixtureFiles, historyOf, loadFixture, replayHistory, replayWithActivityRenamed } from '../helpers/replay-fixtures';
 
 // Histories of real automationRun runs, one per path (scripts/record-automation-fixtures.ts). Every one must keep
 // replaying with the current workflow code: a change that breaks one needs patched() and a new recording (--tag).
@@ -35,10 +35,6 @@ describe('automationRun replay', () => {
   });
 
   it('detects a history the code would not produce (the check is live)', async () => {
-    const f = loadFixture('automation-history-async-callback.json');
-    const h = historyOf(f);
-    const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverAutomationCallback')!;
-    scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'journeyWebhook';
-    await expect(replayHistory(f, h)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayWithActivityRenamed('automation-history-async-callback.json', 'deliverAutomationCallback', 'journeyWebhook')).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

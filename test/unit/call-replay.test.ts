@@ -1,6 +1,6 @@
 import { temporal } from '@temporalio/proto';
 import { callPaths } from '../../scripts/call-fixture-paths';
-import { fixtureFiles, historyOf, loadFixture, replayHistory } from '../helpers/replay-fixtures';
+import { fixtureFiles, historyOf, loadFixture, replayHistory, replayWithActivityRenamed } from '../helpers/replay-fixtures';
 
 // Histories of real outboundCall and deliverCallEvent runs, one per path (scripts/record-call-fixtures.ts). Every one
 // must keep replaying with the current workflow code: a change that breaks one needs patched().
@@ -42,18 +42,10 @@ describe('call workflows replay', () => {
   });
 
   it('detects a history the code would not produce (the check is live)', async () => {
-    const f = loadFixture('call-history-transfer.json');
-    const h = historyOf(f);
-    const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'placeCall')!;
-    scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'stopProviderCall';
-    await expect(replayHistory(f, h)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayWithActivityRenamed('call-history-transfer.json', 'placeCall', 'stopProviderCall')).rejects.toThrow(/[Nn]ondetermin/);
   });
 
   it('detects a changed deliverCallEvent history too', async () => {
-    const f = loadFixture('call-history-event-delivered.json');
-    const h = historyOf(f);
-    const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'publishCallEvent')!;
-    scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'placeCall';
-    await expect(replayHistory(f, h)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayWithActivityRenamed('call-history-event-delivered.json', 'publishCallEvent', 'placeCall')).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

@@ -1,5 +1,5 @@
 import { chatPaths } from '../../scripts/chat-fixture-paths';
-import { fixtureFiles, historyOf, loadFixture, replayHistory } from '../helpers/replay-fixtures';
+import { fixtureFiles, historyOf, loadFixture, replayHistory, replayWithActivityRenamed } from '../helpers/replay-fixtures';
 
 // Histories of real chatSession runs, one per path (scripts/record-chat-fixtures.ts). Every one must keep replaying
 // with the current workflow code: a change that breaks one needs patched() and a new recording (--tag).
@@ -43,10 +43,6 @@ describe('chatSession replay', () => {
 
   it('detects a patched history the code would not produce (the check is live)', async () => {
     // A write batch's activity renamed: the patched code schedules chatSaveTurn there.
-    const f = loadFixture('chat-history-conversation-v2.json');
-    const h = historyOf(f);
-    const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'chatSaveTurn')!;
-    scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'chatModelReply';
-    await expect(replayHistory(f, h)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayWithActivityRenamed('chat-history-conversation-v2.json', 'chatSaveTurn', 'chatModelReply')).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

@@ -1,5 +1,5 @@
 import { journeyPaths } from '../../scripts/journey-fixture-paths';
-import { fixtureFiles, historyOf, loadFixture, replayHistory } from '../helpers/replay-fixtures';
+import { fixtureFiles, historyOf, loadFixture, replayHistory, replayWithActivityRenamed } from '../helpers/replay-fixtures';
 
 // Histories of real runs, one per path (scripts/record-journey-fixtures.ts; journey-history.json predates the Outcome
 // patch). Every one must keep replaying with the current workflow code: a change that breaks one needs patched().
@@ -30,10 +30,6 @@ describe('journeyEnrollment replay', () => {
   });
 
   it('detects a history the code would not produce (the check is live)', async () => {
-    const f = loadFixture('journey-history.json');
-    const h = historyOf(f);
-    const scheduled = h.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'journeyTag')!;
-    scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'journeyWebhook';
-    await expect(replayHistory(f, h)).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayWithActivityRenamed('journey-history.json', 'journeyTag', 'journeyWebhook')).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

@@ -13,6 +13,7 @@ import { createDraining } from './http/middleware/draining';
 import { answerClientErrorsInShape } from './http/client-error';
 import { allowedMethods } from './http/middleware/allowed-methods';
 import { errorHandler } from './http/middleware/errors';
+import { exactRoutes } from './http/exact-routes';
 import { createHttpMetrics } from './http/middleware/metrics';
 import { createRateLimits } from './http/middleware/rate-limit';
 import { requestContext, type RequestLog } from './http/middleware/request-context';
@@ -65,18 +66,6 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   const jwt = createJwtAuthority(deps.config);
   const loginLimits = createLoginLimits(deps, deps.config);
 
-  koa.use(requestContext(deps.logger, opts.requestLog));
-  koa.use(metrics.middleware);
-  koa.use(draining.middleware);
-  koa.use(errorHandler());
-  koa.use(limits.perAddress);
-  koa.use(allowedMethods());
-  koa.use(webchatPreflight());
-
-  const system = systemRouter(deps, metrics.registry);
-  koa.use(system.routes());
-  koa.use(telephonyRouter(deps).routes());
-
   const api = new Router<AppState>();
   const openapi = buildOpenApi([...routes, ...automationRoutes, ...webchatRoutes, ...webchatPageRoutes], publicUrls(deps.config));
   api.get('/v1/openapi.json', (ctx) => {
@@ -93,6 +82,18 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   mountAutomationRoutes(api, automationRoutes, [guardAutomation, limits.perKey], { ...deps, journeyVersions });
   mountRoutes(api, webchatRoutes, { apiKey: [], automation: [], none: [limits.perAddressOf('webchat', deps.config.WEBCHAT_SESSIONS_PER_ADDRESS)] }, { ...deps, journeyVersions });
   mountRoutes(api, webchatPageRoutes, { apiKey: [], automation: [], none: [] }, { ...deps, journeyVersions });
+
+  koa.use(requestContext(deps.logger, opts.requestLog));
+  koa.use(metrics.middleware);
+  koa.use(draining.middleware);
+  koa.use(errorHandler());
+  koa.use(limits.perAddress);
+  // Requests for a route spelled exactly as registered skip the routers below (see exactRoutes).
+  koa.use(exactRoutes(api));
+  koa.use(allowedMethods());
+  koa.use(webchatPreflight());
+  koa.use(systemRouter(deps, metrics.registry).routes());
+  koa.use(telephonyRouter(deps).routes());
   koa.use(api.routes());
 
   return {

@@ -1,9 +1,9 @@
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/pool';
 import { findUserForAuth, type UserAuthRow } from '../db/repos/users';
 import { unauthorized, unavailable } from '../errors';
 import { isUuid } from '../ids';
 import { JwtRefused, type JwtAuthority } from './jwt';
+import { expiringCache } from '../expiring-cache';
 
 /**
  * The user a JWT speaks for, as both the automation and the no-code routes read it: a refused token is 401 (503-style
@@ -14,7 +14,7 @@ export function jwtUserResolver(
   deps: { db: Db; jwt: JwtAuthority },
   opts: { ttlMs?: number; malformedHint?: string } = {},
 ): (token: string) => Promise<UserAuthRow> {
-  const users = new LRUCache<string, UserAuthRow>({ max: 10_000, ttl: opts.ttlMs ?? 5_000 });
+  const users = expiringCache<string, UserAuthRow>({ max: 10_000, ttlMs: opts.ttlMs ?? 5_000 });
   return async (token) => {
     let userId: string;
     try {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import { ApiError, badRequest, conflict, notFound, unavailable } from '../errors';
 import { reclaimStaleSlots } from '../db/repos/call-slots';
@@ -12,6 +11,7 @@ import { isWindowOpen, msUntilWindow } from '../journeys/window';
 import { normalizePhone } from '../phone';
 import { callTimeZone, effectiveWindow } from './rules';
 import { startOutboundCall } from './start';
+import { expiringCache } from '../expiring-cache';
 
 export const INVALID_AGENT = 'Invalid agent';
 /** Seconds a client over the concurrent-call cap is told to wait (a call lasts about that long). */
@@ -27,7 +27,7 @@ export interface CallRequest {
 
 // An agent's facts as last read (its workspace's region and zone, its window), by workspace and agent. A call is judged
 // on them before its one statement, which writes the call only if they still hold, and else says what they are now.
-const agentFacts = new LRUCache<string, CallAgentFacts>({ max: 10_000, ttl: 10 * 60_000 });
+const agentFacts = expiringCache<string, CallAgentFacts>({ max: 10_000, ttlMs: 10 * 60_000 });
 
 /** Tries before a call whose facts keep changing under it is answered 503 (each try reads them anew). */
 const ATTEMPTS = 4;

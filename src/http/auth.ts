@@ -6,6 +6,7 @@ import type { Db } from '../db/pool';
 import type { Listener } from '../db/listen';
 import { unauthorized } from '../errors';
 import type { AppState, KeyAuth } from './state';
+import { expiringCache } from '../expiring-cache';
 
 /**
  * Resolves API keys to their workspace with a short-lived cache, so the hot path costs no extra query.
@@ -23,7 +24,7 @@ export class ApiKeyResolver {
     opts: { ttlMs?: number; maxKeys?: number } = {},
   ) {
     // Full, it forgets the least recently used key, not every key (each forgotten key costs a query).
-    this.cache = new LRUCache({ max: opts.maxKeys ?? 10_000, ttl: opts.ttlMs ?? 15_000 });
+    this.cache = expiringCache({ max: opts.maxKeys ?? 10_000, ttlMs: opts.ttlMs ?? 15_000 });
   }
 
   async resolve(key: string): Promise<KeyAuth | undefined> {

@@ -1,7 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import type { Db, Queryable } from '../db/pool';
 import type { Listener } from '../db/listen';
 import { latestJourneyVersion } from '../db/repos/journeys';
+import { expiringCache } from '../expiring-cache';
 
 const CHANNEL = 'journey_versions_changed';
 
@@ -12,7 +12,7 @@ const CHANNEL = 'journey_versions_changed';
  * it is lost or comes back, so a missed notification can never serve an old version; the TTL is a second line of defence.
  */
 export class LatestJourneyVersions {
-  private readonly cache = new LRUCache<string, number>({ max: 10_000, ttl: 60_000 });
+  private readonly cache = expiringCache<string, number>({ max: 10_000, ttlMs: 60_000 });
   private listener?: Listener;
   private closed = false;
   /** Bumped by every notification: a lookup that raced one does not store what it read. */

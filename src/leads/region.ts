@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/pool';
 import { workspaceDefaultRegion } from '../db/repos/workspaces';
+import { expiringCache } from '../expiring-cache';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
@@ -12,7 +13,7 @@ const caches = new WeakMap<Queryable, LRUCache<string, string>>();
  */
 export function workspaceRegion(db: Queryable, workspaceId: string): string | Promise<string> {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new LRUCache({ max: MAX_ENTRIES, ttl: TTL_MS })));
+  if (!cache) caches.set(db, (cache = expiringCache({ max: MAX_ENTRIES, ttlMs: TTL_MS })));
   // A hit answers synchronously (await works on either): one promise less per lookup.
   return cache.get(workspaceId) ?? load(db, workspaceId, cache);
 }

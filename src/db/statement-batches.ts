@@ -1,3 +1,10 @@
+/**
+ * How long a statement may wait for company under concurrent load (BatchOptions.lingerMs). A lead row costs Postgres
+ * ~300 µs of CPU alone in its statement and ~120 µs among four (measured here): worth a few ms of a request that is
+ * queueing behind others anyway.
+ */
+export const LINGER_MS = 5;
+
 /** How a batcher gathers and orders its items. */
 export interface BatchOptions<T> {
   /** Items per statement at most. */
@@ -6,6 +13,12 @@ export interface BatchOptions<T> {
   gatherOneTurn?: boolean;
   /** The order items go in within a statement (e.g. to take row locks in one order). */
   order?: (a: T, b: T) => number;
+  /**
+   * Under concurrent load, hold a statement up to this long for more items to join it. Load is what the batcher
+   * itself sees: an item arriving while a statement is pending, or the last statement carrying several. Items that
+   * come one at a time (each after the previous one's answer) never wait.
+   */
+  lingerMs?: number;
 }
 
 /**
@@ -17,6 +30,9 @@ export interface BatchOptions<T> {
 export class StatementBatches<T, R> {
   private queue: { item: T; resolve(r: R): void; reject(err: unknown): void }[] = [];
   private busy = false;
+  /** Items have been overlapping: the next lone item waits up to lingerMs for company. */
+  private concurrent = false;
+  private lingering?: NodeJS.Timeout;
 
   constructor(
     private readonly run: (batch: T[]) => Promise<R[]>,
@@ -26,16 +42,30 @@ export class StatementBatches<T, R> {
   add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (this.busy) return;
+      if (this.busy) {
+        this.concurrent = true;
+        // A full statement goes now, lingering or not.
+        if (this.lingering && this.queue.length >= this.o.max) this.flushNow();
+        return;
+      }
       this.busy = true;
-      if (this.o.gatherOneTurn) setImmediate(() => void this.flush());
+      if (this.o.lingerMs && this.concurrent) this.lingering = setTimeout(() => this.flushNow(), this.o.lingerMs);
+      else if (this.o.gatherOneTurn) setImmediate(() => void this.flush());
       else void this.flush();
     });
   }
 
+  private flushNow(): void {
+    clearTimeout(this.lingering);
+    this.lingering = undefined;
+    void this.flush();
+  }
+
   private async flush(): Promise<void> {
-    while (this.queue.length) {
+    for (let first = true; this.queue.length; first = false) {
       const batch = this.queue.splice(0, this.o.max);
+      // Several items at once, or any that queued behind a statement, is concurrent load.
+      this.concurrent = batch.length > 1 || !first;
       if (this.o.order) batch.sort((a, b) => this.o.order!(a.item, b.item));
       try {
         const results = await this.run(batch.map((p) => p.item));

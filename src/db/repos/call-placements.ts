@@ -1,5 +1,5 @@
 import type { Queryable } from '../pool';
-import { StatementBatches } from '../statement-batches';
+import { LINGER_MS, StatementBatches } from '../statement-batches';
 import type { ApiCall, CallAssumptions, PlacedCallFacts } from './calls-place';
 
 interface Pending {
@@ -46,7 +46,7 @@ export class CallPlacements {
         const byN = new Map(rows.map((r) => [r.n, r]));
         return batch.map((_p, i) => byN.get(i + 1));
       },
-      { max: MAX_CALLS, gatherOneTurn: true, order: (a, b) => (a.call.workspaceId < b.call.workspaceId ? -1 : a.call.workspaceId > b.call.workspaceId ? 1 : 0) },
+      { max: MAX_CALLS, gatherOneTurn: true, lingerMs: LINGER_MS, order: (a, b) => (a.call.workspaceId < b.call.workspaceId ? -1 : a.call.workspaceId > b.call.workspaceId ? 1 : 0) },
     );
   }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../pool';
-import { StatementBatches } from '../statement-batches';
+import { LINGER_MS, StatementBatches } from '../statement-batches';
 
 /** One new lead's INSERT values, in column order (see INSERT_COLUMNS). */
 export type NewLeadValues = [id: string, workspaceId: string, phone: string, ...rest: unknown[]];
@@ -10,7 +10,8 @@ const MAX_ROWS = 100;
 /**
  * Concurrent new-lead INSERTs as one statement: while one statement is in flight, the inserts that arrive wait and
  * then go together as a multi-row INSERT … ON CONFLICT DO NOTHING (one round trip and one commit for all of them).
- * A lone insert goes at once, so nothing waits when the api is quiet. Each caller gets its own row back, or undefined
+ * A lone insert goes at once when inserts come one at a time; under concurrent load a statement waits up to LINGER_MS
+ * for more rows. Each caller gets its own row back, or undefined
  * when its phone was taken (by a lead on file, or by an earlier row of the same statement); a statement that fails
  * is retried row by row, so one bad row fails only its own caller.
  */
@@ -26,7 +27,7 @@ export class LeadInserts<R extends { id: string }> {
         const byId = new Map(rows.map((r) => [r.id, r]));
         return batch.map((values) => byId.get(values[0]));
       },
-      { max: MAX_ROWS },
+      { max: MAX_ROWS, lingerMs: LINGER_MS },
     );
   }
 

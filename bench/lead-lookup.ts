@@ -1,7 +1,8 @@
 // P1 (quality-figures.md): GET /v1/lead/get by phone through the real app (API-key auth, logging, metrics,
 // validation, phone normalisation) against a bare Koa + pg handler running the same indexed query.
 // Fairness: both servers run in one child process (the load generator has its own), use pools of the same size,
-// and write one pino line per request at the same LOG_LEVEL to the same sink (/dev/null); the bare handler skips
+// run the lookup as a prepared statement (as the api does), and write one pino line per request at the same LOG_LEVEL
+// to the same sink (/dev/null); the bare handler skips
 // auth, validation, normalisation and metrics, which is the overhead measured. Server CPU per request is printed
 // too: on a shared machine it moves much less than throughput does.
 import http from 'node:http';

@@ -34,11 +34,14 @@ async function main(): Promise<void> {
   const bare = new Koa();
   bare.use(async (ctx) => {
     const started = process.hrtime.bigint();
-    const { rows } = await pool.query(
-      `SELECT id, workspace_id, phone, first_name, last_name, email, company, timezone, tags, custom_fields, created_at, updated_at
+    // A prepared statement, as the api's lookup is: both sides ask Postgres for the same work (unnamed, planning
+    // would cost Postgres ~110 µs more per lookup on the leads table's indexes, and the ratio would mostly show that).
+    const { rows } = await pool.query({
+      name: 'bare_lead_by_phone',
+      text: `SELECT id, workspace_id, phone, first_name, last_name, email, company, timezone, tags, custom_fields, created_at, updated_at
        FROM leads WHERE workspace_id = $1 AND phone = $2`,
-      [workspaceId, ctx.query.phone],
-    );
+      values: [workspaceId, ctx.query.phone],
+    });
     if (rows[0]) ctx.body = rows[0];
     else {
       ctx.status = 404;

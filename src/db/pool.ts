@@ -2,10 +2,33 @@ import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
 import { listenWithReconnect, type Listener, type OnNotify } from './listen';
 
+/**
+ * A hot statement that each connection parses and plans once (a named prepared statement), then only binds and runs.
+ * Planning is most of a simple query's cost when its table has many indexes: a lead lookup by phone costs Postgres
+ * ~150 µs of CPU unnamed and ~40 µs prepared (measured here). Names must be unique per text: see `prepared`.
+ */
+export interface Prepared {
+  readonly name: string;
+  readonly text: string;
+}
+
+const preparedNames = new Map<string, string>();
+
+/** Declares a prepared statement; a name given two different texts is a programming error and throws at load time. */
+export function prepared(name: string, text: string): Prepared {
+  const known = preparedNames.get(name);
+  if (known !== undefined && known !== text) throw new Error(`prepared statement ${name} declared with two different texts`);
+  preparedNames.set(name, text);
+  return { name, text };
+}
+
+/** SQL text, or a prepared statement. */
+export type Sql = string | Prepared;
+
 /** The app's only handle on PostgreSQL: a pool, parameterised queries and transactions. */
 export interface Db {
-  query<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
-  one<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R | undefined>;
+  query<R extends QueryResultRow = QueryResultRow>(sql: Sql, params?: unknown[]): Promise<R[]>;
+  one<R extends QueryResultRow = QueryResultRow>(sql: Sql, params?: unknown[]): Promise<R | undefined>;
   /**
    * Runs fn in one transaction; a deadlock or serialization victim runs again, unless fn does more than query
    * (`once: true`: e.g. it calls a vendor while holding a lock).
@@ -20,17 +43,19 @@ export interface Db {
 
 /** What repositories take: the pool itself or one transaction's client. */
 export interface Queryable {
-  query<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R[]>;
-  one<R extends QueryResultRow = QueryResultRow>(text: string, params?: unknown[]): Promise<R | undefined>;
+  query<R extends QueryResultRow = QueryResultRow>(sql: Sql, params?: unknown[]): Promise<R[]>;
+  one<R extends QueryResultRow = QueryResultRow>(sql: Sql, params?: unknown[]): Promise<R | undefined>;
 }
 
 function wrap(client: Pool | PoolClient): Queryable {
+  const run = <R extends QueryResultRow>(sql: Sql, params?: unknown[]) =>
+    typeof sql === 'string' ? client.query<R>(sql, params) : client.query<R>({ name: sql.name, text: sql.text, values: params });
   return {
-    async query<R extends QueryResultRow>(text: string, params?: unknown[]) {
-      return (await client.query<R>(text, params)).rows;
+    async query<R extends QueryResultRow>(sql: Sql, params?: unknown[]) {
+      return (await run<R>(sql, params)).rows;
     },
-    async one<R extends QueryResultRow>(text: string, params?: unknown[]): Promise<R | undefined> {
-      const rows = (await client.query<R>(text, params)).rows;
+    async one<R extends QueryResultRow>(sql: Sql, params?: unknown[]): Promise<R | undefined> {
+      const rows = (await run<R>(sql, params)).rows;
       return rows[0];
     },
   };

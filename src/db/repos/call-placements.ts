@@ -1,4 +1,4 @@
-import type { Queryable } from '../pool';
+import { prepared, type Queryable } from '../pool';
 import { LINGER_MS, StatementBatches } from '../statement-batches';
 import type { ApiCall, CallAssumptions, PlacedCallFacts } from './calls-place';
 
@@ -10,7 +10,7 @@ interface Pending {
 // Enough calls that a burst goes in a few statements.
 const MAX_CALLS = 100;
 
-const PLACE = 'SELECT * FROM place_api_calls($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)';
+const PLACE = prepared('place_api_calls', 'SELECT * FROM place_api_calls($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)');
 
 /** The function's arguments for a batch: one array per field, in the batch's order. */
 function columns(batch: Pending[]): unknown[][] {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../pool';
+import type { Queryable, Sql } from '../pool';
 import { LINGER_MS, StatementBatches } from '../statement-batches';
 
 /** One new lead's INSERT values, in column order (see INSERT_COLUMNS). */
@@ -18,7 +18,7 @@ const MAX_ROWS = 100;
 export class LeadInserts<R extends { id: string }> {
   private readonly batches: StatementBatches<NewLeadValues, R | undefined>;
 
-  constructor(db: Queryable, sql: (rows: number) => string) {
+  constructor(db: Queryable, sql: (rows: number) => Sql) {
     this.batches = new StatementBatches(
       async (batch) => {
         const rows = await db.query<R>(sql(batch.length), batch.flat());

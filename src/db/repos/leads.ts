@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../pool';
+import { prepared, type Prepared, type Queryable } from '../pool';
 import { LeadInserts, type NewLeadValues } from './lead-inserts';
 
 export interface LeadRow {
@@ -25,13 +25,16 @@ export type LeadFields = Partial<Record<StandardField, string | null>>;
 const COLUMNS = 'id, workspace_id, phone, first_name, last_name, email, company, timezone, tags, custom_fields, created_at, updated_at';
 
 // The two lookups are plain functions returning the query's promise: no extra async frame on the hot path.
+const BY_ID = prepared('lead_by_id', `SELECT ${COLUMNS} FROM leads WHERE workspace_id = $1 AND id = $2`);
+const BY_PHONE = prepared('lead_by_phone', `SELECT ${COLUMNS} FROM leads WHERE workspace_id = $1 AND phone = $2`);
+
 export function findLeadById(db: Queryable, workspaceId: string, id: string): Promise<LeadRow | undefined> {
-  return db.one<LeadRow>(`SELECT ${COLUMNS} FROM leads WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+  return db.one<LeadRow>(BY_ID, [workspaceId, id]);
 }
 
 /** phone must already be normalised (E.164 digits). */
 export function findLeadByPhone(db: Queryable, workspaceId: string, phone: string): Promise<LeadRow | undefined> {
-  return db.one<LeadRow>(`SELECT ${COLUMNS} FROM leads WHERE workspace_id = $1 AND phone = $2`, [workspaceId, phone]);
+  return db.one<LeadRow>(BY_PHONE, [workspaceId, phone]);
 }
 
 /**
@@ -69,7 +72,14 @@ export async function findOrCreateLead(
 }
 
 const INSERT_COLUMNS = ['id', 'workspace_id', 'phone', 'first_name', 'last_name', 'email', 'company', 'timezone', 'custom_fields'];
-const insertSql = (rows: number) =>
+// One prepared statement per row count, made on first use (at most LeadInserts' 100 per connection).
+const insertStatements = new Map<number, Prepared>();
+const insertSql = (rows: number): Prepared => {
+  let statement = insertStatements.get(rows);
+  if (!statement) insertStatements.set(rows, (statement = prepared(`lead_insert_${rows}`, insertText(rows))));
+  return statement;
+};
+const insertText = (rows: number) =>
   `INSERT INTO leads (${INSERT_COLUMNS.join(', ')}) VALUES ${Array.from(
     { length: rows },
     (_, r) => `(${INSERT_COLUMNS.map((_c, c) => `$${r * INSERT_COLUMNS.length + c + 1}`).join(', ')})`,

@@ -30,7 +30,7 @@ export interface BatchOptions<T> {
 export class StatementBatches<T, R> {
   private queue: { item: T; resolve(r: R): void; reject(err: unknown): void }[] = [];
   private busy = false;
-  /** Items have been overlapping: the next lone item waits up to lingerMs for company. */
+  /** The last statement carried several items or had waited behind another: the next lone item waits for company. */
   private concurrent = false;
   private lingering?: NodeJS.Timeout;
 
@@ -43,7 +43,6 @@ export class StatementBatches<T, R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       if (this.busy) {
-        this.concurrent = true;
         // A full statement goes now, lingering or not.
         if (this.lingering && this.queue.length >= this.o.max) this.flushNow();
         return;

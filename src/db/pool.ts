@@ -25,6 +25,19 @@ export function prepared(name: string, text: string): Prepared {
 /** SQL text, or a prepared statement. */
 export type Sql = string | Prepared;
 
+/**
+ * A value kept per database handle (the pool, or one transaction's client), made by `make` on first use: a batcher
+ * or a cache that must not be shared between a transaction and the pool.
+ */
+export function perHandle<T>(make: (db: Queryable) => T): (db: Queryable) => T {
+  const values = new WeakMap<Queryable, T>();
+  return (db) => {
+    let value = values.get(db);
+    if (value === undefined) values.set(db, (value = make(db)));
+    return value;
+  };
+}
+
 /** The app's only handle on PostgreSQL: a pool, parameterised queries and transactions. */
 export interface Db {
   query<R extends QueryResultRow = QueryResultRow>(sql: Sql, params?: unknown[]): Promise<R[]>;

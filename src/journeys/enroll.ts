@@ -12,7 +12,7 @@ import { ALREADY_ACTIVE, enrollUpdate, type JourneyInput } from '../../workflows
 import type * as workflows from '../../workflows';
 import { JourneyDefinitionError, parseJourneySteps, type JourneyStep } from './schema';
 import { isUuid } from '../ids';
-import { Coalescer } from './coalesce';
+import { Coalescer } from '../coalesce';
 import type { LatestJourneyVersions } from './latest-versions';
 
 export const WORKFLOW_NOT_FOUND = 'Workflow not found';

@@ -1,19 +1,18 @@
 import { LRUCache } from 'lru-cache';
-import type { Queryable } from '../db/pool';
+import { perHandle, type Queryable } from '../db/pool';
 import { workspaceDefaultRegion } from '../db/repos/workspaces';
 import { expiringCache } from '../expiring-cache';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
-const caches = new WeakMap<Queryable, LRUCache<string, string>>();
+const cacheOf = perHandle((): LRUCache<string, string> => expiringCache({ max: MAX_ENTRIES, ttlMs: TTL_MS }));
 
 /**
  * The workspace's default phone region (ISO 3166, e.g. US), cached per database handle for a minute so a phone
  * lookup costs one query. Nothing in the api changes a region; a CLI change shows within the TTL.
  */
 export function workspaceRegion(db: Queryable, workspaceId: string): string | Promise<string> {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = expiringCache({ max: MAX_ENTRIES, ttlMs: TTL_MS })));
+  const cache = cacheOf(db);
   // A hit answers synchronously (await works on either): one promise less per lookup.
   return cache.get(workspaceId) ?? load(db, workspaceId, cache);
 }

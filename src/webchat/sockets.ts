@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps';
 import { chatMessageSeq, chatMessagesAfter, findChatSession, findFlow, latestBotMessage, type ChatMessageRow, type ChatSessionRow } from '../db/repos/chat';
 import { findLeadById } from '../db/repos/leads';
 import { isUuid } from '../ids';
-import { Coalescer } from '../journeys/coalesce';
+import { Coalescer } from '../coalesce';
 import { ChatConnection, type ConnectionOptions } from './connection';
 import { Conversation, type Unsaved } from './conversation';
 import { CLOSE } from './frames';

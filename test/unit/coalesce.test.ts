@@ -1,4 +1,4 @@
-import { Coalescer } from '../../src/journeys/coalesce';
+import { Coalescer } from '../../src/coalesce';
 
 /** A call the test finishes by hand. */
 function controlled() {

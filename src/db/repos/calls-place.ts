@@ -1,6 +1,6 @@
 // The statements POST /v1/agent needs: placing a call is one statement, shared with the calls placed at the same time
 // (see calls.ts for the statements the outboundCall workflow's activities use).
-import type { Queryable } from '../pool';
+import { perHandle, type Queryable } from '../pool';
 import { CallPlacements } from './call-placements';
 import type { CallAgent } from './calls';
 
@@ -50,7 +50,7 @@ export interface ApiCall {
   requestData: unknown;
 }
 
-const placements = new WeakMap<Queryable, CallPlacements>();
+const placementsOf = perHandle((db) => new CallPlacements(db));
 
 /**
  * Places an api call by one statement, when every rule holds on the facts it reads: a caller id (given and the
@@ -61,7 +61,5 @@ const placements = new WeakMap<Queryable, CallPlacements>();
  * together (see CallPlacements).
  */
 export function placeCallIfAllowed(db: Queryable, c: ApiCall, assumed: CallAssumptions): Promise<PlacedCallFacts | undefined> {
-  let batcher = placements.get(db);
-  if (!batcher) placements.set(db, (batcher = new CallPlacements(db)));
-  return batcher.place(c, assumed);
+  return placementsOf(db).place(c, assumed);
 }

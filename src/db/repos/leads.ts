@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { prepared, type Prepared, type Queryable } from '../pool';
+import { perHandle, prepared, type Prepared, type Queryable } from '../pool';
 import { LeadInserts, type NewLeadValues } from './lead-inserts';
 
 export interface LeadRow {
@@ -89,12 +89,7 @@ const insertText = (rows: number) =>
 
 // One batcher per pool: concurrent creations through the pool share statements. A transaction's client is used by
 // one caller at a time, so its inserts simply go one by one through a batcher of its own.
-const inserts = new WeakMap<Queryable, LeadInserts<LeadRow>>();
-function insertsOf(db: Queryable): LeadInserts<LeadRow> {
-  let batcher = inserts.get(db);
-  if (!batcher) inserts.set(db, (batcher = new LeadInserts<LeadRow>(db, insertSql)));
-  return batcher;
-}
+const insertsOf = perHandle((db) => new LeadInserts<LeadRow>(db, insertSql));
 
 /** SQL that puts the phone of the leads in CTE `src` on the do-not-call list when they carry the tag dnc (any case). */
 const DNC_FROM = (src: string, when: string) =>

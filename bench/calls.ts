@@ -23,11 +23,10 @@ import { taskQueue } from '../src/temporal/task-queues';
 import { startSimulator } from '../src/telephony/simulator/server';
 import { createWorkers, workflowsPath } from '../worker/workers';
 import type { OutboundCallInput } from '../workflows/outbound-call-types';
-import { alternateBalanced, measure, measurementFigures, median, report, summarize, type BenchContext, type Figure } from './lib';
+import { alternateBalanced, measure, measurementFigures, report, summarize, type BenchContext, type Figure } from './lib';
 import { forkServer } from './server-process';
-import { CpuLedger, cpuMeter, postmasterOf } from './cpu-accounting';
 import { jsonPoster } from './http-load';
-import { cpuFigures, cpuRatioFigure, warmupOptions, warmUntilSteady } from './steady';
+import { SaturationMeters, warmupOptions, warmUntilSteady } from './steady';
 
 /** Shown by `npm run bench -- --list`. */
 export const description = 'Calls: POST /v1/agent vs raw client.workflow.start of outboundCall (saturation, one at a time); calls completed/s through the simulator';
@@ -108,10 +107,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     LOG_LEVEL: 'warn',
   }, profileDir);
   const place = placer(port, ws.key, ws.agentId, concurrency, ctx.defer);
-  const backend = await db.one<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const meter = cpuMeter({ apiPid, postmasterPid: postmasterOf(backend!.pid) });
-  const rawCpu = new CpuLedger(meter);
-  const apiCpuLedger = new CpuLedger(meter);
+  const meters = await SaturationMeters.of(db, { pid: apiPid, cpu, statements });
   const rawStart = async () => {
     const callId = randomUUID();
     const input: OutboundCallInput = { callId, workspaceId: ws.workspaceId, agentId: ws.agentId, to: '12125554321', from: '12125559002', waitForSlot: false, source: 'api' };
@@ -129,21 +125,12 @@ export async function run(ctx: BenchContext): Promise<number> {
   };
   const half = Math.max(1, Math.floor(requests / 2));
   const halfSerial = Math.max(1, Math.floor(serial / 2));
-  const apiCpu: number[] = [];
-  const apiStatements: number[] = [];
-  /** A saturation measurement of the api, noting the api process's CPU time (µs) and Postgres statements per call. */
-  const measureApi = async () => {
-    const [before, sentBefore] = [await cpu(), await statements()];
-    const m = await apiCpuLedger.book(() => measure(half, concurrency, () => place()));
-    apiCpu.push(((await cpu()) - before) / m.ops);
-    apiStatements.push(((await statements()) - sentBefore) / m.ops);
-    return m;
-  };
+  const measureApi = () => meters.measureApi(() => measure(half, concurrency, () => place()));
 
   await place();
   await warmUntilSteady(ctx, concurrency, { raw: rawStart, api: () => place() }, cpu);
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} calls per side at ${concurrency} in flight…`);
-  const sat = await alternateBalanced(rounds, () => rawCpu.book(() => measure(half, concurrency, rawStart)), measureApi, (m) => m.perSecond);
+  const sat = await alternateBalanced(rounds, () => meters.raw.book(() => measure(half, concurrency, rawStart)), measureApi, (m) => m.perSecond);
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} calls per side one at a time…`);
   const one = await alternateBalanced(rounds, () => measure(halfSerial, 1, rawStart), () => measure(halfSerial, 1, () => place()), (m) => m.p50);
 
@@ -156,20 +143,12 @@ export async function run(ctx: BenchContext): Promise<number> {
   const rawOne = summarize(one.rounds.map((r) => r.baseline));
   const oursOne = summarize(one.rounds.map((r) => r.candidate));
   const figures: Figure[] = [
-    ...sat.rounds.map((r, i): Figure => [
-      `round ${i + 1}: raw start / POST /v1/agent, ${concurrency} in flight (api CPU per call)`,
-      `${r.baseline.perSecond.toFixed(1)} / ${r.candidate.perSecond.toFixed(1)} (${r.ratio.toFixed(3)}; ${(((apiCpu[2 * i] ?? 0) + (apiCpu[2 * i + 1] ?? 0)) / 2).toFixed(0)} µs)`,
-      '/s',
-    ]),
+    ...sat.rounds.map((r, i) => meters.roundFigure(i, r, `raw start / POST /v1/agent, ${concurrency} in flight`, 'call')),
     ...measurementFigures(`raw client.workflow.start(outboundCall), ${concurrency} in flight (median of rounds)`, rawSat),
     ...measurementFigures(`POST /v1/agent, ${concurrency} in flight (median of rounds)`, oursSat),
     ...measurementFigures('raw client.workflow.start(outboundCall), one at a time (median of rounds)', rawOne),
     ...measurementFigures('POST /v1/agent, one at a time (median of rounds)', oursOne),
-    ['api process CPU per call at saturation (median of rounds)', median(apiCpu), 'µs'],
-    ['Postgres statements per call at saturation (median of rounds; Temporal calls: 1)', median(apiStatements)],
-    ...cpuFigures('raw start', rawCpu),
-    ...cpuFigures('POST /v1/agent', apiCpuLedger),
-    cpuRatioFigure(rawCpu, apiCpuLedger, 'call'),
+    ...meters.figures('raw start', 'POST /v1/agent', 'call'),
     ['one at a time: p50 over the raw start p50', oursOne.p50 - rawOne.p50, 'ms'],
     [`calls completed end to end through the simulator (speed ${speed}, ${e2eCalls} calls)`, e2e.perSecond, '/s'],
     ['end to end: seconds for all calls to end', e2e.seconds, 's'],

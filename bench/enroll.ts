@@ -14,11 +14,10 @@ import { enrollmentWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import type { JourneyInput } from '../workflows/journey-messages';
-import { alternateBalanced, measure, measurementFigures, median, report, summarize, type BenchContext, type Figure } from './lib';
+import { alternateBalanced, measure, measurementFigures, report, summarize, type BenchContext, type Figure } from './lib';
 import { forkServer } from './server-process';
 import { jsonPoster } from './http-load';
-import { cpuFigures, cpuRatioFigure, warmupOptions, warmUntilSteady } from './steady';
-import { CpuLedger, cpuMeter, postmasterOf } from './cpu-accounting';
+import { SaturationMeters, warmupOptions, warmUntilSteady } from './steady';
 
 /** Shown by `npm run bench -- --list`. */
 export const description = 'P2: POST /v1/lead/sendtoworkflow (new lead) vs raw client.workflow.start of journeyEnrollment; saturation and one at a time';
@@ -78,10 +77,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     profileDir,
   );
 
-  const backend = await db.one<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const meter = cpuMeter({ apiPid, postmasterPid: postmasterOf(backend!.pid) });
-  const rawCpu = new CpuLedger(meter);
-  const apiCpuLedger = new CpuLedger(meter);
+  const meters = await SaturationMeters.of(db, { pid: apiPid, cpu, statements });
 
   // The phones are made before measuring: the load generator's own work stays out of the api side's figures.
   let seq = 0;
@@ -121,34 +117,20 @@ export async function run(ctx: BenchContext): Promise<number> {
 
   const half = Math.max(1, Math.floor(requests / 2));
   const halfSerial = Math.max(1, Math.floor(serial / 2));
-  const apiCpu: number[] = [];
-  const apiStatements: number[] = [];
-  /** A saturation measurement of the api, noting the api process's CPU time (µs) and Postgres statements per enrollment. */
-  const measureApi = async () => {
+  const measureApi = () => {
     reserve(half);
-    const [before, sentBefore] = [await cpu(), await statements()];
-    const m = await apiCpuLedger.book(() => measure(half, concurrency, enroll));
-    apiCpu.push(((await cpu()) - before) / m.ops);
-    apiStatements.push(((await statements()) - sentBefore) / m.ops);
-    return m;
+    return meters.measureApi(() => measure(half, concurrency, enroll));
   };
 
   await enroll(); // fails loudly (HTTP status and body) before any measuring when the api cannot enroll
   await warmUntilSteady(ctx, concurrency, { raw: rawStart, api: enroll, beforeApi: reserve }, cpu);
 
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} enrollments per side at ${concurrency} in flight…`);
-  const sat = await alternateBalanced(rounds, () => rawCpu.book(() => measure(half, concurrency, rawStart)), measureApi, (m) => m.perSecond);
+  const sat = await alternateBalanced(rounds, () => meters.raw.book(() => measure(half, concurrency, rawStart)), measureApi, (m) => m.perSecond);
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} enrollments per side one at a time…`);
   const one = await alternateBalanced(rounds, () => measure(halfSerial, 1, rawStart), () => measure(halfSerial, 1, enroll), (m) => m.p50);
 
-  const figures: Figure[] = [];
-  sat.rounds.forEach((r, i) =>
-    figures.push([
-      `round ${i + 1}: raw start / sendtoworkflow, ${concurrency} in flight (api CPU per enrollment)`,
-      `${r.baseline.perSecond.toFixed(1)} / ${r.candidate.perSecond.toFixed(1)} (${r.ratio.toFixed(3)}; ${(((apiCpu[2 * i] ?? 0) + (apiCpu[2 * i + 1] ?? 0)) / 2).toFixed(0)} µs)`,
-      '/s',
-    ]),
-  );
+  const figures: Figure[] = sat.rounds.map((r, i) => meters.roundFigure(i, r, `raw start / sendtoworkflow, ${concurrency} in flight`, 'enrollment'));
   const rawSat = summarize(sat.rounds.map((r) => r.baseline));
   const oursSat = summarize(sat.rounds.map((r) => r.candidate));
   const rawOne = summarize(one.rounds.map((r) => r.baseline));
@@ -159,11 +141,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     ...measurementFigures(`POST /v1/lead/sendtoworkflow, ${concurrency} in flight (median of rounds)`, oursSat),
     ...measurementFigures('raw client.workflow.start, one at a time (median of rounds)', rawOne),
     ...measurementFigures('POST /v1/lead/sendtoworkflow, one at a time (median of rounds)', oursOne),
-    ['api process CPU per enrollment at saturation (median of rounds)', median(apiCpu), 'µs'],
-    ['Postgres statements per enrollment at saturation (median of rounds; Temporal calls: 1)', median(apiStatements)],
-    ...cpuFigures('raw start', rawCpu),
-    ...cpuFigures('sendtoworkflow', apiCpuLedger),
-    cpuRatioFigure(rawCpu, apiCpuLedger, 'enrollment'),
+    ...meters.figures('raw start', 'sendtoworkflow', 'enrollment'),
     ['one at a time: p50 over the raw start p50', gap, 'ms'],
     ['goal: ratio >= 0.90; one at a time p50 within 5 ms', `${sat.medianRatio >= 0.9 ? 'ratio met' : 'ratio missed'}, ${gap <= 5 ? 'p50 met' : 'p50 missed'}`],
   );

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess, type Serializable } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { BenchContext } from './lib';
@@ -43,51 +43,40 @@ export async function forkServer<M>(
   });
 }
 
-/** The child's CPU time so far (user + system, µs); the server script answers the IPC message 'cpu'. */
-function childCpu(child: ChildProcess): Promise<number> {
+/** An answer the server script sends over IPC: its CPU (and statements), memory, or a written heap snapshot. */
+interface Reply {
+  cpu?: NodeJS.CpuUsage;
+  statements?: number;
+  memory?: NodeJS.MemoryUsage;
+  sockets?: number;
+  snapshot?: string;
+}
+
+/** Sends `request` to the child and resolves with the first reply `pick` makes something of (other replies pass by). */
+function ask<T>(child: ChildProcess, request: Serializable, pick: (reply: Reply) => T | undefined): Promise<T> {
   return new Promise((resolve) => {
-    child.once('message', (m) => {
-      const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
-      resolve(user + system);
-    });
-    child.send('cpu');
+    const on = (m: unknown) => {
+      const value = pick(m as Reply);
+      if (value === undefined) return;
+      child.off('message', on);
+      resolve(value);
+    };
+    child.on('message', on);
+    child.send(request);
   });
 }
 
+/** The child's CPU time so far (user + system, µs); the server script answers the IPC message 'cpu'. */
+const childCpu = (child: ChildProcess) => ask(child, 'cpu', (r) => r.cpu && r.cpu.user + r.cpu.system);
+
 /** The Postgres statements the child has sent so far, when its script counts them (answered with 'cpu'); else 0. */
-function childStatements(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve((m as { statements?: number }).statements ?? 0));
-    child.send('cpu');
-  });
-}
+const childStatements = (child: ChildProcess) => ask(child, 'cpu', (r) => (r.cpu ? (r.statements ?? 0) : undefined));
 
 /** A child's memory, and the chat sockets it holds when its script counts them. */
 export type ChildMemory = NodeJS.MemoryUsage & { sockets?: number };
 
 /** The child's memory (after a GC when it runs with --expose-gc); the server script answers the IPC message 'memory'. */
-function childMemory(child: ChildProcess): Promise<ChildMemory> {
-  return new Promise((resolve) => {
-    const on = (m: unknown) => {
-      const { memory, sockets } = m as { memory?: NodeJS.MemoryUsage; sockets?: number };
-      if (!memory) return;
-      child.off('message', on);
-      resolve({ ...memory, sockets });
-    };
-    child.on('message', on);
-    child.send('memory');
-  });
-}
+const childMemory = (child: ChildProcess) => ask<ChildMemory>(child, 'memory', (r) => r.memory && { ...r.memory, sockets: r.sockets });
 
 /** Writes a V8 heap snapshot of the child into file (after a GC); the server script answers {snapshot: file}. */
-function childHeapSnapshot(child: ChildProcess, file: string): Promise<void> {
-  return new Promise((resolve) => {
-    const on = (m: unknown) => {
-      if ((m as { snapshot?: string }).snapshot !== file) return;
-      child.off('message', on);
-      resolve();
-    };
-    child.on('message', on);
-    child.send({ snapshot: file });
-  });
-}
+const childHeapSnapshot = (child: ChildProcess, file: string) => ask(child, { snapshot: file }, (r) => (r.snapshot === file ? true : undefined)).then(() => undefined);

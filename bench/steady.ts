@@ -1,7 +1,8 @@
 // What the saturation benchmarks (enroll, calls) share: a warm-up that runs until the api is at steady state, its
-// flags, and the CPU-per-operation figures of bench/cpu-accounting.ts.
-import type { CpuLedger } from './cpu-accounting';
-import { measure, type BenchContext, type Figure } from './lib';
+// flags, and the meters and CPU-per-operation figures of bench/cpu-accounting.ts.
+import type { Db } from '../src/db/pool';
+import { CpuLedger, cpuMeter, postmasterOf } from './cpu-accounting';
+import { measure, median, type BenchContext, type Figure, type Measurement } from './lib';
 
 /** The warm-up flags, as listed by `npm run bench -- --list`. */
 export const warmupOptions = {
@@ -40,13 +41,68 @@ export async function warmUntilSteady(
   }
 }
 
+/**
+ * What a saturation benchmark books besides throughput: every process's CPU per operation on each side (by /proc), and
+ * per api measurement the api child's own CPU and the Postgres statements it sent, per operation.
+ */
+export class SaturationMeters {
+  readonly raw: CpuLedger;
+  readonly api: CpuLedger;
+  private readonly apiCpu: number[] = [];
+  private readonly apiStatements: number[] = [];
+
+  private constructor(
+    meter: ReturnType<typeof cpuMeter>,
+    private readonly child: { cpu: () => Promise<number>; statements: () => Promise<number> },
+  ) {
+    this.raw = new CpuLedger(meter);
+    this.api = new CpuLedger(meter);
+  }
+
+  /** Meters for the api child `child` and the Postgres server `db` is connected to. */
+  static async of(db: Db, child: { pid: number; cpu: () => Promise<number>; statements: () => Promise<number> }): Promise<SaturationMeters> {
+    const backend = await db.one<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return new SaturationMeters(cpuMeter({ apiPid: child.pid, postmasterPid: postmasterOf(backend!.pid) }), child);
+  }
+
+  /** Runs one api-side measurement, booking every process's CPU and the api child's CPU and statements per op. */
+  async measureApi(work: () => Promise<Measurement>): Promise<Measurement> {
+    const [cpuBefore, sentBefore] = [await this.child.cpu(), await this.child.statements()];
+    const m = await this.api.book(work);
+    this.apiCpu.push(((await this.child.cpu()) - cpuBefore) / m.ops);
+    this.apiStatements.push(((await this.child.statements()) - sentBefore) / m.ops);
+    return m;
+  }
+
+  /** Round `i`'s line of an A B B A run (two api measurements per round): both throughputs, their ratio, the api's CPU. */
+  roundFigure(i: number, round: { baseline: Measurement; candidate: Measurement; ratio: number }, what: string, op: string): Figure {
+    const cpu = ((this.apiCpu[2 * i] ?? 0) + (this.apiCpu[2 * i + 1] ?? 0)) / 2;
+    return [
+      `round ${i + 1}: ${what} (api CPU per ${op})`,
+      `${round.baseline.perSecond.toFixed(1)} / ${round.candidate.perSecond.toFixed(1)} (${round.ratio.toFixed(3)}; ${cpu.toFixed(0)} µs)`,
+      '/s',
+    ];
+  }
+
+  /** The api's CPU and statements per op (medians), each side's CPU by process, and the ratio the CPU allows. */
+  figures(rawName: string, apiName: string, op: string): Figure[] {
+    return [
+      [`api process CPU per ${op} at saturation (median of rounds)`, median(this.apiCpu), 'µs'],
+      [`Postgres statements per ${op} at saturation (median of rounds; Temporal calls: 1)`, median(this.apiStatements)],
+      ...cpuFigures(rawName, this.raw),
+      ...cpuFigures(apiName, this.api),
+      cpuRatioFigure(this.raw, this.api, op),
+    ];
+  }
+}
+
 /** CPU per operation at saturation, by process (µs): where one side's cost goes. */
-export function cpuFigures(side: string, ledger: CpuLedger): Figure[] {
+function cpuFigures(side: string, ledger: CpuLedger): Figure[] {
   const c = ledger.perOp();
   return [[`${side}: CPU per op at saturation, temporal / postgres / api / bench = total`, `${[c.temporal, c.postgres, c.api, c.bench].map((v) => v.toFixed(0)).join(' / ')} = ${c.total.toFixed(0)}`, 'µs']];
 }
 
 /** The CPU a CPU-bound machine would allow: the raw side's total CPU per op over the api side's. */
-export function cpuRatioFigure(raw: CpuLedger, api: CpuLedger, what: string): Figure {
+function cpuRatioFigure(raw: CpuLedger, api: CpuLedger, what: string): Figure {
   return [`CPU per raw start over CPU per ${what}, all processes (the ratio a CPU-bound machine allows)`, raw.perOp().total / api.perOp().total];
 }

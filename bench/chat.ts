@@ -3,6 +3,7 @@
 // then the memory each idle chat connection costs the api process.
 import { Connection } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -109,6 +110,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const rounds = ctx.flags.int('rounds', 4);
   const profileDir = ctx.flags.str('profile', '');
   const snapshotDir = ctx.flags.str('snapshots', '');
+  if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
   const idle = ctx.flags.int('idle', 10_000);
   const idleSessions = ctx.flags.int('idle-sessions', 100);
 

@@ -1,5 +1,5 @@
 import { prepared, type Queryable } from '../pool';
-import { LINGER_MS, StatementBatches } from '../statement-batches';
+import { StatementBatches } from '../statement-batches';
 import type { ApiCall, CallAssumptions, PlacedCallFacts } from './calls-place';
 
 interface Pending {
@@ -9,6 +9,14 @@ interface Pending {
 
 // Enough calls that a burst goes in a few statements.
 const MAX_CALLS = 100;
+
+/**
+ * How long a placing statement may wait for company under concurrent load (calls that come one at a time never wait).
+ * Longer than the lead inserts' 5 ms: a placed call takes seconds to ring, and fewer statements save every process
+ * CPU. Measured here, 16 calls in flight, in one run: 5 ms → 0.60 statements per call and 10.7 ms of CPU per call
+ * (Temporal, Postgres, api, load generator); 20 ms → 0.33 and 9.9 ms.
+ */
+const LINGER_MS = 20;
 
 const PLACE = prepared('place_api_calls', 'SELECT * FROM place_api_calls($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)');
 

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess, type Serializable } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { API_NODE_FLAGS } from '../src/node-flags';
 import type { BenchContext } from './lib';
 
 /**
@@ -16,7 +17,8 @@ export async function forkServer<M>(
 ): Promise<{ message: M; pid: number; cpu: () => Promise<number>; statements: () => Promise<number>; memory: () => Promise<ChildMemory>; heapSnapshot: (file: string) => Promise<void> }> {
   const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [script], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    execArgv: ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])],
+    // The api's production V8 flags (the Dockerfile's), so that the api measured is the api that runs.
+    execArgv: ['--expose-gc', ...API_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])],
     // The rate limiter counts every request (its cost is part of what is measured) but never refuses one. Production
     // mode wants its secrets set: throwaway ones per run (a benchmark's data is never read again).
     env: {

@@ -36,7 +36,7 @@ export const goal = 0.9;
 
 export const options = {
   requests: 'calls per side per saturation round, in two runs of half (default 300)',
-  rounds: 'alternating rounds, each A B B A (default 4)',
+  rounds: 'alternating rounds, each A B B A (default 6)',
   concurrency: 'in flight at saturation (default 16)',
   serial: 'calls per side per one-at-a-time round, in two runs of half (default 40)',
   'e2e-calls': 'calls placed for the end-to-end throughput (default 200)',
@@ -77,7 +77,7 @@ function placer(port: number, key: string, agentId: string, concurrency: number,
 
 export async function run(ctx: BenchContext): Promise<number> {
   const requests = ctx.flags.int('requests', 300);
-  const rounds = ctx.flags.int('rounds', 4);
+  const rounds = ctx.flags.int('rounds', 6);
   const concurrency = ctx.flags.int('concurrency', 16);
   const serial = ctx.flags.int('serial', 40);
   const e2eCalls = ctx.flags.int('e2e-calls', 200);

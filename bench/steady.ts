@@ -7,15 +7,17 @@ import { measure, median, type BenchContext, type Figure, type Measurement } fro
 /** The warm-up flags, as listed by `npm run bench -- --list`. */
 export const warmupOptions = {
   warmup: 'warm-up chunk: requests per side, repeated until the api CPU per request moves less than 7% (default 400)',
-  'warmup-min': 'at least this many warm-up chunks (default 5)',
-  'warmup-chunks': 'at most this many warm-up chunks (default 12)',
+  'warmup-min': 'at least this many warm-up chunks (default 10)',
+  'warmup-chunks': 'at most this many warm-up chunks (default 16)',
 };
 
 /**
  * A fresh api process spends its first thousands of requests compiling (V8's optimising compiler runs on helper
  * threads: the api's CPU per enrollment fell from about 2.8 to 1.5 ms over the first 2,000 here), and throughput at
  * saturation is a steady-state figure. So both sides run in chunks, alternately, until the api's CPU per request
- * settles (two chunks within 7%, after at least the minimum).
+ * settles (two chunks within 7%, after at least the minimum). The minimum is 4,000 requests: POST /v1/agent held at
+ * 2.6–2.8 ms for 2,000 requests and more before it fell to about 1.5 (three runs here), and a minimum of 2,000 ended
+ * the warm-up on that plateau, so that the first measured rounds were of an api still compiling.
  */
 export async function warmUntilSteady(
   ctx: BenchContext,
@@ -24,8 +26,8 @@ export async function warmUntilSteady(
   apiCpu: () => Promise<number>,
 ): Promise<void> {
   const chunk = ctx.flags.int('warmup', 400);
-  const max = ctx.flags.int('warmup-chunks', 12);
-  const min = Math.min(max, ctx.flags.int('warmup-min', 5));
+  const max = ctx.flags.int('warmup-chunks', 16);
+  const min = Math.min(max, ctx.flags.int('warmup-min', 10));
   ctx.say(`Warming up both sides in chunks of ${chunk} until the api's CPU per request settles (${min} to ${max} chunks)…`);
   let last = Infinity;
   for (let i = 1; i <= max; i++) {

@@ -1,6 +1,6 @@
 /**
  * The V8 flags the api process runs with: the Dockerfile's CMD, and the benchmarks' api children (bench/server-process.ts),
- * so that what is measured is what runs. test/unit/node-flags.test.ts keeps the two the same.
+ * so that what is measured is what runs. test/unit/compose.test.ts checks the Dockerfile's CMD against these.
  *
  * --max-semi-space-size=64 (MB; Node 20's default is 16): under load a request's objects live as long as its Temporal
  * start (~100 ms at 16 calls in flight), long enough to outlive the default young generation's scavenges and be promoted

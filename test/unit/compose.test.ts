@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { parse, parseDocument } from 'yaml';
+import { API_NODE_FLAGS } from '../../src/node-flags';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const composeText = readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf8');
@@ -352,14 +353,17 @@ describe('Dockerfile and .dockerignore', () => {
     expect(instructions).toEqual(expect.arrayContaining(['RUN npm ci', 'RUN npm run build']));
   });
 
-  it('runs the api by default, as a non-root user, with production dependencies only', () => {
+  it('runs the api by default, with its V8 flags (the benchmarks run theirs with the same), as a non-root user, with production dependencies only', () => {
     expect(runtime).toContain('ENV NODE_ENV=production');
     expect(runtime.some((line) => /^RUN npm ci --omit=dev\b/.test(line))).toBe(true);
     expect(runtime).toEqual(expect.arrayContaining(['COPY --from=build /app/dist ./dist', 'COPY --from=build /app/src/db/migrations ./src/db/migrations']));
     const user = runtime.filter((line) => line.startsWith('USER ')).pop();
     expect(user).toBeDefined();
     expect(user).not.toMatch(/^USER (root|0)(:|$)/);
-    expect(runtime[runtime.length - 1]).toBe('CMD ["node", "dist/src/main.js"]');
+    const cmd = runtime[runtime.length - 1]!;
+    expect(cmd.startsWith('CMD ')).toBe(true);
+    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
+    expect(API_NODE_FLAGS).toContain('--max-semi-space-size=64');
   });
 
   it('keeps local state and secrets out of the build context', () => {

@@ -1,10 +1,3 @@
-/**
- * How long a statement may wait for company under concurrent load (BatchOptions.lingerMs). A lead row costs Postgres
- * ~300 µs of CPU alone in its statement and ~120 µs among four (measured here): worth a few ms of a request that is
- * queueing behind others anyway.
- */
-export const LINGER_MS = 5;
-
 /** How a batcher gathers and orders its items. */
 export interface BatchOptions<T> {
   /** Items per statement at most. */

@@ -99,7 +99,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const queue = taskQueue('calls', prefix);
   ctx.defer(() => terminateAll(ctx, client, queue));
   ctx.say(`Starting the api in a child process (task queue ${queue}, no workers).`);
-  const { message: { port }, pid: apiPid, cpu, statements } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
+  const { message: { port }, pid: apiPid, cpu, usage } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
     BENCH_DATABASE_URL: databaseUrl,
     BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
     TEMPORAL_NAMESPACE: ctx.temporal.namespace,
@@ -107,7 +107,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     LOG_LEVEL: 'warn',
   }, profileDir);
   const place = placer(port, ws.key, ws.agentId, concurrency, ctx.defer);
-  const meters = await SaturationMeters.of(db, { pid: apiPid, cpu, statements });
+  const meters = await SaturationMeters.of(db, { pid: apiPid, usage });
   const rawStart = async () => {
     const callId = randomUUID();
     const input: OutboundCallInput = { callId, workspaceId: ws.workspaceId, agentId: ws.agentId, to: '12125554321', from: '12125559002', waitForSlot: false, source: 'api' };

@@ -64,7 +64,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   ctx.defer(() => terminateAll(ctx, client, queue));
 
   ctx.say(`Starting the api in a child process (LOG_LEVEL=${logLevel}, task queue ${queue}, no workers).`);
-  const { message: { port }, pid: apiPid, cpu, statements } = await forkServer<{ port: number }>(
+  const { message: { port }, pid: apiPid, cpu, usage } = await forkServer<{ port: number }>(
     ctx,
     path.join(__dirname, 'enroll', 'server.ts'),
     {
@@ -77,7 +77,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     profileDir,
   );
 
-  const meters = await SaturationMeters.of(db, { pid: apiPid, cpu, statements });
+  const meters = await SaturationMeters.of(db, { pid: apiPid, usage });
 
   // The phones are made before measuring: the load generator's own work stays out of the api side's figures.
   let seq = 0;

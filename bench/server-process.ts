@@ -14,7 +14,7 @@ export async function forkServer<M>(
   script: string,
   env: NodeJS.ProcessEnv,
   profileDir = '',
-): Promise<{ message: M; pid: number; cpu: () => Promise<number>; statements: () => Promise<number>; memory: () => Promise<ChildMemory>; heapSnapshot: (file: string) => Promise<void> }> {
+): Promise<{ message: M; pid: number; cpu: () => Promise<number>; usage: () => Promise<ChildUsage>; memory: () => Promise<ChildMemory>; heapSnapshot: (file: string) => Promise<void> }> {
   const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [script], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     // The api's production V8 flags (the Dockerfile's), so that the api measured is the api that runs.
@@ -40,7 +40,7 @@ export async function forkServer<M>(
     clearTimeout(timer);
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ message: m as M, pid: child.pid!, cpu: () => childCpu(child), statements: () => childStatements(child), memory: () => childMemory(child), heapSnapshot: (file) => childHeapSnapshot(child, file) }));
+    child.once('message', (m) => resolve({ message: m as M, pid: child.pid!, cpu: () => childCpu(child), usage: () => childUsage(child), memory: () => childMemory(child), heapSnapshot: (file) => childHeapSnapshot(child, file) }));
     child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code})`)));
   });
 }
@@ -68,11 +68,17 @@ function ask<T>(child: ChildProcess, request: Serializable, pick: (reply: Reply)
   });
 }
 
-/** The child's CPU time so far (user + system, µs); the server script answers the IPC message 'cpu'. */
-const childCpu = (child: ChildProcess) => ask(child, 'cpu', (r) => r.cpu && r.cpu.user + r.cpu.system);
+/** A child's CPU time so far (user + system, µs) and the Postgres statements it has sent, when its script counts them (else 0). */
+export interface ChildUsage {
+  cpu: number;
+  statements: number;
+}
 
-/** The Postgres statements the child has sent so far, when its script counts them (answered with 'cpu'); else 0. */
-const childStatements = (child: ChildProcess) => ask(child, 'cpu', (r) => (r.cpu ? (r.statements ?? 0) : undefined));
+/** Both of the child's counters, from one answer to the IPC message 'cpu'. */
+const childUsage = (child: ChildProcess) => ask<ChildUsage>(child, 'cpu', (r) => r.cpu && { cpu: r.cpu.user + r.cpu.system, statements: r.statements ?? 0 });
+
+/** The child's CPU time so far (µs). */
+const childCpu = (child: ChildProcess) => childUsage(child).then((u) => u.cpu);
 
 /** A child's memory, and the chat sockets it holds when its script counts them. */
 export type ChildMemory = NodeJS.MemoryUsage & { sockets?: number };

@@ -3,6 +3,7 @@
 import type { Db } from '../src/db/pool';
 import { CpuLedger, cpuMeter, postmasterOf } from './cpu-accounting';
 import { measure, median, type BenchContext, type Figure, type Measurement } from './lib';
+import type { ChildUsage } from './server-process';
 
 /** The warm-up flags, as listed by `npm run bench -- --list`. */
 export const warmupOptions = {
@@ -55,24 +56,25 @@ export class SaturationMeters {
 
   private constructor(
     meter: ReturnType<typeof cpuMeter>,
-    private readonly child: { cpu: () => Promise<number>; statements: () => Promise<number> },
+    private readonly child: { usage: () => Promise<ChildUsage> },
   ) {
     this.raw = new CpuLedger(meter);
     this.api = new CpuLedger(meter);
   }
 
   /** Meters for the api child `child` and the Postgres server `db` is connected to. */
-  static async of(db: Db, child: { pid: number; cpu: () => Promise<number>; statements: () => Promise<number> }): Promise<SaturationMeters> {
+  static async of(db: Db, child: { pid: number; usage: () => Promise<ChildUsage> }): Promise<SaturationMeters> {
     const backend = await db.one<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     return new SaturationMeters(cpuMeter({ apiPid: child.pid, postmasterPid: postmasterOf(backend!.pid) }), child);
   }
 
   /** Runs one api-side measurement, booking every process's CPU and the api child's CPU and statements per op. */
   async measureApi(work: () => Promise<Measurement>): Promise<Measurement> {
-    const [cpuBefore, sentBefore] = [await this.child.cpu(), await this.child.statements()];
+    const before = await this.child.usage();
     const m = await this.api.book(work);
-    this.apiCpu.push(((await this.child.cpu()) - cpuBefore) / m.ops);
-    this.apiStatements.push(((await this.child.statements()) - sentBefore) / m.ops);
+    const after = await this.child.usage();
+    this.apiCpu.push((after.cpu - before.cpu) / m.ops);
+    this.apiStatements.push((after.statements - before.statements) / m.ops);
     return m;
   }
 

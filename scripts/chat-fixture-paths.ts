@@ -85,7 +85,7 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     const { apiKey, flow } = await flowOf(ctx, conversationGraph);
     const fields = await ctx.app.request('PUT', '/v1/lead/custom-fields', { key: apiKey, body: { fields: [{ key: 'plan' }] } });
     if (fields.status !== 200) throw new Error(`custom fields: ${fields.status}`);
-    const res = await ctx.app.request('POST', '/webchat/session', { body: { record: { phone: '+17145550199', first_name: 'Ann' }, flow_id: flow.id } });
+    const res = await ctx.app.request('POST', '/webchat/session', { key: apiKey, body: { record: { phone: '+17145550199', first_name: 'Ann' }, flow_id: flow.id } });
     if (res.status !== 200) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
     const session = (await findChatSession(ctx.app.db, res.body.session))!;
     const chat = conversation(ctx, session, flow, scripted);
@@ -111,7 +111,7 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     const { apiKey, flow } = await flowOf(ctx, conversationGraph);
     const fields = await ctx.app.request('PUT', '/v1/lead/custom-fields', { key: apiKey, body: { fields: [{ key: 'plan' }] } });
     if (fields.status !== 200) throw new Error(`custom fields: ${fields.status}`);
-    const res = await ctx.app.request('POST', '/webchat/session', { body: { record: { phone: '+17145550198', first_name: 'Bo' }, flow_id: flow.id } });
+    const res = await ctx.app.request('POST', '/webchat/session', { key: apiKey, body: { record: { phone: '+17145550198', first_name: 'Bo' }, flow_id: flow.id } });
     if (res.status !== 200) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
     const session = (await findChatSession(ctx.app.db, res.body.session))!;
     const chat = conversation(ctx, session, flow, scripted);

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Server } from 'node:http';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import websockify from 'koa-websocket';
 import { automationAuth } from './auth/automation-auth';
 import { nocodeAuth } from './auth/nocode-auth';
@@ -8,7 +8,7 @@ import { createJwtAuthority, type JwtAuthority } from './auth/jwt';
 import { createLoginLimits } from './auth/login-limits';
 import { publicUrls } from './config';
 import type { AppDeps } from './deps';
-import { apiKeyAuth, ApiKeyResolver } from './http/auth';
+import { apiKeyAuth, ApiKeyResolver, optionalApiKeyAuth } from './http/auth';
 import { createDraining } from './http/middleware/draining';
 import { answerClientErrorsInShape } from './http/client-error';
 import { allowedMethods } from './http/middleware/allowed-methods';
@@ -80,7 +80,10 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   );
   // The automation endpoint's routes answer every refusal in the 4.6 envelope (their own mount).
   mountAutomationRoutes(api, automationRoutes, [guardAutomation, limits.perKey], { ...deps, journeyVersions });
-  mountRoutes(api, webchatRoutes, { apiKey: [], automation: [], none: [limits.perAddressOf('webchat', deps.config.WEBCHAT_SESSIONS_PER_ADDRESS)] }, { ...deps, journeyVersions });
+  // Chat sessions: a server calling with its key counts against the key (one address serves all its visitors).
+  const sessionsPerAddress = limits.perAddressOf('webchat', deps.config.WEBCHAT_SESSIONS_PER_ADDRESS);
+  const sessionLimit: Middleware<AppState> = (ctx, next) => (ctx.state.auth ? limits.perKey(ctx, next) : sessionsPerAddress(ctx, next));
+  mountRoutes(api, webchatRoutes, { optionalApiKey: [optionalApiKeyAuth(keys), sessionLimit] }, { ...deps, journeyVersions });
   mountRoutes(api, webchatPageRoutes, { apiKey: [], automation: [], none: [] }, { ...deps, journeyVersions });
 
   koa.use(requestContext(deps.logger, opts.requestLog));

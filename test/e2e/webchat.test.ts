@@ -94,12 +94,13 @@ afterAll(async () => {
   await model?.close();
 });
 
+/** A lead's session, created server-side with the workspace's key (anonymous ones: webchat-takeover.test.ts). */
 async function newSession(record: Record<string, unknown>, flow = flowId) {
-  return app.request('POST', '/webchat/session', { body: { record, flow_id: flow } });
+  return app.request('POST', '/webchat/session', { key: ws.apiKey, body: { record, flow_id: flow } });
 }
 
 describe('POST /webchat/session', () => {
-  test('matches or creates the lead by phone and answers the spec shape', async () => {
+  test('with the workspace key: matches or creates the lead by phone and answers the spec shape', async () => {
     const res = await newSession({ phone: '+1 (714) 555-0101', first_name: 'Ann', last_name: 'Lee', plan: 'trial' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ flow_id: flowId, session: expect.stringMatching(new RegExp(`^webchat-session\\.${UUID_PATTERN.source.slice(1, -1)}$`, 'i')), flow_port: expect.any(Number), wss_test_url: '127.0.0.1' });

@@ -31,9 +31,18 @@ export function findFlow(db: Queryable, id: string): Promise<FlowRow | undefined
   return db.one<FlowRow>('SELECT id, workspace_id, name, public_chat, owner_name, owner_picture, allowed_origins, graph FROM flows WHERE id = $1', [id]);
 }
 
-/** Records a new conversation of a flow (lead_id null for anonymous chats). */
-export async function createChatSession(db: Queryable, s: { id: string; workspaceId: string; flowId: string; leadId: string | null }): Promise<void> {
-  await db.query('INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id) VALUES ($1, $2, $3, $4)', [s.id, s.workspaceId, s.flowId, s.leadId]);
+/** Records a new conversation of a flow (lead_id null for anonymous chats; record: what an anonymous visitor gave). */
+export async function createChatSession(
+  db: Queryable,
+  s: { id: string; workspaceId: string; flowId: string; leadId: string | null; record?: Record<string, unknown> },
+): Promise<void> {
+  await db.query('INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id, record) VALUES ($1, $2, $3, $4, $5)', [
+    s.id,
+    s.workspaceId,
+    s.flowId,
+    s.leadId,
+    s.record ? JSON.stringify(s.record) : null,
+  ]);
 }
 
 /**

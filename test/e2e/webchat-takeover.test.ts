@@ -1,12 +1,20 @@
 // Issue 22, finding 1: an anonymous chat visitor who knows a lead's phone must not read that lead, change it, or run
 // a flow's automation with its stored data. Only a session created with the workspace's API key is the lead's.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, copyFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseFlowGraph } from '../../src/chat/flow-schema';
+import { migrate, migrationsDir } from '../../src/db/migrate';
+import { createDb } from '../../src/db/pool';
 import { chatAutomations } from '../../src/db/repos/chat';
 import { importFlow } from '../../src/db/repos/flows';
 import { chatWorkflowId } from '../../src/temporal/ids';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { startTestApp, type TestApp } from '../helpers/stack';
+import { testEnv } from '../helpers/env';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
+import { eventually } from '../helpers/webhook-receiver';
 
 jest.setTimeout(240_000);
 
@@ -118,4 +126,54 @@ test("another workspace's key gets 404, an invalid key 401, an anonymous bad pho
   expect(bad.status).toBe(400);
   expect(bad.body).toEqual({ status: 'failed', message: 'Could not find or create lead' });
   expect(await app.db.one('SELECT count(*)::int AS n FROM chat_sessions WHERE flow_id = $1', [flowId])).toEqual(before);
+});
+
+describe('sessions bound before sessions took a key (all of them unverified)', () => {
+  test('migration 020 unbinds them and keeps the phone the visitor gave on the session', async () => {
+    const older = mkdtempSync(path.join(os.tmpdir(), 'sb-migrations-'));
+    for (const f of readdirSync(migrationsDir).filter((f) => f.endsWith('.sql') && f < '020_')) copyFileSync(path.join(migrationsDir, f), path.join(older, f));
+    const admin = createDb(testEnv('databaseUrl'), { max: 1 });
+    const dbName = `sb_migrate_${randomBytes(4).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    const u = new URL(testEnv('databaseUrl'));
+    u.pathname = `/${dbName}`;
+    const db = createDb(u.toString(), { max: 1 });
+    try {
+      await migrate(db, older);
+      const [workspace, flow, lead] = [randomUUID(), randomUUID(), randomUUID()];
+      await db.query("INSERT INTO workspaces (id, name) VALUES ($1, 'w')", [workspace]);
+      await db.query("INSERT INTO flows (id, workspace_id, name, owner_name, graph) VALUES ($1, $2, 'f', 'o', '{}')", [flow, workspace]);
+      await db.query("INSERT INTO leads (id, workspace_id, phone, first_name) VALUES ($1, $2, '+17145550188', 'Victoria')", [lead, workspace]);
+      await db.query("INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id) VALUES ('webchat-session.bound', $1, $2, $3), ('webchat-session.anon', $1, $2, NULL)", [workspace, flow, lead]);
+      expect(await migrate(db)).toEqual(expect.arrayContaining(['020_chat_sessions_unverified.sql']));
+      expect(await db.query('SELECT id, lead_id, record FROM chat_sessions ORDER BY id')).toEqual([
+        { id: 'webchat-session.anon', lead_id: null, record: null },
+        { id: 'webchat-session.bound', lead_id: null, record: { phone: '+17145550188' } },
+      ]);
+    } finally {
+      await db.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await admin.close();
+    }
+  });
+
+  test('a run that still names the lead after its session was unbound neither captures into it nor reads it', async () => {
+    const phone = '17145550178';
+    expect((await app.request('POST', '/v1/lead/create', { key: ws.apiKey, body: { phone, last_name: 'Bound', company: 'BoundCo' } })).status).toBe(200);
+    const { session } = (await app.request('POST', '/webchat/session', { key: ws.apiKey, body: { record: { phone }, flow_id: flowId } })).body;
+    const c = new ChatClient(wsUrl(session));
+    await c.take(3);
+    c.say('bound@example.com');
+    expect(contents(await c.take(2))).toEqual(['recv:bound@example.com', 'message:Your company?']);
+    const lead = async () => (await app.request('GET', `/v1/lead/get?phone=${phone}`, { key: ws.apiKey })).body;
+    await eventually(async () => (await lead()).email === 'bound@example.com', 30_000, 'the bound chat capturing into its lead');
+    // What migration 020 does to a session bound before this change, while its run is open.
+    await app.db.query('UPDATE chat_sessions SET lead_id = NULL WHERE id = $1', [session]);
+    c.say('LegacyCo');
+    expect(contents(await c.until('end')).slice(-3)).toEqual(['message:Not saved.', 'message:Flow has ended', 'end:']);
+    await app.temporal.client.workflow.getHandle(chatWorkflowId(session)).result();
+    expect(await chatAutomations(app.db, session)).toMatchObject([{ success: false, detail: expect.stringContaining('custom_field_missing') }]);
+    expect(crmBodies().filter((b) => b.company === 'LegacyCo')).toEqual([]);
+    expect(await lead()).toMatchObject({ email: 'bound@example.com', company: 'BoundCo', last_name: 'Bound' });
+  });
 });

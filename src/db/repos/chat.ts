@@ -67,6 +67,11 @@ export function findChatSession(db: Queryable, id: string): Promise<ChatSessionR
   return db.one<ChatSessionRow>('SELECT id, workspace_id, flow_id, lead_id, state FROM chat_sessions WHERE id = $1', [id]);
 }
 
+/** The lead a conversation is bound to (null: anonymous; undefined: no such conversation). */
+export async function chatSessionLead(db: Queryable, sessionId: string): Promise<string | null | undefined> {
+  return (await db.one<{ lead_id: string | null }>('SELECT lead_id FROM chat_sessions WHERE id = $1', [sessionId]))?.lead_id;
+}
+
 /** What a chatSession run starts from: the conversation's stored state and its flow's graph, in one round trip. */
 export function findChatResume(db: Queryable, sessionId: string): Promise<{ state: unknown; graph: unknown } | undefined> {
   return db.one<{ state: unknown; graph: unknown }>('SELECT s.state, f.graph FROM chat_sessions s JOIN flows f ON f.id = s.flow_id WHERE s.id = $1', [sessionId]);

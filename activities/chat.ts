@@ -1,4 +1,4 @@
-import { saveChatAutomations, saveChatTurn, type ChatMessageRow } from '../src/db/repos/chat';
+import { chatSessionLead, saveChatAutomations, saveChatTurn, type ChatMessageRow } from '../src/db/repos/chat';
 import type { AutomationResult } from '../src/chat/engine';
 import { updateLead } from '../src/db/repos/leads';
 import type { Db } from '../src/db/pool';
@@ -36,12 +36,19 @@ export function createChatActivities(deps: { db: Db; logger: Logger; model: Chat
     }
   };
   return {
-    /** Stores a turn exactly once (its seqs) and writes captured answers into the lead's fields. */
+    /** Stores a turn exactly once (its seqs) and writes captured answers into the fields of the lead the chat is bound to. */
     async chatSaveTurn(turn: ChatTurnRecord): Promise<void> {
       await saveChatTurn(deps.db, turn.workspaceId, turn.sessionId, turn.messages, turn.state);
       await saveChatAutomations(deps.db, turn.workspaceId, turn.sessionId, turn.automations ?? []);
-      if (turn.leadId && turn.captures.length) await capture(turn.workspaceId, turn.leadId, turn.captures);
+      // A run started before its session was unbound (migration 020) still names the lead: the session decides.
+      if (turn.leadId && turn.captures.length && (await chatSessionLead(deps.db, turn.sessionId)) === turn.leadId) {
+        await capture(turn.workspaceId, turn.leadId, turn.captures);
+      }
       for (const s of turn.skipped) deps.logger.info({ sessionId: turn.sessionId, node: s.node, reason: s.reason }, 'chat automation node skipped');
+    },
+    /** Whether the conversation is still bound to the lead (an automation node reads the lead's data only then). */
+    async chatLeadBound(c: { sessionId: string; leadId: string }): Promise<boolean> {
+      return (await chatSessionLead(deps.db, c.sessionId)) === c.leadId;
     },
     async chatModelReply(turn: ChatTurnInput): Promise<string> {
       return deps.model.reply(turn);

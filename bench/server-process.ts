@@ -26,6 +26,9 @@ export async function forkServer<M>(
       NODE_ENV: 'production',
       RATE_LIMIT_PER_KEY: '1000000000',
       RATE_LIMIT_PER_ADDRESS: '1000000000',
+      WEBCHAT_SESSIONS_PER_ADDRESS: '1000000000',
+      // P6 holds 10,000 idle chat sockets from one address.
+      WEBCHAT_SOCKETS_PER_ADDRESS: '0',
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       JWT_SECRET: randomBytes(32).toString('hex'),
       ...env,

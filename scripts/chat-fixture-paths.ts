@@ -8,7 +8,7 @@ import { findChatSession, findFlow, type ChatSessionRow, type FlowRow } from '..
 import { importFlow } from '../src/db/repos/flows';
 import { chatWorkflowId } from '../src/temporal/ids';
 import { Conversation } from '../src/webchat/conversation';
-import { createOpenedSession } from '../src/webchat/opening';
+import { openNewConversation } from '../src/webchat/opening';
 import { createLogger } from '../src/log';
 import type { TestApp } from '../test/helpers/stack';
 import type { RecordedRun } from './journey-fixture-helpers';
@@ -60,7 +60,8 @@ const conversation = (ctx: ChatPathContext, session: ChatSessionRow, flow: FlowR
 async function anonymous(ctx: ChatPathContext, graph: unknown, config: Partial<Config>) {
   const { flow } = await flowOf(ctx, graph);
   const id = `webchat-session.${randomUUID()}`;
-  await createOpenedSession(ctx.app.db, createLogger('silent', 'fixtures'), id, flow);
+  // Stored as a connect's first message stores it.
+  await (await openNewConversation(ctx.app.db, createLogger('silent', 'fixtures'), id, flow)).store();
   const session = (await findChatSession(ctx.app.db, id))!;
   return { session, chat: conversation(ctx, session, flow, config, true) };
 }
@@ -85,7 +86,7 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     const { apiKey, flow } = await flowOf(ctx, conversationGraph);
     const fields = await ctx.app.request('PUT', '/v1/lead/custom-fields', { key: apiKey, body: { fields: [{ key: 'plan' }] } });
     if (fields.status !== 200) throw new Error(`custom fields: ${fields.status}`);
-    const res = await ctx.app.request('POST', '/webchat/session', { body: { record: { phone: '+17145550199', first_name: 'Ann' }, flow_id: flow.id } });
+    const res = await ctx.app.request('POST', '/webchat/session', { key: apiKey, body: { record: { phone: '+17145550199', first_name: 'Ann' }, flow_id: flow.id } });
     if (res.status !== 200) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
     const session = (await findChatSession(ctx.app.db, res.body.session))!;
     const chat = conversation(ctx, session, flow, scripted);
@@ -111,7 +112,7 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     const { apiKey, flow } = await flowOf(ctx, conversationGraph);
     const fields = await ctx.app.request('PUT', '/v1/lead/custom-fields', { key: apiKey, body: { fields: [{ key: 'plan' }] } });
     if (fields.status !== 200) throw new Error(`custom fields: ${fields.status}`);
-    const res = await ctx.app.request('POST', '/webchat/session', { body: { record: { phone: '+17145550198', first_name: 'Bo' }, flow_id: flow.id } });
+    const res = await ctx.app.request('POST', '/webchat/session', { key: apiKey, body: { record: { phone: '+17145550198', first_name: 'Bo' }, flow_id: flow.id } });
     if (res.status !== 200) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
     const session = (await findChatSession(ctx.app.db, res.body.session))!;
     const chat = conversation(ctx, session, flow, scripted);

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import type { Server } from 'node:http';
-import Koa from 'koa';
+import { ServerResponse, type Server } from 'node:http';
+import Koa, { type Middleware } from 'koa';
 import websockify from 'koa-websocket';
 import { automationAuth } from './auth/automation-auth';
 import { nocodeAuth } from './auth/nocode-auth';
@@ -8,7 +8,7 @@ import { createJwtAuthority, type JwtAuthority } from './auth/jwt';
 import { createLoginLimits } from './auth/login-limits';
 import { publicUrls } from './config';
 import type { AppDeps } from './deps';
-import { apiKeyAuth, ApiKeyResolver } from './http/auth';
+import { apiKeyAuth, ApiKeyResolver, optionalApiKeyAuth } from './http/auth';
 import { createDraining } from './http/middleware/draining';
 import { answerClientErrorsInShape } from './http/client-error';
 import { allowedMethods } from './http/middleware/allowed-methods';
@@ -54,14 +54,20 @@ export interface App {
 
 /** Builds the api (no listen): system routes, the OpenAPI document and every /v1 route. */
 export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {}): App {
-  const chat = new ChatSockets(deps);
+  const limits = createRateLimits(deps, deps.config);
+  const newChats = { name: 'webchat', limit: deps.config.WEBCHAT_SESSIONS_PER_ADDRESS };
+  const chat: ChatSockets = new ChatSockets(deps, {
+    // Koa's own reading of the address (X-Forwarded-For only with TRUST_PROXY), as for every HTTP request.
+    address: (req): string => koa.createContext(req, new ServerResponse(req)).ip,
+    // A new conversation counts as a key-less POST /webchat/session does.
+    count: (address, newConversation) => limits.countAddress(address, newConversation ? newChats : undefined),
+  });
   // The chat WebSocket shares the api's server and port; ws closes frames over 64 KiB with 1009.
   const koa = websockify(new Koa<AppState>({ proxy: deps.config.TRUST_PROXY }), { maxPayload: MAX_FRAME_BYTES, verifyClient: chat.verifyClient });
   koa.ws.use((ctx) => chat.accept(ctx.websocket, ctx.req));
   const metrics = createHttpMetrics();
   const keys = new ApiKeyResolver(deps.db, deps.logger);
   const draining = createDraining();
-  const limits = createRateLimits(deps, deps.config);
   const journeyVersions = deps.journeyVersions ?? new LatestJourneyVersions();
   const jwt = createJwtAuthority(deps.config);
   const loginLimits = createLoginLimits(deps, deps.config);
@@ -80,7 +86,10 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   );
   // The automation endpoint's routes answer every refusal in the 4.6 envelope (their own mount).
   mountAutomationRoutes(api, automationRoutes, [guardAutomation, limits.perKey], { ...deps, journeyVersions });
-  mountRoutes(api, webchatRoutes, { apiKey: [], automation: [], none: [limits.perAddressOf('webchat', deps.config.WEBCHAT_SESSIONS_PER_ADDRESS)] }, { ...deps, journeyVersions });
+  // Chat sessions: a server calling with its key counts against the key (one address serves all its visitors).
+  const sessionsPerAddress = limits.perAddressOf(newChats.name, newChats.limit);
+  const sessionLimit: Middleware<AppState> = (ctx, next) => (ctx.state.auth ? limits.perKey(ctx, next) : sessionsPerAddress(ctx, next));
+  mountRoutes(api, webchatRoutes, { optionalApiKey: [optionalApiKeyAuth(keys), sessionLimit] }, { ...deps, journeyVersions });
   mountRoutes(api, webchatPageRoutes, { apiKey: [], automation: [], none: [] }, { ...deps, journeyVersions });
 
   koa.use(requestContext(deps.logger, opts.requestLog));

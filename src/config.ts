@@ -106,8 +106,10 @@ const fields = z.object({
   WEBCHAT_SILENCE_GRACE_MS: z.coerce.number().int().min(1000).default(45_000),
   /** Frames per second a chat client may send (a burst of twice as many is allowed); beyond, an error frame and a close. */
   WEBCHAT_FRAMES_PER_SECOND: z.coerce.number().int().min(1).default(10),
-  /** POST /webchat/session per client address per RATE_LIMIT_WINDOW_SECONDS (0: no limit). */
+  /** New chats (key-less POST /webchat/session, connects to session/null) per client address per RATE_LIMIT_WINDOW_SECONDS (0: no limit). */
   WEBCHAT_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(60),
+  /** Chat sockets one client address may hold open at once on one api process (0: no cap). */
+  WEBCHAT_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
   /** A chat session's workflow ends after this long without a message; the conversation resumes from Postgres later. */
   CHAT_IDLE_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
   /** Messages a chatSession run takes before it continues as new (Temporal accepts at most 2,000 Updates per run). */

@@ -1,5 +1,6 @@
 /* Switchboard web chat widget: <script src="{hooks_url}/webchat/widget.js" data-flow-id="FLOW_UUID"></script>
-   Optional lead fields: data-phone, data-first-name, data-last-name. No dependencies. */
+   Optional: data-session (a session your server created with POST /webchat/session and its API key: the lead's chat),
+   or data-phone, data-first-name, data-last-name (kept on an anonymous session). No dependencies. */
 (function () {
   'use strict';
   var script = document.currentScript;
@@ -10,6 +11,10 @@
   var storeKey = 'switchboard-chat:' + flowId;
   var sessionId = null;
   try { sessionId = localStorage.getItem(storeKey); } catch { /* storage blocked: no resume */ }
+  var given = script.getAttribute('data-session');
+  var fresh = !!given && given !== sessionId;
+  if (fresh) sessionId = given;
+  var startedOver = false;
   var lastId = null;
   var ended = false;
   var socket = null;
@@ -101,6 +106,15 @@
       if (ended || ev.code === 1000) return;
       if (ev.code >= 4400 && ev.code < 4500) {
         try { localStorage.removeItem(storeKey); } catch { /* nothing stored */ }
+        // An anonymous conversation is stored once the visitor writes: one left before that is unknown. Start anew, once.
+        if (ev.code === 4404 && !startedOver && !given) {
+          startedOver = true;
+          sessionId = null;
+          lastId = null;
+          shown = {};
+          log.textContent = '';
+          connect(false);
+        }
         return;
       }
       retry = Math.min(retry + 1, 6);
@@ -130,6 +144,6 @@
       .then(function (s) { if (s) sessionId = s.session; connect(false); }, function () { connect(false); });
   } else {
     // A stored session after a reload: r/true without ?last= replays the whole conversation.
-    connect(!!sessionId);
+    connect(!!sessionId && !fresh);
   }
 })();

@@ -61,13 +61,24 @@ export const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** REST auth: `Authorization: Bearer <api key>`; anything else is 401 in the spec's error shape. */
 export function apiKeyAuth(resolver: ApiKeyResolver): Middleware<AppState> {
   return async (ctx, next) => {
-    const header = ctx.get('authorization');
-    if (!header) throw unauthorized('Unauthorized: missing Authorization header');
-    const match = BEARER.exec(header);
-    if (!match) throw unauthorized('Unauthorized: expected "Authorization: Bearer <api key>"');
-    const auth = await resolver.resolve(match[1]!);
-    if (!auth) throw unauthorized('Unauthorized: invalid or revoked API key');
-    ctx.state.auth = auth;
+    if (!ctx.get('authorization')) throw unauthorized('Unauthorized: missing Authorization header');
+    ctx.state.auth = await resolveBearer(resolver, ctx.get('authorization'));
     return next();
   };
+}
+
+/** Auth where a key is optional (chat sessions): none passes unauthenticated; one that is sent must be valid (else 401). */
+export function optionalApiKeyAuth(resolver: ApiKeyResolver): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (ctx.get('authorization')) ctx.state.auth = await resolveBearer(resolver, ctx.get('authorization'));
+    return next();
+  };
+}
+
+async function resolveBearer(resolver: ApiKeyResolver, header: string): Promise<KeyAuth> {
+  const match = BEARER.exec(header);
+  if (!match) throw unauthorized('Unauthorized: expected "Authorization: Bearer <api key>"');
+  const auth = await resolver.resolve(match[1]!);
+  if (!auth) throw unauthorized('Unauthorized: invalid or revoked API key');
+  return auth;
 }

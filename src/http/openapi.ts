@@ -19,6 +19,7 @@ function standardFailures(route: Route<any, any>): Record<string, Documented> {
   const out: Record<string, Documented> = {};
   if (route.query || route.body || route.idempotent) out[400] = { description: 'Invalid request: the message names the fields at fault' };
   if (route.auth === 'apiKey') out[401] = { description: 'Missing, invalid or revoked API key' };
+  if (route.auth === 'optionalApiKey') out[401] = { description: 'An invalid or revoked API key (leave Authorization out to call without one)' };
   if (route.auth === 'automation') {
     out[400] ??= { description: 'Invalid request (both Authorization and x-key sent, or a malformed body): the error names the fault' };
     out[401] = { description: 'Missing, expired or invalid user JWT, or an invalid x-key' };
@@ -100,7 +101,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
-      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : route.auth === 'nocode' ? [{ apiKey: [] }, { userJwt: [] }, {}] : [],
+      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'optionalApiKey' ? [{}, { apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : route.auth === 'nocode' ? [{ apiKey: [] }, { userJwt: [] }, {}] : [],
       parameters: parameters.length ? parameters : undefined,
       requestBody: route.body
         ? {

@@ -9,7 +9,8 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * apiKey: REST `Authorization: Bearer <API key>`; automation: a user JWT or a superuser x-key (spec section 5);
  * nocode: a Bearer API key or user JWT, else `{user, password}` in the body (no-code platforms' option lists and hooks).
  */
-export type AuthKind = 'apiKey' | 'automation' | 'nocode' | 'none';
+/** optionalApiKey: unauthenticated, or with an API key that must then be valid (the route decides what it grants). */
+export type AuthKind = 'apiKey' | 'optionalApiKey' | 'automation' | 'nocode' | 'none';
 
 export interface RouteInput<Q, B> {
   query: Q;

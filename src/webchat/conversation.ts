@@ -8,6 +8,7 @@ import { findChatResume, type ChatSessionRow, type FlowRow } from '../db/repos/c
 import { chatWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
+import type { UnstoredConversation } from './opening';
 import { chatMessageUpdate, chatOpenUpdate, chatUnsavedQuery, RUN_CLOSING_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from '../../workflows/chat-messages';
 import type { chatSession } from '../../workflows/chat-session';
 
@@ -46,6 +47,8 @@ export class Conversation {
     readonly flow: FlowPersona,
     /** No run was started for it yet (a conversation this connection created): the first update starts one. */
     private noRunYet = false,
+    /** A new anonymous conversation not stored yet: the first message stores it (and opens it, when the run must). */
+    private unstored?: UnstoredConversation,
   ) {}
 
   /** The flow's opening messages (none when the conversation was already opened). */
@@ -54,7 +57,18 @@ export class Conversation {
   }
 
   /** Feeds one user message; id (a UUID) names the message and deduplicates a retried update. */
-  send(id: string, text: string): Promise<ChatTurn> {
+  async send(id: string, text: string): Promise<ChatTurn> {
+    const first = this.unstored;
+    if (first) {
+      await first.store();
+      this.unstored = undefined;
+      // An opening that runs an action waited for the visitor: it comes first, then the answer to the message.
+      if (!first.opening) {
+        const opening = await this.open();
+        const turn = await this.update(chatMessageUpdate, [{ id, text }], id);
+        return { ...turn, replies: [...opening.replies, ...turn.replies] };
+      }
+    }
     return this.update(chatMessageUpdate, [{ id, text }], id);
   }
 

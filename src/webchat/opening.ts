@@ -16,25 +16,37 @@ const noModel: EngineEffects = {
   automation: () => Promise.reject(new OpeningNeedsRun()),
 };
 
+/** A new anonymous conversation, not stored yet: its opening, and how to store it once the visitor writes. */
+export interface UnstoredConversation {
+  /** The flow's opening; undefined when it reaches an automation node (the run opens it: the action runs there). */
+  opening?: ChatTurn;
+  /** Stores the session (with its opening, when it has one) in one statement. */
+  store(): Promise<void>;
+}
+
 /**
- * Creates a new anonymous conversation already opened: the flow's opening runs here (pure, no model) and is stored
- * with the session in one statement, so the three opening frames wait on Postgres only. The chatSession run starts
- * with the first user message, from this stored state (the resume path). An opening that reaches an automation node
- * is left to the run: the session is stored unopened and undefined returned.
+ * A new anonymous conversation: the flow's opening runs here (pure, no model), so the three opening frames wait on
+ * nothing; nothing is stored until the visitor's first message (a connect that says nothing leaves no row). The
+ * chatSession run starts with that message, from the stored state (the resume path).
  */
-export async function createOpenedSession(db: Db, log: Logger, sessionId: string, flow: FlowRow): Promise<ChatTurn | undefined> {
+export async function openNewConversation(db: Db, log: Logger, sessionId: string, flow: FlowRow): Promise<UnstoredConversation> {
   const carried: ChatCarried = { engine: initialEngineState(), seq: 0, opened: true };
+  const row = { id: sessionId, workspaceId: flow.workspace_id, flowId: flow.id, leadId: null };
   let outcome;
   try {
     outcome = await advance(parseFlowGraph(flow.graph), carried.engine, undefined, noModel);
   } catch (err) {
     if (!(err instanceof OpeningNeedsRun)) throw err;
-    // Stored unopened: the connection opens it through the workflow (the `open` Update), which runs the action.
-    await createChatSession(db, { id: sessionId, workspaceId: flow.workspace_id, flowId: flow.id, leadId: null });
-    return undefined;
+    // Stored unopened: the conversation opens it through the workflow (the `open` Update), which runs the action.
+    return { store: () => createChatSession(db, row) };
   }
   const replies = outcome.replies.map((content): ChatMessage => ({ id: randomUUID(), seq: ++carried.seq, sender: 'bot', content }));
-  await createOpenedChatSession(db, { id: sessionId, workspaceId: flow.workspace_id, flowId: flow.id, leadId: null, state: carried, messages: replies });
-  for (const s of outcome.skipped) log.info({ sessionId, node: s.node, reason: s.reason }, 'chat automation node skipped');
-  return { replies, ended: carried.engine.ended };
+  const { skipped } = outcome;
+  return {
+    opening: { replies, ended: carried.engine.ended },
+    async store() {
+      await createOpenedChatSession(db, { ...row, state: carried, messages: replies });
+      for (const s of skipped) log.info({ sessionId, node: s.node, reason: s.reason }, 'chat automation node skipped');
+    },
+  };
 }

@@ -10,16 +10,32 @@ import { ChatConnection, type ConnectionOptions } from './connection';
 import { Conversation, type Unsaved } from './conversation';
 import { CLOSE } from './frames';
 import { originAllowed } from './origins';
-import { createOpenedSession } from './opening';
-import type { ChatCarried, ChatTurn } from '../../workflows/chat-messages';
+import { openNewConversation, type UnstoredConversation } from './opening';
+import type { ChatCarried } from '../../workflows/chat-messages';
 
 const PATH = /^\/webchat\/flow\/([^/]+)\/session\/([^/]+)\/r\/([^/]+)\/?$/;
 export const SESSION_PREFIX = 'webchat-session.';
 export const isSessionId = (s: string) => s.startsWith(SESSION_PREFIX) && isUuid(s.slice(SESSION_PREFIX.length));
 
+/** An upgrade refused before the socket opens: an HTTP status, a message, headers (Retry-After). */
+export type UpgradeRefusal = { status: number; message: string; headers?: Record<string, string> };
+
+/** How upgrades count against the per-address limits (they skip Koa's middleware). */
+export interface UpgradeLimits {
+  /** The client's address, read as the HTTP routes read it. */
+  address(req: IncomingMessage): string;
+  /** Counts one upgrade (newConversation: a connect to session/null) against the shared counters. */
+  count(address: string, newConversation: boolean): UpgradeRefusal | undefined;
+}
+
+// Seconds a client held at the open-socket cap is told to wait (a socket of its may close any moment).
+const SOCKET_CAP_RETRY_SECONDS = 5;
+
 /** The chat sockets of one api process. */
 export class ChatSockets {
   private readonly open = new Set<ChatConnection>();
+  // Sockets open (or being opened) per client address: the cap of WEBCHAT_SOCKETS_PER_ADDRESS.
+  private readonly perAddress = new Map<string, number>();
   // Connects to one conversation at once (a reconnect storm after a restart, many tabs) share one `unsaved` query.
   private readonly unsavedQueries = new Coalescer<Unsaved | undefined>();
   private draining = false;
@@ -27,7 +43,10 @@ export class ChatSockets {
   // One sweep for every socket's silence (not a timer per socket): it runs while sockets are open.
   private sweep: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly limits?: UpgradeLimits,
+  ) {
     this.connOptions = { silenceGraceMs: deps.config.WEBCHAT_SILENCE_GRACE_MS, framesPerSecond: deps.config.WEBCHAT_FRAMES_PER_SECOND, log: deps.logger };
   }
 
@@ -46,11 +65,31 @@ export class ChatSockets {
     }, Math.max(250, Math.round(this.connOptions.silenceGraceMs / 4))).unref();
   }
 
-  /** ws's upgrade check: only the chat path is a WebSocket, and none while the api drains. */
-  verifyClient = (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void): void => {
-    if (this.draining) return done(false, 503, 'Server is shutting down, retry shortly');
+  /**
+   * ws's upgrade check: only the chat path is a WebSocket, none while the api drains, and each counts against the
+   * per-address limits and the open-socket cap. Refusals answer in the error shape.
+   */
+  verifyClient = (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void): void => {
+    const refuse = (r: UpgradeRefusal) => done(false, r.status, JSON.stringify({ status: 'failed', message: r.message }), { ...r.headers, 'Content-Type': 'application/json' });
+    if (this.draining) return refuse({ status: 503, message: 'Server is shutting down, retry shortly', headers: { 'Retry-After': '1' } });
     const path = (info.req.url ?? '').split('?')[0]!;
-    if (!path.startsWith('/webchat/flow/')) return done(false, 404, 'Not found');
+    if (!path.startsWith('/webchat/flow/')) return refuse({ status: 404, message: 'Not found' });
+    if (!this.limits) return done(true);
+    const address = this.limits.address(info.req);
+    const cap = this.deps.config.WEBCHAT_SOCKETS_PER_ADDRESS;
+    const held = this.perAddress.get(address) ?? 0;
+    if (cap && held >= cap) {
+      return refuse({ status: 429, message: `Too many open chat sockets: at most ${cap} per client address`, headers: { 'Retry-After': String(SOCKET_CAP_RETRY_SECONDS) } });
+    }
+    const refusal = this.limits.count(address, PATH.exec(path)?.[2] === 'null');
+    if (refusal) return refuse(refusal);
+    // Held until the connection's TCP socket closes, however the handshake or the chat ends.
+    this.perAddress.set(address, held + 1);
+    info.req.socket.once('close', () => {
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    });
     done(true);
   };
 
@@ -84,10 +123,10 @@ export class ChatSockets {
       if (!flow || (sessionParam === 'null' && !flow.public_chat)) return reject(CLOSE.notFound, 'Unknown flow');
       if (!originAllowed(flow, req.headers.origin, config)) return reject(CLOSE.forbidden, 'Origin not allowed for this flow');
       let session: ChatSessionRow | undefined;
-      let opening: ChatTurn | undefined;
+      let unstored: UnstoredConversation | undefined;
       if (sessionParam === 'null') {
         session = { id: SESSION_PREFIX + randomUUID(), workspace_id: flow.workspace_id, flow_id: flow.id, lead_id: null, state: null };
-        opening = await createOpenedSession(db, logger, session.id, flow);
+        unstored = await openNewConversation(db, logger, session.id, flow);
       } else {
         session = await findChatSession(db, sessionParam);
         if (!session) return reject(CLOSE.notFound, 'Unknown session');
@@ -99,13 +138,13 @@ export class ChatSockets {
       // The connection keeps ids and the persona only: an idle socket holds neither the stored state nor the graph.
       const ref = { id: session.id, workspace_id: session.workspace_id, flow_id: session.flow_id, lead_id: session.lead_id };
       const persona = { id: flow.id, owner_name: flow.owner_name, owner_picture: flow.owner_picture };
-      const conn = new ChatConnection(ws, new Conversation(this.deps, ref, persona, opening !== undefined), this.connOptions, userName);
+      const conn = new ChatConnection(ws, new Conversation(this.deps, ref, persona, unstored !== undefined, unstored), this.connOptions, userName);
       this.track(conn, ws);
       if (this.draining) return conn.close(CLOSE.restart, 'Server restarting, reconnect');
       conn.send({ type: 'session', id: randomUUID(), session_id: session.id });
       conn.send({ type: 'chatowner', id: flow.id, profilepic: flow.owner_picture ?? '', name: flow.owner_name });
-      if (opening) conn.sendTurn(opening);
-      else await this.catchUp(conn, session, reconnect === 'true', url.searchParams.get('last'));
+      if (unstored?.opening) conn.sendTurn(unstored.opening);
+      else if (!unstored) await this.catchUp(conn, session, reconnect === 'true', url.searchParams.get('last'));
       ws.off('message', buffer);
       ws.on('message', (data, isBinary) => conn.receive(data, isBinary));
       for (const [data, isBinary] of early) conn.receive(data, isBinary);

@@ -214,6 +214,8 @@ describe('the OpenAPI document against the handlers', () => {
     await call('POST', '/webchat/session', { key: null, body: { record: { phone: newPhone(), first_name: 'Ann' }, flow_id: flow.id } });
     await call('POST', '/webchat/session', { key: null, body: { record: { phone: 'not a phone' }, flow_id: flow.id } });
     await call('POST', '/webchat/session', { key: null, body: { record: { phone: newPhone() }, flow_id: randomUUID() } });
+    await call('POST', '/webchat/session', { body: { record: { phone: newPhone() }, flow_id: flow.id } });
+    await call('POST', '/webchat/session', { key: 'not-a-key', body: { record: { phone: newPhone() }, flow_id: flow.id } });
     await call('GET', '/webchat/widget.js', { key: null });
     conforms('GET', '/webchat/demo/{flowId}', await app.request('GET', `/webchat/demo/${flow.id}`));
     conforms('GET', '/webchat/demo/{flowId}', await app.request('GET', `/webchat/demo/${randomUUID()}`));

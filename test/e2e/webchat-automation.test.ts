@@ -92,11 +92,8 @@ test('a failed action is recorded and the flow follows on_failure; the chat goes
 });
 
 test('a message resent with the same id (its reply lost) is answered by the first turn: the action ran once', async () => {
-  const c = new ChatClient(wsUrl('null'));
-  const [session] = await c.take(3);
-  const sid = session!.session_id as string;
-  c.close();
-  await c.closed;
+  // An anonymous session stored by POST /webchat/session (a connect alone stores nothing).
+  const sid = (await app.request('POST', '/webchat/session', { body: { record: { phone: '17145550160' }, flow_id: flowId } })).body.session as string;
   const conversation = new Conversation({ config: app.config, db: app.db, temporal: app.temporal }, (await findChatSession(app.db, sid))!, (await findFlow(app.db, flowId))!);
   const id = randomUUID();
   const first = await conversation.send(id, 'Once Inc');
@@ -107,7 +104,7 @@ test('a message resent with the same id (its reply lost) is answered by the firs
   expect(await recorded(sid)).toHaveLength(1);
 });
 
-test('an opening that reaches an automation node opens in the workflow, which runs the action', async () => {
+test('an opening that reaches an automation node waits for the visitor: the first message stores the conversation and opens it in the workflow, which runs the action', async () => {
   const ws = await app.newWorkspace();
   const opening = {
     nodes: [
@@ -119,10 +116,17 @@ test('an opening that reaches an automation node opens in the workflow, which ru
   };
   const flow = await importFlow(app.db, ws.workspaceId, { name: 'opening', publicChat: true, ownerName: 'Ava', graph: parseFlowGraph(opening) });
   const c = new ChatClient(`${app.url.replace(/^http/, 'ws')}/webchat/flow/${flow.id}/session/null/r/false`);
-  const frames = await c.take(3);
-  expect(frames.map((f) => f.type)).toEqual(['session', 'chatowner', 'message']);
-  expect(frames[2]!.content).toBe('Hello! Your name?');
+  const frames = await c.take(2);
+  expect(frames.map((f) => f.type)).toEqual(['session', 'chatowner']);
+  const sid = frames[0]!.session_id as string;
+  // The connect is complete (its frames come before the pong) and ran nothing: no action, no stored session.
+  c.send({ type: 'ping' });
+  expect(await c.next()).toEqual({ type: 'pong' });
+  expect(crmRequests('Opening')).toHaveLength(0);
+  expect(await findChatSession(app.db, sid)).toBeUndefined();
+  c.say('Ann');
+  expect(contents(await c.take(2))).toEqual(['recv:Ann', 'message:Hello! Your name?']);
   expect(crmRequests('Opening')).toHaveLength(1);
-  expect(await recorded(frames[0]!.session_id as string)).toMatchObject([{ node_id: 'ping', success: true }]);
+  expect(await recorded(sid)).toMatchObject([{ node_id: 'ping', success: true }]);
   c.close();
 });

@@ -6,6 +6,7 @@ import { chatWorkflowId } from '../../src/temporal/ids';
 import { Conversation } from '../../src/webchat/conversation';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { startTestApp, type TestApp } from '../helpers/stack';
+import { eventually } from '../helpers/webhook-receiver';
 
 jest.setTimeout(240_000);
 
@@ -38,8 +39,12 @@ afterEach(() => jest.restoreAllMocks());
 
 test('concurrent reconnects to one conversation share the run query; each replays exactly the unstored turn', async () => {
   const first = new ChatClient(wsUrl('null', false));
-  const [session, , hello] = await first.take(4);
+  const [session] = await first.take(4);
   const sid = session!.session_id as string;
+  // The first message stores the conversation; its turn reaches Postgres a moment later.
+  first.say('not an email');
+  const [bad, reask] = await first.take(2);
+  await eventually(async () => (await chatMessagesAfter(app.db, sid, 0)).length >= 4, 30_000, 'the first turn stored');
   const clients = 12;
   const queries = jest.spyOn(Conversation.prototype, 'unsaved');
   // The session row held locked: the turn's write waits, so its messages are only in the open run.
@@ -49,7 +54,7 @@ test('concurrent reconnects to one conversation share the run query; each replay
     const [recv, plan] = await first.take(2);
     first.close();
     await first.closed;
-    const storm = Array.from({ length: clients }, () => new ChatClient(wsUrl(sid, true, `?last=${hello!.id}`)));
+    const storm = Array.from({ length: clients }, () => new ChatClient(wsUrl(sid, true, `?last=${bad!.id}`)));
     const replays = await Promise.all(storm.map((c) => c.take(5)));
     for (const c of storm) c.close();
     return { replays, recv: recv!, plan: plan! };
@@ -57,7 +62,7 @@ test('concurrent reconnects to one conversation share the run query; each replay
   for (const frames of replays) {
     expect(frames[0]).toMatchObject({ type: 'session', session_id: sid });
     expect(shape(frames.slice(2))).toEqual([
-      ['message', expect.any(String), 'What is your email?'],
+      ['message', reask!.id, reask!.content],
       ['recv', recv.id, 'held@example.com'],
       ['message', plan.id, 'Which plan: basic or pro?'],
     ]);

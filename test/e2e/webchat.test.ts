@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { importFlow } from '../../src/db/repos/flows';
 import { UUID_PATTERN } from '../../src/ids';
-import { chatMessagesAfter } from '../../src/db/repos/chat';
+import { chatMessagesAfter, findChatSession } from '../../src/db/repos/chat';
 import { chatWorkflowId } from '../../src/temporal/ids';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { eventually } from '../helpers/webhook-receiver';
@@ -94,12 +94,13 @@ afterAll(async () => {
   await model?.close();
 });
 
+/** A lead's session, created server-side with the workspace's key (anonymous ones: webchat-takeover.test.ts). */
 async function newSession(record: Record<string, unknown>, flow = flowId) {
-  return app.request('POST', '/webchat/session', { body: { record, flow_id: flow } });
+  return app.request('POST', '/webchat/session', { key: ws.apiKey, body: { record, flow_id: flow } });
 }
 
 describe('POST /webchat/session', () => {
-  test('matches or creates the lead by phone and answers the spec shape', async () => {
+  test('with the workspace key: matches or creates the lead by phone and answers the spec shape', async () => {
     const res = await newSession({ phone: '+1 (714) 555-0101', first_name: 'Ann', last_name: 'Lee', plan: 'trial' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ flow_id: flowId, session: expect.stringMatching(new RegExp(`^webchat-session\\.${UUID_PATTERN.source.slice(1, -1)}$`, 'i')), flow_port: expect.any(Number), wss_test_url: '127.0.0.1' });
@@ -327,21 +328,26 @@ describe('the chat WebSocket', () => {
     expect(d.typedSearchAttributes.get({ name: 'FlowId', type: 'KEYWORD' } as any)).toBe(flowId);
   });
 
-  test('a new conversation is stored opened before the first message; its run starts with that message, from the stored state', async () => {
+  test('a new conversation is stored, opened, with its first message; its run starts with that message, from the stored state', async () => {
     const c = new ChatClient(wsUrl(flowId, 'null', false));
     const [session, , opening1, opening2] = await c.take(4);
     const sid = session!.session_id as string;
-    const stored = await chatMessagesAfter(app.db, sid, 0);
-    expect(stored.map((m) => [m.seq, m.id, m.content])).toEqual([
-      [1, opening1!.id, 'Welcome to Acme.'],
-      [2, opening2!.id, 'What is your email?'],
-    ]);
+    // Answered after the opening: the connect is complete, and nothing of it was stored.
+    c.send({ type: 'ping' });
+    expect(await c.next()).toEqual({ type: 'pong' });
+    expect(await findChatSession(app.db, sid)).toBeUndefined();
     const handle = app.temporal.client.workflow.getHandle(chatWorkflowId(sid));
     await expect(handle.describe()).rejects.toThrow(WorkflowNotFoundError);
     c.say('first@example.com');
     expect(contents(await c.take(2))).toEqual(['recv:first@example.com', 'message:Which plan: basic or pro?']);
     expect((await handle.describe()).status.name).toBe('RUNNING');
-    expect((await storedWhen(sid, 4)).map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+    expect((await storedWhen(sid, 4)).map((m) => [m.seq, m.content])).toEqual([
+      [1, 'Welcome to Acme.'],
+      [2, 'What is your email?'],
+      [3, 'first@example.com'],
+      [4, 'Which plan: basic or pro?'],
+    ]);
+    expect((await chatMessagesAfter(app.db, sid, 0)).slice(0, 2).map((m) => m.id)).toEqual([opening1!.id, opening2!.id]);
     c.close();
   });
 

@@ -55,6 +55,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // shared address bucket would refuse logins once the suite ran twice within a window. Emails are new per test, so
     // the per-email limit stays real; test/e2e/automation-auth.test.ts sets a low per-address limit to prove that one.
     LOGIN_RATE_LIMIT_PER_ADDRESS: '1000000',
+    // The same for new chats (connects to session/null count too); test/e2e/webchat-limits.test.ts sets a low one.
+    WEBCHAT_SESSIONS_PER_ADDRESS: '1000000',
     ...overrides,
   });
 }

@@ -31,9 +31,18 @@ export function findFlow(db: Queryable, id: string): Promise<FlowRow | undefined
   return db.one<FlowRow>('SELECT id, workspace_id, name, public_chat, owner_name, owner_picture, allowed_origins, graph FROM flows WHERE id = $1', [id]);
 }
 
-/** Records a new conversation of a flow (lead_id null for anonymous chats). */
-export async function createChatSession(db: Queryable, s: { id: string; workspaceId: string; flowId: string; leadId: string | null }): Promise<void> {
-  await db.query('INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id) VALUES ($1, $2, $3, $4)', [s.id, s.workspaceId, s.flowId, s.leadId]);
+/** Records a new conversation of a flow (lead_id null for anonymous chats; record: what an anonymous visitor gave). */
+export async function createChatSession(
+  db: Queryable,
+  s: { id: string; workspaceId: string; flowId: string; leadId: string | null; record?: Record<string, unknown> },
+): Promise<void> {
+  await db.query('INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id, record) VALUES ($1, $2, $3, $4, $5)', [
+    s.id,
+    s.workspaceId,
+    s.flowId,
+    s.leadId,
+    s.record ? JSON.stringify(s.record) : null,
+  ]);
 }
 
 /**
@@ -56,6 +65,11 @@ export async function createOpenedChatSession(
 
 export function findChatSession(db: Queryable, id: string): Promise<ChatSessionRow | undefined> {
   return db.one<ChatSessionRow>('SELECT id, workspace_id, flow_id, lead_id, state FROM chat_sessions WHERE id = $1', [id]);
+}
+
+/** The lead a conversation is bound to (null: anonymous; undefined: no such conversation). */
+export async function chatSessionLead(db: Queryable, sessionId: string): Promise<string | null | undefined> {
+  return (await db.one<{ lead_id: string | null }>('SELECT lead_id FROM chat_sessions WHERE id = $1', [sessionId]))?.lead_id;
 }
 
 /** What a chatSession run starts from: the conversation's stored state and its flow's graph, in one round trip. */

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
 import type { Db } from '../../db/pool';
-import { tooManyRequests } from '../../errors';
+import { tooManyRequests, type ApiError } from '../../errors';
 import type { Logger } from '../../log';
 import { RateLimitCounter } from '../rate-limit-counter';
 import type { AppState } from '../state';
@@ -17,6 +17,11 @@ export interface RateLimits {
   perKey: Middleware<AppState>;
   /** A separate per-address limit for one group of unauthenticated routes (e.g. chat sessions); 0: none. */
   perAddressOf(group: string, limit: number): Middleware<AppState>;
+  /**
+   * Counts a request that never reaches the middleware (a WebSocket upgrade) as perAddress does, and against a group's
+   * limit when given: the refusal (429), or undefined.
+   */
+  countAddress(ip: string, group?: { name: string; limit: number }): ApiError | undefined;
   close(): Promise<void>;
 }
 
@@ -38,11 +43,20 @@ export function createRateLimits(
     return bucket;
   };
 
-  const perAddress: Middleware<AppState> = (ctx, next) => {
+  const overAddress = (ip: string): ApiError | undefined => {
     const limit = config.RATE_LIMIT_PER_ADDRESS;
-    if (limit === 0 || UNLIMITED_PATHS.has(ctx.path)) return next();
-    const wait = counter.hit(addressBucket(ctx.ip), limit);
-    if (wait !== undefined) throw refuse(limit, 'client address', wait);
+    const wait = limit === 0 ? undefined : counter.hit(addressBucket(ip), limit);
+    return wait === undefined ? undefined : refuse(limit, 'client address', wait);
+  };
+  const overGroup = (group: string, limit: number, ip: string): ApiError | undefined => {
+    const wait = limit === 0 ? undefined : counter.hit(`${group}:${addressBucket(ip)}`, limit);
+    return wait === undefined ? undefined : refuse(limit, 'client address', wait);
+  };
+
+  const perAddress: Middleware<AppState> = (ctx, next) => {
+    if (UNLIMITED_PATHS.has(ctx.path)) return next();
+    const refusal = overAddress(ctx.ip);
+    if (refusal) throw refusal;
     return next();
   };
 
@@ -56,11 +70,12 @@ export function createRateLimits(
   };
 
   const perAddressOf = (group: string, limit: number): Middleware<AppState> => (ctx, next) => {
-    if (limit === 0) return next();
-    const wait = counter.hit(`${group}:${addressBucket(ctx.ip)}`, limit);
-    if (wait !== undefined) throw refuse(limit, 'client address', wait);
+    const refusal = overGroup(group, limit, ctx.ip);
+    if (refusal) throw refusal;
     return next();
   };
 
-  return { perAddress, perKey, perAddressOf, close: () => counter.close() };
+  const countAddress = (ip: string, group?: { name: string; limit: number }) => overAddress(ip) ?? (group ? overGroup(group.name, group.limit, ip) : undefined);
+
+  return { perAddress, perKey, perAddressOf, countAddress, close: () => counter.close() };
 }

@@ -94,6 +94,15 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect(fake.received('POST', '/flaky')).toHaveLength(3);
   });
 
+  it('runs a POST again after a try that proves it sent nothing (503s), as the run records', async () => {
+    fake.on('POST', '/unavailable', { status: 503, body: 'down' }, { status: 503, body: 'down' }, { status: 503, body: 'down' }, { status: 200, body: { fine: true } });
+    const res = await run(proxy('/unavailable'));
+    expect(res.body).toMatchObject({ success: true, data: { body: { fine: true } }, metadata: { attempts: 1, runAttempts: 2 } });
+    expect(fake.received('POST', '/unavailable')).toHaveLength(4);
+    const row = await app.db.one<{ run_attempts: number; unsent_tries: number }>('SELECT run_attempts, unsent_tries FROM automation_runs WHERE id = $1', [res.body.requestId]);
+    expect(row).toEqual({ run_attempts: 2, unsent_tries: 1 });
+  });
+
   it('reports unknown integrations and actions, invalid params and missing custom fields without sending', async () => {
     const unknown = await run({ automationType: 'nope', nodeParams: { params: {} } });
     expect(unknown.body).toMatchObject({ success: false, metadata: { errorType: 'unknown_integration' }, error: expect.stringContaining('slack') });

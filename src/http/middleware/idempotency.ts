@@ -11,9 +11,9 @@ import {
 import { badRequest, conflict, failureBody } from '../../errors';
 import { knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
+import { MAX_JSON_DEPTH } from './body';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
-const MAX_DEPTH = 64;
 
 /**
  * `Idempotency-Key` on a route: the first request with a key claims it (a row with no status yet, inside the
@@ -76,7 +76,7 @@ function requestHash(ctx: ParameterizedContext<AppState>): Buffer {
 }
 
 function canonicalize(value: unknown, depth: number): unknown {
-  if (depth > MAX_DEPTH) throw badRequest(`body: nested more than ${MAX_DEPTH} levels deep`);
+  if (depth > MAX_JSON_DEPTH) throw badRequest(`body: nested more than ${MAX_JSON_DEPTH} levels deep`);
   if (Array.isArray(value)) return value.map((v) => canonicalize(v, depth + 1));
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(

@@ -270,6 +270,27 @@ describe('POST /api/automation/execute (user JWT mode)', () => {
     expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': u.superuserKey } })).status).toBe(200);
   });
 
+  it("keeps each caller's Idempotency-Key its own: another user, or the superuser key, with the same key and body runs anew", async () => {
+    fake.clear();
+    const u = await user();
+    const email = `second-${randomUUID()}@example.com`;
+    await createUser(app.db, u.workspaceId, { email, password: 'pw-second' });
+    const second = (await app.request('POST', '/api/auth/login', { body: { email, password: 'pw-second' } })).body.token as string;
+    const headers = { 'idempotency-key': `shared-${randomUUID()}` };
+    const first = await app.request('POST', EXECUTE, { key: u.token, body: body(), headers });
+    const replay = await app.request('POST', EXECUTE, { key: u.token, body: body(), headers });
+    expect([replay.headers.get('idempotent-replayed'), replay.body.requestId]).toEqual(['true', first.body.requestId]);
+    const other = await app.request('POST', EXECUTE, { key: second, body: body(), headers });
+    const admin = await app.request('POST', EXECUTE, { body: body(), headers: { ...headers, 'x-key': u.superuserKey } });
+    for (const res of [other, admin]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('idempotent-replayed')).toBeNull();
+      expect(res.body).toMatchObject({ success: true });
+    }
+    expect(new Set([first.body.requestId, other.body.requestId, admin.body.requestId]).size).toBe(3);
+    expect(fake.received('POST', '/ok')).toHaveLength(3);
+  });
+
   it("refuses another user's userId and integrations the user is not allowed (403, nothing sent)", async () => {
     fake.clear();
     const u = await user(['slack']);

@@ -133,6 +133,8 @@ export function outcomeUnknown(name: string, failure: VendorError, partly = fals
 export class VendorClient implements VendorHttp {
   /** Requests sent to the vendor (every retry counts), for the run's metadata. */
   attempts = 0;
+  /** True once a request that may have changed something at the vendor was sent. */
+  private acted = false;
   private readonly opts: VendorClientOptions & typeof DEFAULTS;
 
   constructor(options: VendorClientOptions) {
@@ -151,7 +153,7 @@ export class VendorClient implements VendorHttp {
         const res = await this.once(req);
         const error = statusError(integration.name, res) ?? integration.errorInBody?.(res);
         if (!error) {
-          if (!safe) this.opts.onActed?.();
+          if (!safe) this.act();
           return res as VendorResponse<T>;
         }
         failure = error;
@@ -160,15 +162,28 @@ export class VendorClient implements VendorHttp {
         failure = this.asVendorError(err, req);
         refused = failure.type === 'ssrf_blocked' || NOT_CONNECTED.has(errorCode(err) ?? '');
       }
-      if (!refused && !safe) this.opts.onActed?.();
+      if (!refused && !safe) this.act();
       if (!failure.retryable) throw failure;
       if (!refused && !safe && this.opts.idempotent === false) throw outcomeUnknown(integration.name, failure);
-      if (attempt >= this.opts.maxAttempts) throw failure;
+      if (attempt >= this.opts.maxAttempts) throw this.givenUp(failure);
       const backoff = this.opts.retryBaseMs * 2 ** (attempt - 1) * (1 + Math.random() * 0.2);
       const wait = failure.retryAfterMs ?? backoff;
-      if (wait > this.opts.maxRetryAfterMs) throw failure;
+      if (wait > this.opts.maxRetryAfterMs) throw this.givenUp(failure);
       await sleep(wait);
     }
+  }
+
+  private act(): void {
+    this.acted = true;
+    this.opts.onActed?.();
+  }
+
+  /**
+   * A retryable failure the client stops retrying: the run would retry the whole action, so for one that is not
+   * idempotent, after an earlier request of it may have acted, it is outcome_unknown instead.
+   */
+  private givenUp(failure: VendorError): VendorError {
+    return this.acted && this.opts.idempotent === false ? outcomeUnknown(this.opts.integration.name, failure, true) : failure;
   }
 
   private asVendorError(err: unknown, req: VendorRequest): VendorError {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { resolveCustomFields } from './custom-fields';
 import { ActionInputError, isIdempotent, VendorError, type ActionContext, type ActionDefinition, type Connection, type IntegrationDefinition } from './define';
-import { outcomeUnknown, VendorClient, type VendorClientOptions } from './http';
+import { VendorClient, type VendorClientOptions } from './http';
 import { findAction, findIntegration, listIntegrations } from './registry';
 
 /** One action run as the endpoint, the workflow's activity and the bench ask for it. */
@@ -78,12 +78,10 @@ export async function runIntegrationAction(input: RunActionInput): Promise<RunAc
   const { integration, action } = resolveAction(input.integration, input.action);
   const params = prepareInput(action, input.params, input.call?.callData);
   const idempotent = isIdempotent(action, params);
-  let acted = false;
   const http = new VendorClient({
     ...input.http,
     idempotent,
     onActed: () => {
-      acted = true;
       if (input.reached) input.reached.acted = true;
     },
     integration,
@@ -95,10 +93,8 @@ export async function runIntegrationAction(input: RunActionInput): Promise<RunAc
   try {
     data = await action.run(params, { http, connection: input.connection, idempotencyKey: input.idempotencyKey, call: input.call ?? {} });
   } catch (err) {
-    // A later request failed after an earlier one may have acted: running the action again would repeat that one.
-    const failed = err instanceof VendorError && err.retryable && acted && !idempotent ? outcomeUnknown(integration.name, err, true) : err;
-    if (failed instanceof VendorError) failed.attempts = http.attempts;
-    throw failed;
+    if (err instanceof VendorError) err.attempts = http.attempts;
+    throw err;
   }
   return { data, attempts: http.attempts, action: action.key };
 }

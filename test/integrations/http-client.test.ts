@@ -152,6 +152,19 @@ describe('the shared vendor client', () => {
       expect(refused.attempts).toBe(2);
     });
 
+    it('gives up a later request that was refused as outcome_unknown once an earlier one acted (the run would repeat both)', async () => {
+      fake.on('POST', '/v1/create', { status: 201, body: { id: 1 } });
+      fake.on('POST', '/v1/attach', { status: 429, headers: { 'retry-after': '0' }, body: {} });
+      const c = client({ idempotent: false, maxAttempts: 2 });
+      await c.request({ method: 'POST', path: '/create', json: {} });
+      const err = await c.request({ method: 'POST', path: '/attach', json: {} }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ type: 'outcome_unknown', retryable: false, status: 429 });
+      expect((err as Error).message).toMatch(/an earlier request of this action may have taken effect/);
+      expect(fake.received('POST', '/v1/attach')).toHaveLength(2);
+      const fresh = client({ idempotent: false, maxAttempts: 2 });
+      await expect(fresh.request({ method: 'POST', path: '/attach', json: {} })).rejects.toMatchObject({ type: 'vendor_rate_limited', retryable: true });
+    });
+
     it('is retried as before when the action is idempotent', async () => {
       fake.on('POST', '/v1/upsert', { status: 500, body: {} }, { status: 200, body: { ok: 1 } });
       const c = client();

@@ -7,12 +7,12 @@ import { redact, redactMessage } from '../src/automation/redact';
 import type { AutomationOutcome, AutomationRunInput } from '../src/automation/types';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
-import { beginAutomationAttempt, lastCallOfLead, settleAutomationRun } from '../src/db/repos/automation-runs';
+import { beginAutomationAttempt, lastCallOfLead, recordUnsentTry, settleAutomationRun } from '../src/db/repos/automation-runs';
 import { leadForJourney } from '../src/db/repos/journey-runtime';
 import { presentLead } from '../src/db/repos/leads';
 import { webhookSecrets } from '../src/db/repos/webhook-secrets';
 import { ActionInputError, VendorError } from '../src/integrations/define';
-import { resolveAction, runIntegrationAction } from '../src/integrations/run';
+import { actionIdempotent, resolveAction, runIntegrationAction } from '../src/integrations/run';
 import { deliverWebhook } from '../src/journeys/webhook';
 import { ssrfAllowlist } from '../src/net/ssrf';
 import type { Logger } from '../src/log';
@@ -33,6 +33,20 @@ function finalFailure(err: unknown): { type: string; message: string; retryable:
  * first try there skips recording itself as running; a later try may follow tries that ran without a row.
  */
 const skipsFirstBegin = (input: AutomationRunInput) => input.firstTask !== undefined && !input.callbackUrl;
+
+const idempotent = (input: AutomationRunInput) => actionIdempotent(input.automationType, input.action, input.params, input.call.callData);
+
+/** The ending of a try that follows one which may have reached the vendor, for an action that must not run twice. */
+const outcomeUnknown = (input: AutomationRunInput, runAttempts: number): AutomationOutcome => ({
+  success: false,
+  data: null,
+  error:
+    `outcome unknown: an earlier try of this run may have reached ${input.automationType} before it stopped (its worker ` +
+    `died or it timed out); ${input.action} is not idempotent, so it was not sent again (check ${input.automationType} before running it again)`,
+  errorType: 'outcome_unknown',
+  attempts: 0,
+  runAttempts,
+});
 
 /** Automation activities: the run itself (a local activity: one vendor call, then its record) and the async callback. */
 export function createAutomationActivities(deps: { db: Db; logger: Logger; config?: Config }) {
@@ -58,6 +72,36 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
       durationMs: Date.now() - startedAt,
     });
 
+  /** One try of the action: its outcome, or a throw that Temporal retries. */
+  const tryAction = async (input: AutomationRunInput, attempt: number, runAttempts: number): Promise<AutomationOutcome> => {
+    const reached = { acted: false };
+    try {
+      const { integration } = resolveAction(input.automationType, input.action);
+      const connection = await connectionFor(db, input, integration, deps.config);
+      const result = await runIntegrationAction({
+        integration: input.automationType,
+        action: input.action,
+        params: input.params,
+        connection,
+        idempotencyKey: input.requestId,
+        call: input.call,
+        baseUrls,
+        ssrfAllowlist: allow,
+        reached,
+      });
+      return { success: true, data: result.data ?? null, error: null, errorType: null, attempts: result.attempts, runAttempts };
+    } catch (err) {
+      const failure = finalFailure(err);
+      const retried = !failure || (failure.retryable && attempt < input.maxRunAttempts);
+      // The next try of an action that is not idempotent sends only when this one is on record as having sent nothing.
+      if (retried && !reached.acted && !idempotent(input)) await recordUnsentTry(db, runRow(input), runAttempts);
+      if (!failure) throw err;
+      if (retried) throw ApplicationFailure.create({ type: failure.type, message: failure.message, nextRetryDelay: failure.retryAfterMs });
+      const attempts = err instanceof VendorError ? (err.attempts ?? 0) : 0;
+      return { success: false, data: null, error: failure.message, errorType: failure.type, attempts, runAttempts };
+    }
+  };
+
   return {
     /**
      * Runs the action once (the shared client retries 429/5xx within the attempt) and records the outcome. A retryable
@@ -67,6 +111,7 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
       const startedAt = Date.now();
       const attempt = Context.current().info.attempt;
       let runAttempts = 1;
+      let unsentTries = 0;
       // The first try of a synchronous run writes once, its ending (an async run's row shows it running: its caller
       // already has the request id). Any other try counts itself first, in the database: a local activity's own
       // attempt number starts over when its worker dies.
@@ -79,32 +124,10 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
           const e = begun.ended;
           return { success: !!e.success, data: e.data, error: e.error, errorType: e.error_type, attempts: e.attempts, runAttempts: e.run_attempts };
         }
-        runAttempts = begun.runAttempts;
+        ({ runAttempts, unsentTries } = begun);
       }
-      let outcome: AutomationOutcome;
-      try {
-        const { integration } = resolveAction(input.automationType, input.action);
-        const connection = await connectionFor(db, input, integration, deps.config);
-        const result = await runIntegrationAction({
-          integration: input.automationType,
-          action: input.action,
-          params: input.params,
-          connection,
-          idempotencyKey: input.requestId,
-          call: input.call,
-          baseUrls,
-          ssrfAllowlist: allow,
-        });
-        outcome = { success: true, data: result.data ?? null, error: null, errorType: null, attempts: result.attempts, runAttempts };
-      } catch (err) {
-        const failure = finalFailure(err);
-        if (!failure) throw err;
-        if (failure.retryable && attempt < input.maxRunAttempts) {
-          throw ApplicationFailure.create({ type: failure.type, message: failure.message, nextRetryDelay: failure.retryAfterMs });
-        }
-        const attempts = err instanceof VendorError ? (err.attempts ?? 0) : 0;
-        outcome = { success: false, data: null, error: failure.message, errorType: failure.type, attempts, runAttempts };
-      }
+      // An earlier try not on record as having sent nothing may have reached the vendor: only an idempotent action runs again.
+      const outcome = runAttempts - 1 > unsentTries && !idempotent(input) ? outcomeUnknown(input, runAttempts) : await tryAction(input, attempt, runAttempts);
       // Recorded, the outcome is final (a later try returns it): a request waiting in this process may answer now.
       if (await record(input, outcome, startedAt)) automationOutcomes.recorded(input.requestId, outcome);
       return outcome;

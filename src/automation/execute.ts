@@ -8,6 +8,7 @@ import { prepareInput, resolveAction } from '../integrations/run';
 import { automationWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
+import { engineUnreachable } from '../temporal/unreachable';
 import { outcomeEnvelope, type AutomationEnvelope } from './envelope';
 import { automationOutcomes } from './outcome-hub';
 import { redact, redactMessage } from './redact';
@@ -93,7 +94,9 @@ export async function executeAutomation(
       { key: SA.AutomationType, value: body.automationType },
     ],
   };
+  // Only a workflow engine that cannot be reached is a 503 (retry later); any other failure is thrown as it is (a 500).
   const engineDown = (err: unknown) => {
+    if (!engineUnreachable(err)) throw err;
     throw Object.assign(unavailable('Could not run the automation (workflow engine unavailable), please retry'), { cause: err });
   };
   const client = deps.eagerClient ?? deps.client;

@@ -36,6 +36,14 @@ function envelopeErrors(): Middleware<AppState> {
 
 const automationOf = (ctx: { state: AppState }) => ctx.state.automation;
 
+/** A JWT user's keys are the user's; a superuser key's (x-key) are that key's. */
+const callerScope = (ctx: { state: AppState }) => {
+  const a = automationOf(ctx);
+  if (!a) return undefined;
+  const caller = a.userId ? `user:${a.userId}` : ctx.state.auth && `key:${ctx.state.auth.apiKeyId}`;
+  return caller ? { workspaceId: a.workspaceId, caller } : undefined;
+};
+
 /**
  * Registers the automation routes: envelope errors → auth → body → validation and authorization (refusals change
  * nothing and are not recorded under an Idempotency-Key) → idempotency → handler.
@@ -51,7 +59,7 @@ export function mountAutomationRoutes(router: Router<AppState>, routes: Route<an
       state.parsed = { query: route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined, body };
       return next();
     });
-    if (route.idempotent) chain.push(idempotency(deps.db, (ctx) => automationOf(ctx)?.workspaceId));
+    if (route.idempotent) chain.push(idempotency(deps.db, callerScope));
     chain.push(async (ctx) => {
       const { query, body } = (ctx.state as { parsed?: { query: unknown; body: unknown } }).parsed!;
       ctx.body = await route.handler({ query, body, params: ctx.params ?? {}, ctx, deps, auth: undefined });

@@ -77,7 +77,8 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
         example: 'order-4711-attempt',
         description:
           '1–255 printable ASCII characters. A retry with the same key and request (within 24 h) replays the first response with header ' +
-          'Idempotent-Replayed: true; the same key with another request, or while the first is still running, is a 409.',
+          'Idempotent-Replayed: true; the same key with another request, or while the first is still running, is a 409. ' +
+          'Keys are per caller (API key, or user on the automation endpoint): another caller\'s same key runs anew.',
       });
     }
     const responses: Record<string, unknown> = {};

@@ -52,6 +52,7 @@ export interface VendorHttp {
 export class VendorError extends Error {
   /** Requests sent to the vendor before the run gave up (set by the runner). */
   attempts?: number;
+
   constructor(
     readonly type: string,
     message: string,
@@ -108,8 +109,13 @@ export interface ActionDefinition<I extends z.ZodType = z.ZodType, O extends z.Z
   input: I;
   /** The shape of `data` in the response envelope. */
   output: O;
-  /** True when running it twice has the effect of once (by the vendor's idempotency key or by its nature). */
+  /**
+   * True when running it twice has the effect of once (by the vendor's idempotency key or by its nature). An action
+   * that is not is never sent again once an earlier try may have reached the vendor (the run fails `outcome_unknown`).
+   */
   idempotent: boolean;
+  /** For an action not idempotent in general: the inputs that are (`inputs` says which, for the catalogue). */
+  idempotentFor?: { inputs: string; test(input: z.infer<I>): boolean };
   /** The vendor's idempotency header this action sends with ActionContext.idempotencyKey, if any. */
   idempotencyHeader?: string;
   /** The vendor documentation page the action follows. */
@@ -132,6 +138,11 @@ export interface IntegrationDefinition {
   /** The action used when `nodeParams.action` is omitted (integrations with a single action, e.g. proxy). */
   defaultAction?: string;
   actions: ActionDefinition[];
+}
+
+/** True when the action may run again with this (validated) input after an unknown outcome. */
+export function isIdempotent(action: ActionDefinition, input: unknown): boolean {
+  return action.idempotent || (action.idempotentFor?.test(input) ?? false);
 }
 
 /** Declares an action; typed so `run` sees its validated input. */

@@ -23,6 +23,10 @@ export interface VendorClientOptions {
   maxResponseBytes?: number;
   /** Waits between attempts (tests inject one that records the delays). */
   sleep?: (ms: number) => Promise<void>;
+  /** False for an action not safe to repeat: a request whose outcome is unknown is never sent again (`outcome_unknown`). */
+  idempotent?: boolean;
+  /** Called when a request that may have changed something at the vendor was sent (anything but reads and refusals). */
+  onActed?: () => void;
 }
 
 const DEFAULTS = { timeoutMs: 15_000, maxAttempts: 3, retryBaseMs: 250, maxRetryAfterMs: 10_000, maxResponseBytes: 2 * 1024 * 1024 };
@@ -93,6 +97,15 @@ function retryAfterMs(header: string | undefined): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+// Failures that prove the request reached nothing: no connection was made, or the vendor answered that it refused it.
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const SAFE_METHODS = new Set(['GET']);
+
+const errorCode = (err: unknown): string | undefined => (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+
+/** True when an answer with this status proves the vendor did not act: a 4xx, a 503 (not served), an error in a 2xx body. */
+const refusedStatus = (status: number) => status < 500 || status === 503;
+
 /** The shared rule turning a vendor status into a VendorError (undefined for 2xx/3xx). */
 export function statusError(name: string, res: VendorResponse): VendorError | undefined {
   const { status } = res;
@@ -109,10 +122,19 @@ export function statusError(name: string, res: VendorResponse): VendorError | un
 
 class TooLarge extends Error {}
 
+/** The failure of a request that may have reached the vendor, for an action that must not send it again. */
+export function outcomeUnknown(name: string, failure: VendorError, partly = false): VendorError {
+  const what = partly ? `an earlier request of this action may have taken effect at ${name}` : `the request may have reached ${name}`;
+  const message = `outcome unknown: ${failure.message}; ${what}, and this action is not idempotent, so it was not sent again (check ${name} before running it again)`;
+  return new VendorError('outcome_unknown', message, false, failure.status);
+}
+
 /** The shared vendor HTTP client (undici): base URL, auth, integration headers, timeouts, bounded retries, size cap. */
 export class VendorClient implements VendorHttp {
   /** Requests sent to the vendor (every retry counts), for the run's metadata. */
   attempts = 0;
+  /** True once a request that may have changed something at the vendor was sent. */
+  private acted = false;
   private readonly opts: VendorClientOptions & typeof DEFAULTS;
 
   constructor(options: VendorClientOptions) {
@@ -123,22 +145,45 @@ export class VendorClient implements VendorHttp {
   async request<T = unknown>(req: VendorRequest): Promise<VendorResponse<T>> {
     const { integration } = this.opts;
     const sleep = this.opts.sleep ?? ((ms: number) => delay(ms));
+    const safe = SAFE_METHODS.has(req.method);
     for (let attempt = 1; ; attempt += 1) {
       let failure: VendorError;
+      let refused: boolean;
       try {
         const res = await this.once(req);
         const error = statusError(integration.name, res) ?? integration.errorInBody?.(res);
-        if (!error) return res as VendorResponse<T>;
+        if (!error) {
+          if (!safe) this.act();
+          return res as VendorResponse<T>;
+        }
         failure = error;
+        refused = refusedStatus(res.status);
       } catch (err) {
         failure = this.asVendorError(err, req);
+        refused = failure.type === 'ssrf_blocked' || NOT_CONNECTED.has(errorCode(err) ?? '');
       }
-      if (!failure.retryable || attempt >= this.opts.maxAttempts) throw failure;
+      if (!refused && !safe) this.act();
+      if (!failure.retryable) throw failure;
+      if (!refused && !safe && this.opts.idempotent === false) throw outcomeUnknown(integration.name, failure);
+      if (attempt >= this.opts.maxAttempts) throw this.givenUp(failure);
       const backoff = this.opts.retryBaseMs * 2 ** (attempt - 1) * (1 + Math.random() * 0.2);
       const wait = failure.retryAfterMs ?? backoff;
-      if (wait > this.opts.maxRetryAfterMs) throw failure;
+      if (wait > this.opts.maxRetryAfterMs) throw this.givenUp(failure);
       await sleep(wait);
     }
+  }
+
+  private act(): void {
+    this.acted = true;
+    this.opts.onActed?.();
+  }
+
+  /**
+   * A retryable failure the client stops retrying: the run would retry the whole action, so for one that is not
+   * idempotent, after an earlier request of it may have acted, it is outcome_unknown instead.
+   */
+  private givenUp(failure: VendorError): VendorError {
+    return this.acted && this.opts.idempotent === false ? outcomeUnknown(this.opts.integration.name, failure, true) : failure;
   }
 
   private asVendorError(err: unknown, req: VendorRequest): VendorError {

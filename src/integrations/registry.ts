@@ -29,7 +29,7 @@ export interface CatalogueEntry {
   key: string;
   name: string;
   auth: ConnectionKind[];
-  actions: Array<{ key: string; title: string; description?: string; idempotent: boolean; docs: string; input: Record<string, unknown> }>;
+  actions: Array<{ key: string; title: string; description?: string; idempotent: boolean; idempotentFor?: string; docs: string; input: Record<string, unknown> }>;
 }
 
 /** The action's input as JSON Schema, generated from its zod schema. */
@@ -50,6 +50,7 @@ export function catalogueEntries(): CatalogueEntry[] {
       title: a.title,
       ...(a.description ? { description: a.description } : {}),
       idempotent: a.idempotent,
+      ...(a.idempotentFor ? { idempotentFor: a.idempotentFor.inputs } : {}),
       docs: a.docs,
       input: inputJsonSchema(a),
     })),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { resolveCustomFields } from './custom-fields';
-import { ActionInputError, VendorError, type ActionContext, type ActionDefinition, type Connection, type IntegrationDefinition } from './define';
+import { ActionInputError, isIdempotent, VendorError, type ActionContext, type ActionDefinition, type Connection, type IntegrationDefinition } from './define';
 import { VendorClient, type VendorClientOptions } from './http';
 import { findAction, findIntegration, listIntegrations } from './registry';
 
@@ -17,6 +17,8 @@ export interface RunActionInput {
   /** Global base-URL overrides by integration key (configuration; tests). */
   baseUrls?: Record<string, string>;
   ssrfAllowlist?: string[];
+  /** Set to true once a request that may have changed something at the vendor was sent. */
+  reached?: { acted: boolean };
   /** Client tuning (timeouts, retries, sleep) for tests and the activity. */
   http?: Partial<Pick<VendorClientOptions, 'timeoutMs' | 'maxAttempts' | 'retryBaseMs' | 'maxRetryAfterMs' | 'maxResponseBytes' | 'sleep'>>;
 }
@@ -60,12 +62,28 @@ export function prepareInput(action: ActionDefinition, params: unknown, callData
   return parsed.data;
 }
 
+/** True when the action may run again with these params after an unknown outcome (invalid params: nothing is ever sent). */
+export function actionIdempotent(integrationKey: string, actionKey: string | undefined, params: unknown, callData: Record<string, unknown> | undefined): boolean {
+  try {
+    const { action } = resolveAction(integrationKey, actionKey);
+    return isIdempotent(action, prepareInput(action, params, callData));
+  } catch (err) {
+    if (err instanceof ActionInputError) return true;
+    throw err;
+  }
+}
+
 /** Runs one action of one integration: resolve, validate, then call the vendor through the shared client. */
 export async function runIntegrationAction(input: RunActionInput): Promise<RunActionResult> {
   const { integration, action } = resolveAction(input.integration, input.action);
   const params = prepareInput(action, input.params, input.call?.callData);
+  const idempotent = isIdempotent(action, params);
   const http = new VendorClient({
     ...input.http,
+    idempotent,
+    onActed: () => {
+      if (input.reached) input.reached.acted = true;
+    },
     integration,
     connection: input.connection,
     baseUrlOverride: input.baseUrls?.[integration.key],

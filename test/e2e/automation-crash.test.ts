@@ -18,33 +18,45 @@ afterAll(async () => {
   await app.close();
 });
 
-describe('a worker killed with SIGKILL in the middle of an automation run', () => {
-  it('finishes the run on the next worker, and the run says why the vendor saw the request twice', async () => {
+describe('a worker killed with SIGKILL in the middle of automation runs', () => {
+  it('never sends a run of an action that is not idempotent twice (outcome_unknown), and retries an idempotent one', async () => {
     const ws = await app.newWorkspace({ superuser: true });
-    let releaseFirst: (() => void) | undefined;
-    fake.on(
-      'POST',
-      '/slow',
-      // The first request is held (the worker dies waiting for it); the retry is answered.
-      () => new Promise((resolve) => (releaseFirst = () => resolve({ status: 200, body: { late: true } }))),
-      { status: 200, body: { ok: true } },
-    );
+    const held: Array<() => void> = [];
+    // The first request on each path is held (the worker dies waiting for it); a second one would be answered.
+    const hold = (path: string) =>
+      fake.on('POST', path, () => new Promise((resolve) => held.push(() => resolve({ status: 200, body: { late: true } }))), { status: 200, body: { again: true } });
+    hold('/post-sync');
+    hold('/post-async');
+    fake.on('PUT', '/put', () => new Promise((resolve) => held.push(() => resolve({ status: 200, body: { late: true } }))), { status: 200, body: { put: true } });
+    fake.on('POST', '/cb', { status: 200, body: {} });
+    const proxy = (apiMethod: string, path: string) => ({ automationType: 'proxy', nodeParams: { params: { apiMethod, apiURL: `${fake.url}${path}`, requestBodyJson: { n: 1 } } } });
+    const run = (body: object) => app.request('POST', '/api/automation/execute', { headers: { 'x-key': ws.superuserKey }, body });
+
     const first = await startWorkerProcess(app);
-    const answer = app.request('POST', '/api/automation/execute', {
-      headers: { 'x-key': ws.superuserKey },
-      body: { automationType: 'proxy', nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}/slow`, requestBodyJson: { n: 1 } } } },
-    });
-    await eventually(async () => fake.received('POST', '/slow').length === 1, 60_000, 'the first vendor request');
+    const postSync = run(proxy('POST', '/post-sync'));
+    const postAsync = await run({ ...proxy('POST', '/post-async'), async: true, callbackUrl: `${fake.url}/cb` });
+    const put = run(proxy('PUT', '/put'));
+    await eventually(async () => held.length === 3, 60_000, 'the three vendor requests');
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    releaseFirst?.();
+    for (const release of held) release();
     await startWorkerProcess(app);
 
-    const res = await answer;
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, data: { body: { ok: true } }, metadata: { runAttempts: 2, attempts: 1 } });
-    expect(fake.received('POST', '/slow')).toHaveLength(2);
-    const stored = await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': ws.superuserKey } });
-    expect(stored.body).toMatchObject({ status: 'succeeded', runAttempts: 2 });
+    const sync = await postSync;
+    expect(sync.status).toBe(200);
+    expect(sync.body).toMatchObject({ success: false, data: null, error: expect.stringMatching(/^outcome unknown: .*not sent again/), metadata: { errorType: 'outcome_unknown', runAttempts: 2 } });
+    const stored = async (requestId: string) => (await app.request('GET', `/api/automation/runs/${requestId}`, { headers: { 'x-key': ws.superuserKey } })).body;
+    expect(await stored(sync.body.requestId)).toMatchObject({ status: 'failed', errorType: 'outcome_unknown', runAttempts: 2 });
+    const asyncRun = await eventually(async () => {
+      const r = await stored(postAsync.body.requestId);
+      return r.status !== 'running' && r;
+    }, 60_000, 'the async run to end');
+    expect(asyncRun).toMatchObject({ status: 'failed', errorType: 'outcome_unknown' });
+
+    const repeated = await put;
+    expect(repeated.body).toMatchObject({ success: true, data: { body: { put: true } }, metadata: { runAttempts: 2, attempts: 1 } });
+    expect(fake.received('PUT', '/put')).toHaveLength(2);
+    expect(fake.received('POST', '/post-sync')).toHaveLength(1);
+    expect(fake.received('POST', '/post-async')).toHaveLength(1);
   });
 });

@@ -94,6 +94,15 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect(fake.received('POST', '/flaky')).toHaveLength(3);
   });
 
+  it('runs a POST again after a try that proves it sent nothing (503s), as the run records', async () => {
+    fake.on('POST', '/unavailable', { status: 503, body: 'down' }, { status: 503, body: 'down' }, { status: 503, body: 'down' }, { status: 200, body: { fine: true } });
+    const res = await run(proxy('/unavailable'));
+    expect(res.body).toMatchObject({ success: true, data: { body: { fine: true } }, metadata: { attempts: 1, runAttempts: 2 } });
+    expect(fake.received('POST', '/unavailable')).toHaveLength(4);
+    const row = await app.db.one<{ run_attempts: number; unsent_tries: number }>('SELECT run_attempts, unsent_tries FROM automation_runs WHERE id = $1', [res.body.requestId]);
+    expect(row).toEqual({ run_attempts: 2, unsent_tries: 1 });
+  });
+
   it('reports unknown integrations and actions, invalid params and missing custom fields without sending', async () => {
     const unknown = await run({ automationType: 'nope', nodeParams: { params: {} } });
     expect(unknown.body).toMatchObject({ success: false, metadata: { errorType: 'unknown_integration' }, error: expect.stringContaining('slack') });
@@ -259,6 +268,27 @@ describe('POST /api/automation/execute (user JWT mode)', () => {
     expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { key: other })).status).toBe(404);
     // The workspace's superuser key sees every run of the workspace.
     expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': u.superuserKey } })).status).toBe(200);
+  });
+
+  it("keeps each caller's Idempotency-Key its own: another user, or the superuser key, with the same key and body runs anew", async () => {
+    fake.clear();
+    const u = await user();
+    const email = `second-${randomUUID()}@example.com`;
+    await createUser(app.db, u.workspaceId, { email, password: 'pw-second' });
+    const second = (await app.request('POST', '/api/auth/login', { body: { email, password: 'pw-second' } })).body.token as string;
+    const headers = { 'idempotency-key': `shared-${randomUUID()}` };
+    const first = await app.request('POST', EXECUTE, { key: u.token, body: body(), headers });
+    const replay = await app.request('POST', EXECUTE, { key: u.token, body: body(), headers });
+    expect([replay.headers.get('idempotent-replayed'), replay.body.requestId]).toEqual(['true', first.body.requestId]);
+    const other = await app.request('POST', EXECUTE, { key: second, body: body(), headers });
+    const admin = await app.request('POST', EXECUTE, { body: body(), headers: { ...headers, 'x-key': u.superuserKey } });
+    for (const res of [other, admin]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('idempotent-replayed')).toBeNull();
+      expect(res.body).toMatchObject({ success: true });
+    }
+    expect(new Set([first.body.requestId, other.body.requestId, admin.body.requestId]).size).toBe(3);
+    expect(fake.received('POST', '/ok')).toHaveLength(3);
   });
 
   it("refuses another user's userId and integrations the user is not allowed (403, nothing sent)", async () => {

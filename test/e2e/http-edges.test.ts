@@ -102,6 +102,39 @@ describe('bodies and content types', () => {
   });
 });
 
+// Issue 22 §7: bodies nested 10,000 deep answered 500 (a RangeError in code walking them) and 503 on the automation route.
+describe('bodies nested deeper than 64 levels', () => {
+  const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  const json = { 'content-type': 'application/json' };
+
+  it.each([
+    ['/v1/agent request_data', '/v1/agent', (d: string) => `{"agent":"a1","phone":"17145550001","request_data":${d}}`],
+    ['/v1/journeys steps', '/v1/journeys', (d: string) => `{"name":"deep","steps":${d}}`],
+    ['/v1/journeys a webhook payload', '/v1/journeys', (d: string) => `{"name":"deep","steps":[{"id":"w","kind":"webhook","url":"https://example.com/h","payload":{"x":${d}}}]}`],
+  ])('%s → 400 naming the limit', async (_what, path, body) => {
+    const res = await send('POST', path, json, body(deep(10_000)));
+    expectShape(res.status, parsed(res.text), 400);
+    expect(parsed(res.text)).toEqual({ status: 'failed', message: 'Request body is nested more than 64 levels deep' });
+  });
+
+  it('the automation route → 400 in its envelope, not 503', async () => {
+    const { superuserKey } = await app.newWorkspace({ superuser: true });
+    const body = `{"automationType":"proxy","nodeParams":{"params":{"apiMethod":"POST","apiURL":"https://example.com","requestBodyJson":${deep(10_000)}}}}`;
+    const res = await send('POST', '/api/automation/execute', { ...json, 'x-key': superuserKey, authorization: '' }, body);
+    expect(res.status).toBe(400);
+    expect(parsed(res.text)).toMatchObject({ success: false, error: 'Request body is nested more than 64 levels deep' });
+  });
+
+  it('64 levels pass the parser (the route answers on its own terms); 65 do not', async () => {
+    // The body object is one level, request_data the rest; brackets inside strings do not count.
+    const body = (levels: number) => `{"agent":"no-such-agent","phone":"17145550001","request_data":["[[[{",${deep(levels - 2)}]}`;
+    const within = await send('POST', '/v1/agent', json, body(64));
+    expect([within.status, parsed(within.text)]).toEqual([404, { status: 'failed', message: 'Invalid agent' }]);
+    const over = await send('POST', '/v1/agent', json, body(65));
+    expectShape(over.status, parsed(over.text), 400);
+  });
+});
+
 describe('requests Node rejects before the app', () => {
   it.each([
     ['oversized headers', `GET /v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],

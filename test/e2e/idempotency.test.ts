@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { createApiKey } from '../../src/db/repos/api-keys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';
 
@@ -125,6 +126,20 @@ describe('Idempotency-Key', () => {
     expect(inB.body.lead_id).not.toBe(inA.body.lead_id);
   });
 
+  it("keeps each API key's Idempotency-Keys its own: another key of the workspace with the same key and body runs anew", async () => {
+    const ws = await app.newWorkspace();
+    const { key: otherKey } = await createApiKey(app.db, ws.workspaceId, { name: 'second client' });
+    const body = { phone: '17145551234' };
+    const first = await send(ws, 'POST', '/v1/lead/create', body, 'order-1');
+    const replay = await send(ws, 'POST', '/v1/lead/create', body, 'order-1');
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body]).toEqual([200, 'true', first.body]);
+    // Not replayed: the second key's request runs, and finds the phone on file.
+    const other = await app.request('POST', '/v1/lead/create', { key: otherKey, body, headers: { 'idempotency-key': 'order-1' } });
+    expect([other.status, other.headers.get('idempotent-replayed')]).toEqual([409, null]);
+    const callers = await app.db.query<{ caller: string }>('SELECT caller FROM idempotency_keys WHERE workspace_id = $1 ORDER BY created_at', [ws.workspaceId]);
+    expect(callers.map((c) => c.caller)).toEqual([expect.stringMatching(/^key:/), expect.stringMatching(/^key:/)]);
+  });
+
   it('forgets a record after 24 h, and a claim abandoned by a crash after 5 minutes', async () => {
     const ws = await app.newWorkspace();
     await send(ws, 'POST', '/v1/lead/create', { phone: '17145551234' }, 'old');
@@ -133,7 +148,8 @@ describe('Idempotency-Key', () => {
     expect([reused.status, reused.headers.get('idempotent-replayed')]).toEqual([200, null]);
 
     await app.db.query(
-      "INSERT INTO idempotency_keys (workspace_id, key, request_hash, created_at) VALUES ($1, 'crashed', '\\x00', now() - interval '6 minutes')",
+      `INSERT INTO idempotency_keys (workspace_id, caller, key, request_hash, created_at)
+       SELECT $1, 'key:' || id, 'crashed', '\\x00', now() - interval '6 minutes' FROM api_keys WHERE workspace_id = $1`,
       [ws.workspaceId],
     );
     const afterCrash = await send(ws, 'POST', '/v1/lead/create', { phone: '13105550000' }, 'crashed');

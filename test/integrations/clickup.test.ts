@@ -25,8 +25,8 @@ describe('clickup', () => {
     expect(clickup.sleeps[1]!).toBeGreaterThan(clickup.sleeps[0]!);
   });
 
-  test('a 5xx then a success completes on the retry', async () => {
-    clickup.fake.on('POST', '/api/v2/task/86a1b2c3/comment', { status: 502, body: 'Bad Gateway' }, { body: { id: 459 } });
+  test('a 503 then a success completes on the retry (a 503 proves the comment was not made)', async () => {
+    clickup.fake.on('POST', '/api/v2/task/86a1b2c3/comment', { status: 503, body: 'Service Unavailable' }, { body: { id: 459 } });
     const result = await clickup.run('add_comment', caseParams(cases, 'add_comment'));
     expect(result.attempts).toBe(2);
     expect(result.data).toEqual({ id: '459' });

@@ -13,9 +13,11 @@ describe('freshdesk', () => {
     expect(waits).toEqual([2000]);
   });
 
-  it('5xx is retried, then the run fails', async () => {
-    h.fake.on('POST', '/api/v2/tickets/1001/notes', { status: 500, body: { message: 'internal' } });
+  it('503 is retried, then the run fails; a 500 on a note (not idempotent) is not sent again', async () => {
+    h.fake.on('POST', '/api/v2/tickets/1001/notes', { status: 503, body: { message: 'unavailable' } });
     await expect(run('add_note', { ticket_id: 1001, body: 'x' })).rejects.toMatchObject({ type: 'vendor_unavailable', retryable: true, attempts: 3 });
+    h.fake.on('POST', '/api/v2/tickets/1002/notes', { status: 500, body: { message: 'internal' } });
+    await expect(run('add_note', { ticket_id: 1002, body: 'x' })).rejects.toMatchObject({ type: 'outcome_unknown', retryable: false, attempts: 1 });
   });
 
   it('400 names the field Freshdesk refused', async () => {

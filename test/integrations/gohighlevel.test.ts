@@ -14,10 +14,13 @@ describe('gohighlevel', () => {
     await expect(run('upsert_contact', { phone: '12' })).rejects.toMatchObject({ type: 'vendor_rejected', message: expect.stringContaining('422: phone must be a valid phone number'), attempts: 1 });
   });
 
-  it('5xx is retried with backoff, then succeeds', async () => {
-    h.fake.on('POST', '/calendars/events/appointments', { status: 502, body: 'bad gateway' }, { status: 201, body: { id: 'appt00000002' } });
-    await expect(run('book_appointment', { calendarId: CALENDAR, contactId: CONTACT, startTime: '2026-12-01T10:00:00-06:00' })).resolves.toMatchObject({ data: { id: 'appt00000002' }, attempts: 2 });
+  it('503 is retried with backoff, then succeeds; a 502 on a booking (not idempotent) is not sent again', async () => {
+    h.fake.on('POST', '/calendars/events/appointments', { status: 503, body: 'unavailable' }, { status: 201, body: { id: 'appt00000002' } });
+    const params = { calendarId: CALENDAR, contactId: CONTACT, startTime: '2026-12-01T10:00:00-06:00' };
+    await expect(run('book_appointment', params)).resolves.toMatchObject({ data: { id: 'appt00000002' }, attempts: 2 });
     expect(waits).toHaveLength(1);
+    h.fake.on('POST', '/calendars/events/appointments', { status: 502, body: 'bad gateway' }, { status: 201, body: { id: 'appt00000003' } });
+    await expect(run('book_appointment', params)).rejects.toMatchObject({ type: 'outcome_unknown', attempts: 1 });
   });
 
   it('without a location in params or connection, fails naming it and sends nothing', async () => {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { defineAction, defineIntegration, VendorError, type Connection } from '../../src/integrations/define';
 import { bearerAuth } from '../../src/integrations/auth';
 import { VendorClient } from '../../src/integrations/http';
@@ -108,4 +109,76 @@ describe('the shared vendor client', () => {
     await client({ baseUrlOverride: 'http://localhost:1/v1' }).request({ method: 'GET', url: `${fake.url}/v1/x` });
     expect(fake.received('GET', '/v1/x')[0]!.headers.authorization).toBeUndefined();
   });
+
+  describe('for an action that is not idempotent', () => {
+    const once = (acted: string[]) => client({ idempotent: false, onActed: () => acted.push('acted') });
+
+    it.each([
+      ['a 500', { status: 500, body: { message: 'boom' } }, 500],
+      ['a 502', { status: 502, body: { message: 'bad gateway' } }, 502],
+      ['a dropped connection', { drop: true }, undefined],
+    ])('does not send a POST again after %s (the vendor may have acted): outcome_unknown', async (_what, answer, status) => {
+      fake.on('POST', '/v1/charge', answer, { status: 200, body: { ok: 1 } });
+      const acted: string[] = [];
+      const c = once(acted);
+      const err = await c.request({ method: 'POST', path: '/charge', json: {} }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ type: 'outcome_unknown', retryable: false, ...(status ? { status } : {}) });
+      expect((err as Error).message).toMatch(/^outcome unknown: .*not sent again/);
+      expect(fake.received('POST', '/v1/charge')).toHaveLength(1);
+      expect(acted).toEqual(['acted']);
+    });
+
+    it('does not send a POST again after a timeout', async () => {
+      fake.on('POST', '/v1/slow', () => new Promise((resolve) => setTimeout(() => resolve({ status: 200, body: {} }), 2000)));
+      const err = await once([]).request({ method: 'POST', path: '/slow', json: {}, timeoutMs: 200 }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ type: 'outcome_unknown', retryable: false });
+      expect(fake.received('POST', '/v1/slow')).toHaveLength(1);
+    });
+
+    it('retries what proves nothing happened (429, 503, a refused connection) and any GET', async () => {
+      fake.on('POST', '/v1/busy', { status: 429, headers: { 'retry-after': '0' }, body: {} }, { status: 503, body: 'down' }, { status: 201, body: { id: 1 } });
+      const acted: string[] = [];
+      const c = once(acted);
+      await expect(c.request({ method: 'POST', path: '/busy', json: {} })).resolves.toMatchObject({ status: 201 });
+      expect(c.attempts).toBe(3);
+      expect(acted).toEqual(['acted']);
+      fake.on('GET', '/v1/read', { status: 500, body: {} }, { drop: true }, { status: 200, body: { ok: 1 } });
+      const reads: string[] = [];
+      await expect(once(reads).request({ method: 'GET', path: '/read' })).resolves.toMatchObject({ status: 200 });
+      expect(reads).toEqual([]);
+      const closed = `http://127.0.0.1:${await closedPort()}`;
+      const refused = client({ idempotent: false, baseUrlOverride: closed, maxAttempts: 2 });
+      await expect(refused.request({ method: 'POST', path: '/x', json: {} })).rejects.toMatchObject({ type: 'vendor_unavailable', retryable: true });
+      expect(refused.attempts).toBe(2);
+    });
+
+    it('gives up a later request that was refused as outcome_unknown once an earlier one acted (the run would repeat both)', async () => {
+      fake.on('POST', '/v1/create', { status: 201, body: { id: 1 } });
+      fake.on('POST', '/v1/attach', { status: 429, headers: { 'retry-after': '0' }, body: {} });
+      const c = client({ idempotent: false, maxAttempts: 2 });
+      await c.request({ method: 'POST', path: '/create', json: {} });
+      const err = await c.request({ method: 'POST', path: '/attach', json: {} }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ type: 'outcome_unknown', retryable: false, status: 429 });
+      expect((err as Error).message).toMatch(/an earlier request of this action may have taken effect/);
+      expect(fake.received('POST', '/v1/attach')).toHaveLength(2);
+      const fresh = client({ idempotent: false, maxAttempts: 2 });
+      await expect(fresh.request({ method: 'POST', path: '/attach', json: {} })).rejects.toMatchObject({ type: 'vendor_rate_limited', retryable: true });
+    });
+
+    it('is retried as before when the action is idempotent', async () => {
+      fake.on('POST', '/v1/upsert', { status: 500, body: {} }, { status: 200, body: { ok: 1 } });
+      const c = client();
+      await expect(c.request({ method: 'POST', path: '/upsert', json: {} })).resolves.toMatchObject({ status: 200 });
+      expect(c.attempts).toBe(2);
+    });
+  });
 });
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

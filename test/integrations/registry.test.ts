@@ -78,7 +78,8 @@ describe('the integration registry', () => {
       expect(rows[i]).toContain(`(\`${integration.key}\`)`);
       for (const action of integration.actions) expect(rows[i]).toContain(`\`${action.key}\``);
     });
-    expect(catalogueTable()).toContain('| Jira (`jira`) | `create_issue`, `add_comment` | Basic or OAuth2 |');
+    expect(catalogueTable()).toContain('| Jira (`jira`) | — | `create_issue`, `add_comment` | Basic or OAuth2 |');
+    expect(catalogueTable()).toContain('| HTTP request (`proxy`) | `request` (GET, PUT, DELETE) | `request` (otherwise) | none |');
   });
   test.each(CATALOGUE_B)('%s is registered with at least three actions', (key) => {
     expect(catalogueEntries().find((e) => e.key === key)?.actions.length).toBeGreaterThanOrEqual(3);

@@ -16,6 +16,8 @@ export interface AutomationRunRow {
   request: unknown;
   attempts: number;
   run_attempts: number;
+  /** Tries known to have changed nothing at the vendor (migration 020). */
+  unsent_tries: number;
   superuser: boolean;
   workflow_id: string | null;
   async: boolean;
@@ -24,28 +26,45 @@ export interface AutomationRunRow {
   finished_at: Date | null;
 }
 
+type RunRowInput = { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string; async: boolean };
+
 /**
- * Counts one more execution of a run (recording the run when the api did not, e.g. a journey step's): the new count,
- * or the row when the run already ended (an execution that finished before its worker died: not run again).
+ * Counts one more execution of a run (recording the run when the api did not, e.g. a journey step's): the new count
+ * and how many earlier tries are known to have sent nothing, or the row when the run already ended (an execution that
+ * finished before its worker died: not run again).
  */
 export async function beginAutomationAttempt(
   db: Queryable,
-  r: { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string; async: boolean },
+  r: RunRowInput,
   /** The count to record when the run has no row yet (tries that may have run without recording themselves, plus this one). */
   firstCount = 1,
-): Promise<{ runAttempts: number } | { ended: AutomationRunRow }> {
-  const bumped = await db.one<{ run_attempts: number }>(
+): Promise<{ runAttempts: number; unsentTries: number } | { ended: AutomationRunRow }> {
+  const bumped = await db.one<{ run_attempts: number; unsent_tries: number }>(
     `INSERT INTO automation_runs (id, workspace_id, user_id, automation_type, action, node_id, request, superuser, workflow_id, async, run_attempts)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (id) DO UPDATE SET run_attempts = automation_runs.run_attempts + 1
        WHERE automation_runs.status = 'running' AND automation_runs.workspace_id = $2
-     RETURNING run_attempts`,
+     RETURNING run_attempts, unsent_tries`,
     [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async, firstCount],
   );
-  if (bumped) return { runAttempts: bumped.run_attempts };
+  if (bumped) return { runAttempts: bumped.run_attempts, unsentTries: bumped.unsent_tries };
   const ended = await findAutomationRun(db, r.workspaceId, r.id);
   if (!ended) throw new Error('automation run id taken by another workspace');
   return { ended };
+}
+
+/**
+ * Records that the current try (the run's `runAttempts`th) changed nothing at the vendor and is about to be retried,
+ * recording the run when no try has yet.
+ */
+export async function recordUnsentTry(db: Queryable, r: RunRowInput, runAttempts: number): Promise<void> {
+  await db.query(
+    `INSERT INTO automation_runs (id, workspace_id, user_id, automation_type, action, node_id, request, superuser, workflow_id, async, run_attempts, unsent_tries)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1)
+     ON CONFLICT (id) DO UPDATE SET unsent_tries = automation_runs.unsent_tries + 1
+       WHERE automation_runs.status = 'running' AND automation_runs.workspace_id = $2`,
+    [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async, runAttempts],
+  );
 }
 
 /**

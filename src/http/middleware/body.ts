@@ -8,7 +8,30 @@ declare module 'koa' {
   }
 }
 
-/** Reads a JSON body (bounded size) into ctx.request.jsonBody; bad JSON → 400, too large → 413. */
+/** The deepest nesting of arrays and objects a JSON body may have (deeper: 400); code walking a body may recurse. */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when the JSON text nests arrays and objects deeper than `max` (brackets inside strings do not count). */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Reads a JSON body (bounded size) into ctx.request.jsonBody; bad JSON → 400, nested deeper than MAX_JSON_DEPTH → 400,
+ * too large → 413.
+ */
 export function jsonBody(limitBytes = 1_048_576): Middleware<AppState> {
   return async (ctx, next) => {
     const length = Number(ctx.get('content-length') || 0);
@@ -30,11 +53,13 @@ export function jsonBody(limitBytes = 1_048_576): Middleware<AppState> {
       return next();
     }
     if (!ctx.is('application/json', '+json')) throw unsupportedMediaType();
+    const text = Buffer.concat(chunks).toString('utf8');
     try {
-      ctx.request.jsonBody = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      ctx.request.jsonBody = JSON.parse(text);
     } catch {
       throw badRequest('Request body is not valid JSON');
     }
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) throw badRequest(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
     return next();
   };
 }

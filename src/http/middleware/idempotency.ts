@@ -7,26 +7,32 @@ import {
   findIdempotencyRecord,
   releaseIdempotencyKey,
   storeIdempotentResponse,
+  type IdempotencyScope,
 } from '../../db/repos/idempotency';
 import { badRequest, conflict, failureBody } from '../../errors';
 import { knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
+import { MAX_JSON_DEPTH } from './body';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;
-const MAX_DEPTH = 64;
+
+/** The REST routes' scope: the API key that sent the request. */
+export const apiKeyScope = (ctx: ParameterizedContext<AppState>): IdempotencyScope | undefined =>
+  ctx.state.auth && { workspaceId: ctx.state.auth.workspaceId, caller: `key:${ctx.state.auth.apiKeyId}` };
 
 /**
  * `Idempotency-Key` on a route: the first request with a key claims it (a row with no status yet, inside the
- * (workspace, key) primary key), runs, and stores its response; the same key with the same request replays that
- * response with `Idempotent-Replayed: true`. A different request → 409; a duplicate while the first runs → 409.
- * A 5xx or 429 releases the claim so a retry runs again. Records live 24 h; a claim left by a crash, 5 minutes.
+ * (workspace, caller, key) primary key: each API key or user has its own keys), runs, and stores its response; the
+ * same caller's same key with the same request replays that response with `Idempotent-Replayed: true`. A different
+ * request → 409; a duplicate while the first runs → 409. A 5xx or 429 releases the claim so a retry runs again.
+ * Records live 24 h; a claim left by a crash, 5 minutes.
  */
-export function idempotency(db: Db, workspaceOf: (ctx: ParameterizedContext<AppState>) => string | undefined = (ctx) => ctx.state.auth?.workspaceId): Middleware<AppState> {
+export function idempotency(db: Db, scopeOf: (ctx: ParameterizedContext<AppState>) => IdempotencyScope | undefined = apiKeyScope): Middleware<AppState> {
   let lastCleanup = 0;
   return async (ctx, next) => {
     const key = ctx.request.headers['idempotency-key'];
-    const workspaceId = workspaceOf(ctx);
-    if (key === undefined || !workspaceId) return next();
+    const scope = scopeOf(ctx);
+    if (key === undefined || !scope) return next();
     if (typeof key !== 'string' || !KEY.test(key)) throw badRequest('Idempotency-Key: must be 1–255 printable ASCII characters');
     const hash = requestHash(ctx);
     if (Date.now() - lastCleanup > 60_000) {
@@ -35,8 +41,8 @@ export function idempotency(db: Db, workspaceOf: (ctx: ParameterizedContext<AppS
     }
 
     for (let attempt = 0; ; attempt++) {
-      if (await claimIdempotencyKey(db, workspaceId, key, hash)) break;
-      const row = await findIdempotencyRecord(db, workspaceId, key);
+      if (await claimIdempotencyKey(db, scope, key, hash)) break;
+      const row = await findIdempotencyRecord(db, scope, key);
       if (!row && attempt < 2) continue; // released by a failed first request a moment ago: claim it now
       if (row && !row.request_hash.equals(hash)) throw conflict('Idempotency-Key was already used with a different request');
       if (!row || row.status_code === null) throw conflict('request with this Idempotency-Key is in progress');
@@ -46,11 +52,11 @@ export function idempotency(db: Db, workspaceOf: (ctx: ParameterizedContext<AppS
       return;
     }
 
-    const release = () => releaseIdempotencyKey(db, workspaceId, key);
+    const release = () => releaseIdempotencyKey(db, scope, key);
     const finish = async (status: number, body: unknown) => {
       try {
         if (status >= 500 || status === 429 || !isJson(body)) await release();
-        else await storeIdempotentResponse(db, workspaceId, key, status, body);
+        else await storeIdempotentResponse(db, scope, key, status, body);
       } catch (err) {
         // The response still goes out; without a record a retry runs again rather than waiting on a stale claim.
         ctx.state.log.warn({ err: (err as Error).message }, 'could not record an idempotent response');
@@ -76,7 +82,7 @@ function requestHash(ctx: ParameterizedContext<AppState>): Buffer {
 }
 
 function canonicalize(value: unknown, depth: number): unknown {
-  if (depth > MAX_DEPTH) throw badRequest(`body: nested more than ${MAX_DEPTH} levels deep`);
+  if (depth > MAX_JSON_DEPTH) throw badRequest(`body: nested more than ${MAX_JSON_DEPTH} levels deep`);
   if (Array.isArray(value)) return value.map((v) => canonicalize(v, depth + 1));
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(

@@ -44,7 +44,7 @@ export const Catalogue = z.object({
       key: z.string(),
       name: z.string(),
       auth: z.array(z.string()),
-      actions: z.array(z.object({ key: z.string(), title: z.string(), description: z.string().optional(), idempotent: z.boolean(), docs: z.string(), input: z.record(z.string(), z.unknown()) })),
+      actions: z.array(z.object({ key: z.string(), title: z.string(), description: z.string().optional(), idempotent: z.boolean(), idempotentFor: z.string().optional(), docs: z.string(), input: z.record(z.string(), z.unknown()) })),
     }),
   ),
 });

@@ -24,7 +24,9 @@ export default defineAction({
   title: 'Create a contact',
   input,
   output,
-  idempotent: true,
+  idempotent: false,
+  // HubSpot keeps one contact per email (409 naming it); without one, each request creates another contact.
+  idempotentFor: { inputs: 'with email', test: (p) => p.email !== undefined },
   docs: 'https://developers.hubspot.com/docs/api/crm/contacts',
   async run(p, { http }) {
     const { properties: extra, ...named } = p;

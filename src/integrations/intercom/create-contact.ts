@@ -24,7 +24,9 @@ export default defineAction({
   title: 'Create a contact',
   input,
   output,
-  idempotent: true,
+  idempotent: false,
+  // Intercom keeps one user per email or external_id (409 naming it); leads may repeat.
+  idempotentFor: { inputs: 'role user', test: (p) => p.role === 'user' },
   docs: 'https://developers.intercom.com/docs/references/2.16/rest-api/api.intercom.io/contacts/createcontact',
   async run(p, { http }) {
     try {

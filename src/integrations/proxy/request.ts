@@ -37,6 +37,8 @@ export default defineAction({
   input,
   output,
   idempotent: false,
+  // HTTP's own rule (RFC 9110 §9.2.2): GET, PUT and DELETE have the effect of one request however often they are sent.
+  idempotentFor: { inputs: 'GET, PUT, DELETE', test: (p) => ['GET', 'PUT', 'DELETE'].includes(p.apiMethod) },
   docs: 'https://developer.mozilla.org/en-US/docs/Web/HTTP/Methods',
   async run(p, { http }) {
     const headers: Record<string, string> = {};

@@ -143,6 +143,18 @@ const fields = z.object({
       if (parsed.some((k) => !k)) ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes in base64 or hex' });
       return parsed.filter((k): k is Buffer => !!k);
     }),
+  /** Authenticates the Temporal codec endpoint (/temporal-codec); unset outside production: generated into the data dir. */
+  CODEC_SERVER_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 letters, digits, - or _ (`openssl rand -hex 32`)').optional(),
+  /** Comma-separated origins (the Temporal UI's) allowed to call the codec endpoint from a browser; default: the dev UI. */
+  CODEC_SERVER_CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const origins = (text ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+      const bad = origins.filter((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+      if (bad.length) ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${bad.join(', ')}` });
+      return origins.length ? origins : undefined;
+    }),
 });
 
 const schema = fields.superRefine((c, ctx) => {
@@ -155,7 +167,7 @@ const schema = fields.superRefine((c, ctx) => {
 export type Config = z.infer<typeof schema>;
 
 // Their values are never repeated in an error message (it ends up in logs).
-const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEYS_PREVIOUS', 'TWILIO_AUTH_TOKEN']);
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEYS_PREVIOUS', 'TWILIO_AUTH_TOKEN', 'CODEC_SERVER_TOKEN']);
 
 /** A configuration value that failed validation; the message names the variable. */
 export class ConfigError extends Error {

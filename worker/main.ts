@@ -1,9 +1,9 @@
-import { Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfigOrExit, type Config } from '../src/config';
 import { createDb } from '../src/db/pool';
 import { createLogger, type Logger } from '../src/log';
 import { handleShutdownSignals } from '../src/shutdown';
+import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { installSdkRuntime } from './runtime';
 import { runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS, workerSetFromConfig } from './workers';
@@ -28,9 +28,9 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
   installRuntime(config, logger);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the worker');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await connectNativeTemporal(config);
   try {
-    const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    const admin = (await connectTemporal(config)).connection;
     await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE).finally(() => admin.close());
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'could not register search attributes');

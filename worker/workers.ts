@@ -1,7 +1,8 @@
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import path from 'node:path';
 import { createActivities, type ActivityDeps } from '../activities';
-import type { Config } from '../src/config';
+import { loadConfig, type Config } from '../src/config';
+import { temporalDataConverter } from '../src/temporal/client';
 import { TASK_QUEUE_KINDS, taskQueue, type TaskQueueKind } from '../src/temporal/task-queues';
 import { activityBoundary } from './activity-errors';
 import { sdkLogger } from './sdk-logger';
@@ -36,6 +37,7 @@ export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
         activities,
         interceptors: { activity: [activityBoundary] },
         workflowBundle,
+        dataConverter: temporalDataConverter(o.config ?? loadConfig()),
         shutdownGraceTime: o.shutdownGraceMs ?? 10_000,
         // Bounded: a worker whose server is gone must not retry its completions for ever on shutdown.
         shutdownForceTime: (o.shutdownGraceMs ?? 10_000) + SHUTDOWN_FORCE_AFTER_GRACE_MS,

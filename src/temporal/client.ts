@@ -1,9 +1,32 @@
 import { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { NativeConnection } from '@temporalio/worker';
+import type { Config } from '../config';
+import { keyringFromConfig } from '../crypto/envelope';
+import { encryptingDataConverter } from './codec';
+
+/** The settings a Temporal connection is made from. */
+export type TemporalSettings = Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'NODE_ENV' | 'SWITCHBOARD_DATA_DIR' | 'ENCRYPTION_KEY' | 'ENCRYPTION_KEYS_PREVIOUS'>;
+
+/** The data converter of every client and worker: payloads encrypted with the keyring of ENCRYPTION_KEY(S). */
+export function temporalDataConverter(config: TemporalSettings): DataConverter {
+  return encryptingDataConverter(keyringFromConfig(config));
+}
+
+/** A namespace-bound client on a connection (a worker's NativeConnection too), with the encrypting data converter. */
+export function temporalClient(connection: Connection | NativeConnection, config: TemporalSettings): Client {
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: temporalDataConverter(config) });
+}
 
 /** Connects to Temporal (namespace-bound client plus the raw connection for health and operator calls). */
-export async function connectTemporal(address: string, namespace: string): Promise<{ connection: Connection; client: Client }> {
-  const connection = await Connection.connect({ address, connectTimeout: '10s' });
-  return { connection, client: new Client({ connection, namespace }) };
+export async function connectTemporal(config: TemporalSettings): Promise<{ connection: Connection; client: Client }> {
+  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS, connectTimeout: '10s' });
+  return { connection, client: temporalClient(connection, config) };
+}
+
+/** The workers' connection to Temporal. */
+export function connectNativeTemporal(config: TemporalSettings): Promise<NativeConnection> {
+  return NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
 }
 
 /** True when the frontend answers its health check within timeoutMs. */

@@ -89,7 +89,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const db = createDb(databaseUrl, { max: 10 });
   ctx.defer(() => db.close());
   await migrate(db);
-  const connection = await Connection.connect({ address: ctx.temporal.address });
+  const connection = await Connection.connect(ctx.temporal.connect);
   ctx.defer(() => connection.close());
   const client = new Client({ connection, namespace: ctx.temporal.namespace });
   await ensureSearchAttributes(connection, ctx.temporal.namespace);

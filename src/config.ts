@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCidr } from './net/ssrf';
+import { workerLimitFields, workerTaskQueuesField } from './temporal/worker-queues';
 import { TEMPORAL_ENV_SETTINGS, temporalConnectOptions, temporalProfile, TemporalSettingError, type TemporalEnv } from './temporal/connection-config';
 
 /** Where the embedded dev stack keeps its files (Temporal SQLite file, private Postgres cluster). */
@@ -66,6 +67,10 @@ const fields = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   WORKER_BUNDLE_PATH: z.string().min(1).optional(),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  WORKER_TASK_QUEUES: workerTaskQueuesField,
+  /** The worker process's /healthz and /readyz (which queues it polls); 0: a free port. */
+  WORKER_HEALTH_PORT: port.default(9465),
+  ...workerLimitFields,
   TRUST_PROXY: bool.default(false),
   /** Runs an automations worker inside the api process: automation runs start eagerly on it (no server dispatch). */
   API_AUTOMATION_WORKER: bool.default(false),

@@ -5,6 +5,7 @@ import { createLogger, type Logger } from '../src/log';
 import { handleShutdownSignals } from '../src/shutdown';
 import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { startWorkerHealth } from './health';
 import { installSdkRuntime } from './runtime';
 import { runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS, workerSetFromConfig } from './workers';
 
@@ -12,6 +13,8 @@ export interface RunningWorker {
   workers: Worker[];
   /** The workers' connection (open until they stop): a client on it in this process starts workflows eagerly on them. */
   connection: NativeConnection;
+  /** Where /healthz and /readyz (the queues it polls) answer. */
+  healthUrl: string;
   /** Resolves when every worker has stopped. */
   done: Promise<void>;
   shutdown(): Promise<void>;
@@ -36,14 +39,18 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
     logger.warn({ err: (err as Error).message }, 'could not register search attributes');
   }
   const workers = await workerSetFromConfig(config, { connection, db, logger });
+  const host = config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1';
+  const health = await startWorkerHealth({ host, port: config.WORKER_HEALTH_PORT, workers, db, connection });
   const done = runWorkers(workers).finally(async () => {
+    await health.close();
     await connection.close().catch(() => undefined);
     await db.close().catch(() => undefined);
   });
-  logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT }, 'worker polling');
+  logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT, health: health.url }, 'worker polling');
   return {
     workers,
     connection,
+    healthUrl: health.url,
     done,
     async shutdown() {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();

@@ -133,7 +133,7 @@ export async function runDevStack(config: Config): Promise<void> {
   say(`  openapi       ${api.url}/v1/openapi.json`);
   say(`  health        ${api.url}/healthz  ${api.url}/readyz  metrics ${api.url}/metrics`);
   say(`  temporal      ${temporal.address}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`);
-  say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
+  say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; readyz ${worker.healthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
   if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);
   else say(`  telephony     ${config.TELEPHONY_BASE_URL}`);
   say(`  postgres      ${(config.DATABASE_URL ?? pg?.url ?? '').replace(/:[^:@/]+@/, ':***@')}${pg ? `  cluster ${pg.clusterDir}` : ''}`);

@@ -34,6 +34,7 @@ describe('the dev stack (npm start)', () => {
       TEMPORAL_UI_PORT: String(ports.ui),
       PORT: String(ports.api),
       WORKER_METRICS_PORT: String(ports.metrics),
+      WORKER_HEALTH_PORT: '0',
       TELEPHONY_BASE_URL: `http://127.0.0.1:${ports.sim}`,
       LOG_LEVEL: 'warn',
     };

@@ -1,7 +1,7 @@
 // The automation endpoint against the same adapter called directly and a bare one-activity workflow doing the call,
 // one call at a time, in alternated rounds on the same Temporal server.
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { createApiKey } from '../src/db/repos/api-keys';
 import { createWorkspace } from '../src/db/repos/workspaces';
 import { runIntegrationAction } from '../src/integrations/run';
 import { createLogger } from '../src/log';
+import { connectNativeTemporal, connectTemporal, temporalDataConverter } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { createWorkers } from '../worker/workers';
 import { measure, measurementFigures, median, report, summarize, type BenchContext, type Figure, type Measurement } from './lib';
@@ -56,12 +57,13 @@ export async function run(ctx: BenchContext): Promise<number> {
   ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
   const { key } = await createApiKey(db, ws.id, { name: 'bench', superuser: true });
 
-  const clientConnection = await Connection.connect({ address: ctx.temporal.address });
+  const { connection: clientConnection, client } = await connectTemporal(config);
   ctx.defer(() => clientConnection.close());
   await ensureSearchAttributes(clientConnection, ctx.temporal.namespace);
-  const client = new Client({ connection: clientConnection, namespace: ctx.temporal.namespace });
+  // The raw baseline is bare Temporal: no payload codec (the api's side pays for its encryption).
+  const rawClient = new Client({ connection: clientConnection, namespace: ctx.temporal.namespace });
   ctx.say(`Bundling the workflows and starting the workers (task queues ${prefix}-*)…`);
-  const native = await NativeConnection.connect({ address: ctx.temporal.address });
+  const native = await connectNativeTemporal(config);
   const workers = await createWorkers({ connection: native, db, logger, config, namespace: ctx.temporal.namespace, taskQueuePrefix: prefix });
   // Two apis on the same workers: the plain one, and one starting runs eagerly on the in-process worker (as `npm start`).
   // Counts the starts the server actually handed to the in-process worker (eagerlyStarted in its start response).
@@ -69,6 +71,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const eagerClient = new Client({
     connection: native,
     namespace: ctx.temporal.namespace,
+    dataConverter: temporalDataConverter(config),
     interceptors: {
       workflow: [
         {
@@ -111,7 +114,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     if (res.status !== 200 || !body.success) throw new Error(`endpoint answered ${res.status}: ${body.error}`);
   };
   let seq = 0;
-  const rawWorkflow = () => client.workflow.execute('rawAutomationCall', { taskQueue: rawQueue, workflowId: `${rawQueue}-${++seq}`, args: [url] });
+  const rawWorkflow = () => rawClient.workflow.execute('rawAutomationCall', { taskQueue: rawQueue, workflowId: `${rawQueue}-${++seq}`, args: [url] });
 
   ctx.say('Warming up…');
   const plain = viaEndpoint(endpoints[0]!);

@@ -2,7 +2,7 @@
 // SDK's typed start) against a raw client.workflow.start of the same outboundCall workflow and input; then calls
 // completed per second end to end through the carrier simulator (api, workers, Postgres, signed callbacks).
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,7 @@ import { createAgent, createPhoneGroup } from '../src/db/repos/agents';
 import { createApiKey } from '../src/db/repos/api-keys';
 import { createWorkspace } from '../src/db/repos/workspaces';
 import { createLogger } from '../src/log';
+import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { callWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
@@ -88,7 +89,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const db = createDb(databaseUrl, { max: 10 });
   ctx.defer(() => db.close());
   await migrate(db);
-  const connection = await Connection.connect({ address: ctx.temporal.address });
+  const connection = await Connection.connect(ctx.temporal.connect);
   ctx.defer(() => connection.close());
   const client = new Client({ connection, namespace: ctx.temporal.namespace });
   await ensureSearchAttributes(connection, ctx.temporal.namespace);
@@ -165,9 +166,8 @@ async function endToEnd(ctx: BenchContext, databaseUrl: string, n: number, speed
   const logger = createLogger('warn', 'bench');
   const db = createDb(databaseUrl, { max: 20 });
   ctx.defer(() => db.close());
-  const connection = await Connection.connect({ address: ctx.temporal.address });
+  const { connection, client } = await connectTemporal(config);
   ctx.defer(() => connection.close());
-  const client = new Client({ connection, namespace: ctx.temporal.namespace });
   const app = createApp({ config, db, temporal: { connection, client }, logger });
   await app.startListeners();
   ctx.defer(() => app.close());
@@ -177,7 +177,7 @@ async function endToEnd(ctx: BenchContext, databaseUrl: string, n: number, speed
   const port = (server.address() as AddressInfo).port;
   config.TELEPHONY_CALLBACK_BASE_URL = `http://127.0.0.1:${port}`;
 
-  const native = await NativeConnection.connect({ address: ctx.temporal.address });
+  const native = await connectNativeTemporal(config);
   ctx.defer(() => native.close());
   const { code } = await bundleWorkflowCode({ workflowsPath });
   const bundlePath = path.join(os.tmpdir(), `bench-calls-bundle-${process.pid}.js`);

@@ -121,7 +121,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const ws = await createWorkspace(db, { name: 'bench chat' });
   ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
   const flow = await importFlow(db, ws.id, { name: 'bench', publicChat: true, ownerName: 'Ava', graph: GRAPH });
-  const connection = await Connection.connect({ address: ctx.temporal.address });
+  const connection = await Connection.connect(ctx.temporal.connect);
   await ensureSearchAttributes(connection, ctx.temporal.namespace).finally(() => connection.close());
 
   ctx.say('Starting the api with chat workers in a child process…');

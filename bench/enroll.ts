@@ -54,7 +54,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const { key } = await createApiKey(db, ws.id, { name: 'bench' });
   const journey = await importJourney(db, ws.id, { name: 'bench', steps: STEPS });
 
-  const connection = await Connection.connect({ address: ctx.temporal.address });
+  const connection = await Connection.connect(ctx.temporal.connect);
   ctx.defer(() => connection.close());
   const client = new Client({ connection, namespace: ctx.temporal.namespace });
   await ensureSearchAttributes(connection, ctx.temporal.namespace);

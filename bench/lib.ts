@@ -1,10 +1,12 @@
 // Shared measuring and reporting helpers for bench/*.ts (see /work/shared/design/quality-figures.md).
 import { performance } from 'node:perf_hooks';
+import type { TemporalConnectOptions } from '../src/temporal/connection-config';
 
 /** What the runner (bench/run.ts) hands to a benchmark's run(). */
 export interface BenchContext {
   /** The Temporal frontend to use: a running dev server, or one the runner started for this run. */
-  temporal: { address: string; namespace: string; ownServer: boolean };
+  /** The server, and the connection options of Temporal's settings (TLS, API key) for it, as the api and worker use them. */
+  temporal: { address: string; namespace: string; ownServer: boolean; connect: TemporalConnectOptions };
   /** A Postgres URL, provided on first call (DATABASE_URL, else the private cluster in .data on port 5433). */
   databaseUrl(): Promise<string>;
   flags: Flags;

@@ -5,10 +5,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir, loadConfig } from '../src/config';
+import { defaultDataDir, loadConfig, temporalEnv } from '../src/config';
 import { portOpen } from '../src/devstack/net';
 import { startPrivatePostgres } from '../src/devstack/postgres';
 import { resolveTemporalCli } from '../src/devstack/temporal-cli';
+import { temporalConnectOptions } from '../src/temporal/connection-config';
 import { startTemporalDevServer } from '../src/devstack/temporal-server';
 import { Flags, outcomeTable, type BenchContext, type Benchmark, type Outcome } from './lib';
 import { quietTemporalRuntime } from './temporal-raw';
@@ -57,7 +58,7 @@ async function provideTemporal(defer: BenchContext['defer']): Promise<BenchConte
   const [host = '127.0.0.1', port = '7233'] = config.TEMPORAL_ADDRESS.split(':');
   if (await portOpen(host, Number(port))) {
     say(`Using the Temporal server at ${config.TEMPORAL_ADDRESS}.`);
-    return { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, ownServer: false };
+    return { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, ownServer: false, connect: temporalConnectOptions(temporalEnv(config)) };
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
   defer(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -73,7 +74,7 @@ async function provideTemporal(defer: BenchContext['defer']): Promise<BenchConte
   });
   defer(() => server.stop());
   say(`Nothing listens at ${config.TEMPORAL_ADDRESS}: started a dev server at ${server.address} (WAL SQLite in ${dataDir}).`);
-  return { address: server.address, namespace: config.TEMPORAL_NAMESPACE, ownServer: true };
+  return { address: server.address, namespace: config.TEMPORAL_NAMESPACE, ownServer: true, connect: { address: server.address } };
 }
 
 /** DATABASE_URL, else the private cluster in .data on DEV_POSTGRES_PORT with database switchboard_bench; started once, on demand. */

@@ -42,10 +42,10 @@ export interface RawTemporal {
 /** Connects a client and creates (not yet running) a worker for the raw workflows on a fresh task queue. */
 export async function openRawTemporal(ctx: BenchContext): Promise<RawTemporal> {
   quietTemporalRuntime();
-  const { address, namespace } = ctx.temporal;
+  const { namespace } = ctx.temporal;
   const taskQueue = `bench-raw-${Date.now().toString(36)}-${process.pid}`;
-  const workerConnection = await NativeConnection.connect({ address });
-  const clientConnection = await Connection.connect({ address }).catch(async (err) => {
+  const workerConnection = await NativeConnection.connect(ctx.temporal.connect);
+  const clientConnection = await Connection.connect(ctx.temporal.connect).catch(async (err) => {
     await workerConnection.close();
     throw err;
   });

@@ -6,6 +6,7 @@ import { temporal } from '@temporalio/proto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { decodeHistory } from '../src/temporal/codec';
 import { repoRoot } from '../test/helpers/env';
 
 export interface RecordingPlan {
@@ -43,7 +44,10 @@ export function planRecording(kind: string, known: readonly string[]): Recording
     names,
     fileOf,
     async save(client, name, run) {
-      const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+      // Decoded: a fixture must replay on any machine, whatever key encrypted the run's payloads here.
+      const codecs = client.options.dataConverter.payloadCodecs ?? [];
+      let history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+      for (const codec of [...codecs].reverse()) history = await decodeHistory(history, codec);
       // protobufjs' own object form (longs, enums and bytes as strings) round-trips with History.fromObject.
       const object = temporal.api.history.v1.History.toObject(history as temporal.api.history.v1.History, { longs: String, enums: String, bytes: String });
       writeFileSync(fileOf(name), `${JSON.stringify({ workflowId: run.workflowId, history: object }, null, 1)}\n`, { flag: 'wx' });

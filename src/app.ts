@@ -24,6 +24,7 @@ import { routes } from './http/routes';
 import { automationRoutes } from './http/routes/automation';
 import { mountAutomationRoutes } from './http/automation-mount';
 import { systemRouter } from './http/routes/system';
+import { temporalCodecRouter } from './http/routes/temporal-codec';
 import { telephonyRouter } from './http/routes/telephony';
 import { webchatRoutes } from './http/routes/webchat';
 import { webchatPageRoutes } from './http/routes/webchat-pages';
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   koa.use(webchatPreflight());
   koa.use(systemRouter(deps, metrics.registry).routes());
   koa.use(telephonyRouter(deps).routes());
+  koa.use(temporalCodecRouter(deps.config).routes());
   koa.use(api.routes());
 
   return {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCidr } from './net/ssrf';
+import { workerLimitFields, workerTaskQueuesField } from './temporal/worker-queues';
+import { TEMPORAL_ENV_SETTINGS, temporalConnectOptions, temporalProfile, TemporalSettingError, type TemporalEnv } from './temporal/connection-config';
 
 /** Where the embedded dev stack keeps its files (Temporal SQLite file, private Postgres cluster). */
 export const defaultDataDir = path.resolve(__dirname, '..', '.data');
@@ -43,6 +45,18 @@ const fields = z.object({
     .regex(/^[^:\s]+:\d+$/, 'must be host:port')
     .default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  // Temporal's client environment settings (src/temporal/connection-config.ts reads them with the SDK's loader).
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS: bool.optional(),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_CLIENT_CERT_DATA: z.string().min(1).optional(),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_CLIENT_KEY_DATA: z.string().min(1).optional(),
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_SERVER_CA_CERT_DATA: z.string().min(1).optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  TEMPORAL_CONFIG_FILE: z.string().min(1).optional(),
+  TEMPORAL_PROFILE: z.string().min(1).optional(),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TEMPORAL_TASK_QUEUE_PREFIX: z
@@ -53,6 +67,10 @@ const fields = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   WORKER_BUNDLE_PATH: z.string().min(1).optional(),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  WORKER_TASK_QUEUES: workerTaskQueuesField,
+  /** The worker process's /healthz and /readyz (which queues it polls); 0: a free port. */
+  WORKER_HEALTH_PORT: port.default(9465),
+  ...workerLimitFields,
   TRUST_PROXY: bool.default(false),
   /** Runs an automations worker inside the api process: automation runs start eagerly on it (no server dispatch). */
   API_AUTOMATION_WORKER: bool.default(false),
@@ -145,6 +163,18 @@ const fields = z.object({
       if (parsed.some((k) => !k)) ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes in base64 or hex' });
       return parsed.filter((k): k is Buffer => !!k);
     }),
+  /** Authenticates the Temporal codec endpoint (/temporal-codec); unset outside production: generated into the data dir. */
+  CODEC_SERVER_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 letters, digits, - or _ (`openssl rand -hex 32`)').optional(),
+  /** Comma-separated origins (the Temporal UI's) allowed to call the codec endpoint from a browser; default: the dev UI. */
+  CODEC_SERVER_CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const origins = (text ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+      const bad = origins.filter((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+      if (bad.length) ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${bad.join(', ')}` });
+      return origins.length ? origins : undefined;
+    }),
 });
 
 const schema = fields.superRefine((c, ctx) => {
@@ -157,7 +187,7 @@ const schema = fields.superRefine((c, ctx) => {
 export type Config = z.infer<typeof schema>;
 
 // Their values are never repeated in an error message (it ends up in logs).
-const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEYS_PREVIOUS', 'TWILIO_AUTH_TOKEN']);
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEYS_PREVIOUS', 'TWILIO_AUTH_TOKEN', 'CODEC_SERVER_TOKEN', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CLIENT_KEY_DATA']);
 
 /** A configuration value that failed validation; the message names the variable. */
 export class ConfigError extends Error {
@@ -177,6 +207,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
+  const settingError = (err: unknown): never => {
+    if (err instanceof TemporalSettingError) throw new ConfigError([{ variable: err.setting, problem: err.message }]);
+    throw err;
+  };
+  // A Temporal config file's profile gives the address and namespace the environment does not.
+  try {
+    const fromFile = temporalProfile(input, { fileOnly: true });
+    if (fromFile.address) input.TEMPORAL_ADDRESS ??= fromFile.address;
+    if (fromFile.namespace) input.TEMPORAL_NAMESPACE ??= fromFile.namespace;
+  } catch (err) {
+    settingError(err);
+  }
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     throw new ConfigError(
@@ -188,7 +230,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       })),
     );
   }
+  // Certificates and keys are read and checked now: a bad one stops start-up naming its setting.
+  try {
+    temporalConnectOptions(temporalEnv(parsed.data));
+  } catch (err) {
+    settingError(err);
+  }
   return parsed.data;
+}
+
+/** Temporal's settings of a configuration, as Temporal's loader reads them (strings, like the environment). */
+export function temporalEnv(config: Pick<Config, (typeof TEMPORAL_ENV_SETTINGS)[number]>): TemporalEnv {
+  const env: TemporalEnv = {};
+  for (const key of TEMPORAL_ENV_SETTINGS) {
+    const value = config[key];
+    if (value !== undefined) env[key] = String(value);
+  }
+  return env;
 }
 
 /** For process entry points: the configuration, or exit 2 printing which variables are wrong. */

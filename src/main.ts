@@ -28,7 +28,7 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   if (applied.length) logger.info({ applied }, 'migrations applied');
   const sealed = await sealLegacyWebhookSecrets(db, keyringFromConfig(config));
   if (sealed) logger.info({ workspaces: sealed }, 'plaintext webhook secrets sealed');
-  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const temporal = await connectTemporal(config);
   const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length) logger.info({ added }, 'search attributes registered');
   const inProcess = config.API_AUTOMATION_WORKER ? await startInProcessAutomationWorker(config, db, logger) : undefined;

@@ -1,8 +1,8 @@
-import { Client } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
+import { connectNativeTemporal, temporalClient } from '../src/temporal/client';
 import { installSdkRuntime } from './runtime';
 import { runWorkers, workerSetFromConfig } from './workers';
 
@@ -16,13 +16,13 @@ export interface InProcessAutomationWorker {
 /** Starts the automations worker of API_AUTOMATION_WORKER in this (api) process. */
 export async function startInProcessAutomationWorker(config: Config, db: Db, logger: Logger): Promise<InProcessAutomationWorker> {
   installSdkRuntime(logger);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await connectNativeTemporal(config);
   const workers = await workerSetFromConfig(config, { connection, db, logger, kinds: ['automations'] }).catch(async (err: unknown) => {
     await connection.close();
     throw err;
   });
   const done = runWorkers(workers).finally(() => connection.close().catch(() => undefined));
-  let client: Client | undefined = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  let client: Client | undefined = temporalClient(connection, config);
   done.catch((err: Error) => {
     client = undefined;
     logger.error({ err: err.message }, 'in-process automations worker failed');

@@ -1,10 +1,11 @@
-import { Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfigOrExit, type Config } from '../src/config';
 import { createDb } from '../src/db/pool';
 import { createLogger, type Logger } from '../src/log';
 import { handleShutdownSignals } from '../src/shutdown';
+import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { startWorkerHealth } from './health';
 import { installSdkRuntime } from './runtime';
 import { runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS, workerSetFromConfig } from './workers';
 
@@ -12,6 +13,8 @@ export interface RunningWorker {
   workers: Worker[];
   /** The workers' connection (open until they stop): a client on it in this process starts workflows eagerly on them. */
   connection: NativeConnection;
+  /** Where /healthz and /readyz (the queues it polls) answer. */
+  healthUrl: string;
   /** Resolves when every worker has stopped. */
   done: Promise<void>;
   shutdown(): Promise<void>;
@@ -28,22 +31,26 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
   installRuntime(config, logger);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the worker');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await connectNativeTemporal(config);
   try {
-    const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    const admin = (await connectTemporal(config)).connection;
     await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE).finally(() => admin.close());
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'could not register search attributes');
   }
   const workers = await workerSetFromConfig(config, { connection, db, logger });
+  const host = config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1';
+  const health = await startWorkerHealth({ host, port: config.WORKER_HEALTH_PORT, workers, db, connection });
   const done = runWorkers(workers).finally(async () => {
+    await health.close();
     await connection.close().catch(() => undefined);
     await db.close().catch(() => undefined);
   });
-  logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT }, 'worker polling');
+  logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT, health: health.url }, 'worker polling');
   return {
     workers,
     connection,
+    healthUrl: health.url,
     done,
     async shutdown() {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();

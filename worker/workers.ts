@@ -1,8 +1,10 @@
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import path from 'node:path';
 import { createActivities, type ActivityDeps } from '../activities';
-import type { Config } from '../src/config';
+import { loadConfig, type Config } from '../src/config';
+import { temporalDataConverter } from '../src/temporal/client';
 import { TASK_QUEUE_KINDS, taskQueue, type TaskQueueKind } from '../src/temporal/task-queues';
+import { workerLimits, type WorkerLimits } from '../src/temporal/worker-queues';
 import { activityBoundary } from './activity-errors';
 import { sdkLogger } from './sdk-logger';
 
@@ -15,6 +17,8 @@ export interface WorkerSetOptions extends ActivityDeps {
   shutdownGraceMs?: number;
   /** The task queues to serve (default: all of them). */
   kinds?: readonly TaskQueueKind[];
+  /** Per-queue concurrency limits (default: the SDK's). */
+  limits?: (kind: TaskQueueKind) => WorkerLimits;
 }
 
 /** How long past the activities' grace a worker's shutdown may take before it is forced. */
@@ -36,6 +40,8 @@ export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
         activities,
         interceptors: { activity: [activityBoundary] },
         workflowBundle,
+        ...o.limits?.(kind),
+        dataConverter: temporalDataConverter(o.config ?? loadConfig()),
         shutdownGraceTime: o.shutdownGraceMs ?? 10_000,
         // Bounded: a worker whose server is gone must not retry its completions for ever on shutdown.
         shutdownForceTime: (o.shutdownGraceMs ?? 10_000) + SHUTDOWN_FORCE_AFTER_GRACE_MS,
@@ -50,8 +56,10 @@ export function workerSetFromConfig(
   parts: { connection: NativeConnection; db: ActivityDeps['db']; logger: ActivityDeps['logger']; kinds?: readonly TaskQueueKind[] },
 ): Promise<Worker[]> {
   return createWorkers({
+    kinds: config.WORKER_TASK_QUEUES,
     ...parts,
     config,
+    limits: (kind) => workerLimits(config, kind),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
     bundlePath: config.WORKER_BUNDLE_PATH,

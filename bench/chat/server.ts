@@ -1,23 +1,22 @@
 // Child process of bench/chat.ts: the real api with the chat workers (or without: BENCH_WORKERS=0), so the load
 // generator never shares its event loop.
-import { NativeConnection } from '@temporalio/worker';
 import type { AddressInfo } from 'node:net';
 import { writeHeapSnapshot } from 'node:v8';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/pool';
 import { createLogger } from '../../src/log';
-import { connectTemporal } from '../../src/temporal/client';
+import { connectNativeTemporal, connectTemporal } from '../../src/temporal/client';
 import { createWorkers } from '../../worker/workers';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE_URL, TEMPORAL_ADDRESS: process.env.BENCH_TEMPORAL_ADDRESS, PORT: '0' });
   const logger = createLogger(config.LOG_LEVEL, 'api', { buffered: true });
   const db = createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger });
-  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const temporal = await connectTemporal(config);
   // BENCH_WORKERS=0: the api alone, as deployed (its workflows' workers run in another process).
   if (process.env.BENCH_WORKERS !== '0') {
-    const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    const connection = await connectNativeTemporal(config);
     const workers = await createWorkers({ connection, db, logger, config, namespace: config.TEMPORAL_NAMESPACE, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX });
     for (const w of workers) void w.run();
   }

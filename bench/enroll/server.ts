@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE_URL, TEMPORAL_ADDRESS: process.env.BENCH_TEMPORAL_ADDRESS, PORT: '0' });
   const logger = createLogger(config.LOG_LEVEL, 'api', { buffered: true });
   const db = counted(createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger }));
-  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const temporal = await connectTemporal(config);
   const app = createApp({ config, db, temporal, logger });
   await app.startListeners();
   const server = app.koa.listen(0, '127.0.0.1');

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   // The app's own logger at LOG_LEVEL; stdout of this process is /dev/null, as a log shipper would be.
   const logger = createLogger(config.LOG_LEVEL, 'api', { buffered: true });
   const db = createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger });
-  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const temporal = await connectTemporal(config);
   const ours = await listen(createApp({ config, db, temporal, logger }).koa);
 
   // The baseline: the same indexed query, same pool size, and one log line per request at the same level.

@@ -1,15 +1,23 @@
-import { Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { startApi, type RunningApi } from '../main';
-import type { Config } from '../config';
+import { publicUrls, type Config } from '../config';
+import { CODEC_PATH, codecToken } from '../temporal/codec-endpoint';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';
 import { startSimulatorProcess, type RunningSimulator } from '../devstack/simulator';
 import { resolveTemporalCli } from '../devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../devstack/temporal-server';
 import { createLogger } from '../log';
+import { temporalClient } from '../temporal/client';
 import { handleShutdownSignals } from '../shutdown';
 import { startWorker, workerStopLimitMs, type RunningWorker } from '../../worker/main';
 
 const say = (line: string) => process.stderr.write(`[switchboard] ${line}\n`);
+
+/** The api's codec endpoint as the Web UI (which sends no credentials of its own) calls it: the token in the path. */
+export function uiCodecEndpoint(config: Config): string | undefined {
+  const token = codecToken(config);
+  return token && `${publicUrls(config).integrations_url}${CODEC_PATH}/${token}`;
+}
 
 /** Raised inside start-up when a stop began meanwhile: start nothing more. */
 class Stopping extends Error {}
@@ -91,6 +99,7 @@ export async function runDevStack(config: Config): Promise<void> {
       namespace: config.TEMPORAL_NAMESPACE,
       dataDir: config.SWITCHBOARD_DATA_DIR,
       ownProcessGroup: true,
+      uiCodecEndpoint: uiCodecEndpoint(config),
     });
     say(`Temporal ${parts.temporal.started ? 'dev server started' : 'reused'} at ${parts.temporal.address}`);
     checkpoint();
@@ -105,7 +114,7 @@ export async function runDevStack(config: Config): Promise<void> {
     checkpoint();
     parts.worker = await startWorker(full, { logger: logger.child({ component: 'worker' }) });
     checkpoint();
-    eagerClient = new Client({ connection: parts.worker.connection, namespace: config.TEMPORAL_NAMESPACE });
+    eagerClient = temporalClient(parts.worker.connection, config);
   })();
 
   try {
@@ -124,7 +133,7 @@ export async function runDevStack(config: Config): Promise<void> {
   say(`  openapi       ${api.url}/v1/openapi.json`);
   say(`  health        ${api.url}/healthz  ${api.url}/readyz  metrics ${api.url}/metrics`);
   say(`  temporal      ${temporal.address}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`);
-  say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
+  say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; readyz ${worker.healthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
   if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);
   else say(`  telephony     ${config.TELEPHONY_BASE_URL}`);
   say(`  postgres      ${(config.DATABASE_URL ?? pg?.url ?? '').replace(/:[^:@/]+@/, ':***@')}${pg ? `  cluster ${pg.clusterDir}` : ''}`);

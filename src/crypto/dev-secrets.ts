@@ -9,7 +9,7 @@ import type { Config } from '../config';
  * api, the worker and the CLI agree and restarts keep tokens and encrypted data readable. Production config refuses
  * to start without the real settings, so this is never reached there.
  */
-export function devSecret(config: Pick<Config, 'NODE_ENV' | 'SWITCHBOARD_DATA_DIR'>, name: 'jwt-secret' | 'encryption-key'): Buffer {
+export function devSecret(config: Pick<Config, 'NODE_ENV' | 'SWITCHBOARD_DATA_DIR'>, name: 'jwt-secret' | 'encryption-key' | 'codec-token'): Buffer {
   if (config.NODE_ENV === 'production') throw new Error(`${name}: no generated secrets in production`);
   const dir = path.join(config.SWITCHBOARD_DATA_DIR, 'secrets');
   const file = path.join(dir, name);

@@ -38,6 +38,11 @@ export class Keyring {
     this.current = { id: keyId(current), key: current };
   }
 
+  /** The current key's id (hex), as sealed envelopes carry it. */
+  get currentKeyId(): string {
+    return this.current.id.toString('hex');
+  }
+
   /** Seals plaintext under the current key, bound to aad. */
   seal(plaintext: string | Buffer, aad: string): Buffer {
     const iv = randomBytes(IV_BYTES);

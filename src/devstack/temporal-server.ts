@@ -13,6 +13,8 @@ export interface DevServerOptions {
   /** Folder for the SQLite file and the server log; omit for an in-memory database. */
   dataDir?: string;
   headless?: boolean;
+  /** The remote codec endpoint the Web UI decodes payloads through (the api's /temporal-codec). */
+  uiCodecEndpoint?: string;
   /**
    * Run the server in its own process group, so a terminal's Ctrl-C (sent to the whole foreground group) does
    * not kill it before the api and worker that use it have stopped; stop() or kill() then ends it.
@@ -40,7 +42,10 @@ export const DEV_SERVER_DYNAMIC_CONFIG = ['--dynamic-config-value', 'history.tra
 export function devServerArgs(o: Omit<DevServerOptions, 'cli'>): string[] {
   const args = ['server', 'start-dev', '--ip', o.host, '--port', String(o.port), '--namespace', o.namespace, '--log-level', 'warn', ...DEV_SERVER_DYNAMIC_CONFIG];
   if (o.headless) args.push('--headless');
-  else args.push('--ui-port', String(o.uiPort));
+  else {
+    args.push('--ui-port', String(o.uiPort));
+    if (o.uiCodecEndpoint) args.push('--ui-codec-endpoint', o.uiCodecEndpoint);
+  }
   if (o.dataDir) {
     args.push('--db-filename', path.join(o.dataDir, 'temporal.db'));
     args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
@@ -122,7 +127,7 @@ async function startViaSdk(o: DevServerOptions, address: string, uiUrl: string |
       uiPort: o.headless ? undefined : o.uiPort,
       namespace: o.namespace,
       dbFilename: o.dataDir ? path.join(o.dataDir, 'temporal.db') : undefined,
-      extraArgs: [...DEV_SERVER_DYNAMIC_CONFIG, ...(o.dataDir ? ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'] : [])],
+      extraArgs: [...DEV_SERVER_DYNAMIC_CONFIG, ...(!o.headless && o.uiCodecEndpoint ? ['--ui-codec-endpoint', o.uiCodecEndpoint] : []), ...(o.dataDir ? ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'] : [])],
     },
   });
   return { address, uiUrl, started: true, stop: () => env.teardown(), kill: () => void env.teardown().catch(() => undefined) };

@@ -22,7 +22,7 @@ export interface ConversationDeps {
 const openOnly = new WeakMap<Client, WorkflowClient>();
 const openRunsClient = (client: Client) => {
   let wc = openOnly.get(client);
-  if (!wc) openOnly.set(client, (wc = new WorkflowClient({ connection: client.connection, namespace: client.options.namespace, queryRejectCondition: 'NOT_OPEN' })));
+  if (!wc) openOnly.set(client, (wc = new WorkflowClient({ connection: client.connection, namespace: client.options.namespace, dataConverter: client.options.dataConverter, queryRejectCondition: 'NOT_OPEN' })));
   return wc;
 };
 

@@ -49,6 +49,7 @@ beforeEach(async () => {
   const activities = createActivities({ db, logger, config });
   worker = await Worker.create({
     connection: env.nativeConnection,
+    dataConverter: env.client.options.dataConverter,
     taskQueue: queue,
     workflowBundle: { codePath: testEnv('bundlePath') },
     activities: {
@@ -76,7 +77,7 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const plain = () => new Client({ connection: env.connection });
+const plain = () => new Client({ connection: env.connection, dataConverter: env.client.options.dataConverter });
 /** The run's first timer, once started: when (server clock) and for how long. */
 const firstTimer = async (workflowId: string) => {
   const history = await plain().workflow.getHandle(workflowId).fetchHistory();

@@ -34,6 +34,7 @@ describe('the dev stack (npm start)', () => {
       TEMPORAL_UI_PORT: String(ports.ui),
       PORT: String(ports.api),
       WORKER_METRICS_PORT: String(ports.metrics),
+      WORKER_HEALTH_PORT: '0',
       TELEPHONY_BASE_URL: `http://127.0.0.1:${ports.sim}`,
       LOG_LEVEL: 'warn',
     };
@@ -174,6 +175,11 @@ describe('the dev stack (npm start)', () => {
     }, 60_000, 'the demo call to complete');
     expect(ended.transcript).toMatch(/^agent: /);
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
+    // The UI decodes payloads through the api's codec endpoint; the worker says which queues it polls.
+    const uiSettings = (await (await fetch(`http://127.0.0.1:${ports.ui}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
+    expect(uiSettings.Codec.Endpoint).toMatch(new RegExp(`^${api}/temporal-codec/[A-Za-z0-9_-]{40,}$`));
+    const workerReady = stack.output().match(/readyz (http:\/\/127\.0\.0\.1:\d+)\/readyz/)?.[1];
+    expect(((await (await fetch(`${workerReady}/readyz`)).json()) as { taskQueues: string[] }).taskQueues).toEqual(['journeys', 'calls', 'automations', 'chat']);
     expect(await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text()).toMatch(/temporal_/);
 
     // The worker polls every task queue.

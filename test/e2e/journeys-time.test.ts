@@ -33,7 +33,7 @@ afterAll(async () => {
  */
 const result = (e: Enrolled) => env.client.workflow.getHandle(e.workflowId).result() as Promise<JourneyState>;
 /** A client that does not unlock time skipping. */
-const plain = () => new Client({ connection: env.connection });
+const plain = () => new Client({ connection: env.connection, dataConverter: env.client.options.dataConverter });
 /** Waits (in real time, for the worker) until the run has started the timer of its wait. */
 const timerStarted = (e: Enrolled) =>
   eventually(async () => (await plain().workflow.getHandle(e.workflowId).fetchHistory()).events!.some((ev) => ev.timerStartedEventAttributes), 30_000, 'the wait timer');

@@ -39,6 +39,7 @@ beforeAll(async () => {
   db = createDb(testEnv('databaseUrl'), { max: 5, logger });
   worker = await Worker.create({
     connection: env.nativeConnection,
+    dataConverter: env.client.options.dataConverter,
     taskQueue: queue,
     workflowBundle: { codePath: testEnv('bundlePath') },
     activities: createActivities({ db, logger }),

@@ -1,8 +1,7 @@
 // A child process for test/e2e/automation-early-answer.test.ts: the api with its automations worker in-process (runs
 // start eagerly on it), whose run activity, once it has recorded the outcome, never reports its end: the process is
 // killed holding it. Configured by the environment (as the api); prints "listening <url>" when ready.
-import { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import type { AddressInfo } from 'node:net';
 import { createAutomationActivities } from '../../activities/automations';
 import { createApp } from '../../src/app';
@@ -10,7 +9,7 @@ import type { AutomationRunInput } from '../../src/automation/types';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/pool';
 import { createLogger } from '../../src/log';
-import { connectTemporal } from '../../src/temporal/client';
+import { connectNativeTemporal, connectTemporal, temporalClient, temporalDataConverter } from '../../src/temporal/client';
 import { taskQueue } from '../../src/temporal/task-queues';
 import { activityBoundary } from '../../worker/activity-errors';
 
@@ -18,8 +17,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('silent', 'held-api');
   const db = createDb(config.DATABASE_URL!, { max: 4, logger });
-  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
-  const native = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const temporal = await connectTemporal(config);
+  const native = await connectNativeTemporal(config);
   const activities = createAutomationActivities({ db, logger, config });
   const worker = await Worker.create({
     connection: native,
@@ -35,9 +34,10 @@ async function main(): Promise<void> {
       },
     },
     interceptors: { activity: [activityBoundary] },
+    dataConverter: temporalDataConverter(config),
   });
   void worker.run();
-  const eagerClient = new Client({ connection: native, namespace: config.TEMPORAL_NAMESPACE });
+  const eagerClient = temporalClient(native, config);
   const app = createApp({ config, db, temporal, logger, eagerClient });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

@@ -4,6 +4,8 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadConfig } from '../../src/config';
+import { temporalDataConverter } from '../../src/temporal/client';
 import { repoRoot, testEnv } from './env';
 
 export interface Fixture {
@@ -26,7 +28,7 @@ export const historyOf = (f: Fixture): History => temporal.api.history.v1.Histor
 
 /** Replays a history with the current workflow code; rejects with a nondeterminism error when the code would differ. */
 export const replayHistory = (f: Fixture, h: History = historyOf(f)): Promise<void> =>
-  Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') } }, h, f.workflowId);
+  Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') }, dataConverter: temporalDataConverter(loadConfig()) }, h, f.workflowId);
 
 /**
  * Replays the fixture with its first scheduled `from` activity renamed `to`: a history the code would not produce, so

@@ -1,5 +1,5 @@
-import { Client } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import type { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app';
@@ -9,7 +9,7 @@ import { createApiKey } from '../../src/db/repos/api-keys';
 import { createWorkspace } from '../../src/db/repos/workspaces';
 import type { LatestJourneyVersions } from '../../src/journeys/latest-versions';
 import { createLogger } from '../../src/log';
-import { connectTemporal } from '../../src/temporal/client';
+import { connectNativeTemporal, connectTemporal, temporalClient } from '../../src/temporal/client';
 import { startSimulator, type Simulator } from '../../src/telephony/simulator/server';
 import { createWorkers } from '../../worker/workers';
 import { testEnv } from './env';
@@ -77,7 +77,7 @@ export async function startTestApp(
   const config = testConfig({ ...simConfig, ...opts.config });
   const logger = createLogger(config.LOG_LEVEL, 'test');
   const db = createDb(config.DATABASE_URL!, { max: 10, logger });
-  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const temporal = await connectTemporal(config);
   // With in-process workers, automation runs start eagerly on them (as under `npm start`).
   let eagerClient: Client | undefined;
   const app = createApp({ config, db, temporal, logger, eagerClient: () => eagerClient });
@@ -92,7 +92,7 @@ export async function startTestApp(
   let running: Promise<unknown> = Promise.resolve();
   let nativeConnection: NativeConnection | undefined;
   if (opts.workers) {
-    nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    nativeConnection = await connectNativeTemporal(config);
     workers = await createWorkers({
       connection: nativeConnection,
       db,
@@ -104,7 +104,7 @@ export async function startTestApp(
       shutdownGraceMs: 2_000,
     });
     running = Promise.all(workers.map((w) => w.run()));
-    eagerClient = new Client({ connection: nativeConnection, namespace: config.TEMPORAL_NAMESPACE });
+    eagerClient = temporalClient(nativeConnection, config);
   }
 
   return {

@@ -65,6 +65,7 @@ export async function startTimeStack(env: TestWorkflowEnvironment, opts: { confi
   const activities = onServerClock(env, createActivities({ db, logger, config }));
   const worker = await Worker.create({
     connection: env.nativeConnection,
+    dataConverter: env.client.options.dataConverter,
     taskQueue: queue,
     workflowBundle: { codePath: testEnv('bundlePath') },
     activities,

@@ -1,4 +1,7 @@
+import type { DataConverter } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { loadConfig } from '../../src/config';
+import { temporalDataConverter } from '../../src/temporal/client';
 import { temporal } from '@temporalio/proto';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -148,9 +151,10 @@ async function launch(executable: string, initialTime: string): Promise<{ addres
  */
 function connectTimeSkipping(address: string): Promise<TestWorkflowEnvironment> {
   const factory = TestWorkflowEnvironment as unknown as {
-    create(opts: { server: { type: 'existing' }; address: string; namespace: string; supportsTimeSkipping: true }): Promise<TestWorkflowEnvironment>;
+    create(opts: { server: { type: 'existing' }; address: string; namespace: string; supportsTimeSkipping: true; client: { dataConverter: DataConverter } }): Promise<TestWorkflowEnvironment>;
   };
-  return factory.create({ server: { type: 'existing' }, address, namespace: 'default', supportsTimeSkipping: true });
+  // The app's encrypting data converter, as every client and worker of the service has it.
+  return factory.create({ server: { type: 'existing' }, address, namespace: 'default', supportsTimeSkipping: true, client: { dataConverter: temporalDataConverter(loadConfig()) } });
 }
 
 /** Moves the test server's clock forward to instant (time skipping; a workflow timer due before it fires). */

@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+
+/** PEM files of a throwaway CA, a server certificate for localhost/127.0.0.1 and a client certificate, in dir. */
+export interface TestPki {
+  dir: string;
+  caCert: string;
+  serverCert: string;
+  serverKey: string;
+  clientCert: string;
+  clientKey: string;
+  /** A second CA's client certificate and key: well formed, but not trusted by the server. */
+  strangerCert: string;
+  strangerKey: string;
+  remove(): void;
+}
+
+const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+
+function issue(dir: string, name: string, ca: string, ext: string) {
+  openssl(dir, ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
+  writeFileSync(path.join(dir, `${name}.ext`), ext);
+  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-days', '2', '-out', `${name}.pem`, '-extfile', `${name}.ext`]);
+}
+
+/** Generates the PKI with the openssl CLI (a test-only tool; the service itself reads PEM files only). */
+export function makeTestPki(): TestPki {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-pki-'));
+  for (const ca of ['ca', 'stranger-ca']) {
+    openssl(dir, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.pem`, '-days', '2', '-subj', `/CN=${ca}`]);
+  }
+  issue(dir, 'server', 'ca', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  issue(dir, 'client', 'ca', 'extendedKeyUsage=clientAuth\n');
+  issue(dir, 'stranger', 'stranger-ca', 'extendedKeyUsage=clientAuth\n');
+  const p = (f: string) => path.join(dir, f);
+  return {
+    dir,
+    caCert: p('ca.pem'),
+    serverCert: p('server.pem'),
+    serverKey: p('server.key'),
+    clientCert: p('client.pem'),
+    clientKey: p('client.key'),
+    strangerCert: p('stranger.pem'),
+    strangerKey: p('stranger.key'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * An mTLS front for a plaintext Temporal frontend (the dev server serves no TLS): TLS with HTTP/2 by ALPN, client
+ * certificates required and checked against the PKI's CA, every accepted connection piped to target. Port 0.
+ */
+export async function startMtlsFront(pki: TestPki, target: string): Promise<{ address: string; handshakes: { ok: number; refused: number }; close(): Promise<void> }> {
+  const [host, port] = target.split(':') as [string, string];
+  const handshakes = { ok: 0, refused: 0 };
+  const sockets = new Set<net.Socket>();
+  const server = tls.createServer(
+    { key: readFileSync(pki.serverKey), cert: readFileSync(pki.serverCert), ca: readFileSync(pki.caCert), requestCert: true, rejectUnauthorized: true, ALPNProtocols: ['h2'] },
+    (client) => {
+      handshakes.ok++;
+      const upstream = net.connect(Number(port), host);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    },
+  );
+  server.on('tlsClientError', () => handshakes.refused++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    address: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    handshakes,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -16,7 +16,7 @@ export interface AutomationRunRow {
   request: unknown;
   attempts: number;
   run_attempts: number;
-  /** Tries known to have changed nothing at the vendor (migration 020). */
+  /** Tries known to have changed nothing at the vendor (migration 021). */
   unsent_tries: number;
   superuser: boolean;
   workflow_id: string | null;

@@ -165,7 +165,7 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       return print({ status: 'success', message: 'migrations applied', webhook_secrets_sealed: sealed });
     }
     case 'demo': {
-      const demo = await createDemo(db, publicUrls(c.config));
+      const demo = await createDemo(db, { ...publicUrls(c.config), vendor_sandbox_url: c.config.VENDOR_SANDBOX_URL ?? null });
       if (opt.json) process.stdout.write(`${JSON.stringify(demo)}\n`);
       else for (const [k, v] of Object.entries(demo)) console.log(`${k.padEnd(18)} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
       return;

@@ -17,6 +17,8 @@ export interface RunActionInput {
   /** Global base-URL overrides by integration key (configuration; tests). */
   baseUrls?: Record<string, string>;
   ssrfAllowlist?: string[];
+  /** Exact `address:port` endpoints the guard lets through (the dev stack's vendor sandbox). */
+  endpoints?: string[];
   /** Client tuning (timeouts, retries, sleep) for tests and the activity. */
   http?: Partial<Pick<VendorClientOptions, 'timeoutMs' | 'maxAttempts' | 'retryBaseMs' | 'maxRetryAfterMs' | 'maxResponseBytes' | 'sleep'>>;
 }
@@ -70,6 +72,7 @@ export async function runIntegrationAction(input: RunActionInput): Promise<RunAc
     connection: input.connection,
     baseUrlOverride: input.baseUrls?.[integration.key],
     ssrfAllowlist: input.ssrfAllowlist,
+    endpoints: input.endpoints,
   });
   let data: unknown;
   try {

@@ -11,11 +11,13 @@ const recordedLater = ['automation'];
 // Recorded again (--tag v3) once writes waited for a pause in the conversation (the chat-write-after-pause patch).
 const recordedThird = [...recorded, ...recordedLater].map((p) => `${p}-v3`);
 const recordedWithPauses = ['paused-writes'];
+// Recorded again (--tag v4) once the scripted model answered from the facts (the chat-scripted-facts patch): the paths with a scripted ai_reply.
+const recordedFourth = ['conversation', 'automation'].map((p) => `${p}-v4`);
 const files = fixtureFiles('chat');
 
 describe('chatSession replay', () => {
   it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses].map((p) => `chat-history-${p}.json`)));
+    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses, ...recordedFourth].map((p) => `chat-history-${p}.json`)));
   });
 
   it('records every path the recorder knows', () => {

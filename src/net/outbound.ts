@@ -6,7 +6,8 @@ import { addressProblem, BlockedAddressError, checkUrl, endpointKey, guardedLook
  * The one outbound guard for user-supplied URLs (webhooks, the proxy integration, callbacks, OAuth token endpoints):
  * the URL is checked before anything is sent (scheme, credentials, IP literals in any encoding), every DNS answer is
  * checked at connect time (no rebinding between check and connect), and each redirect hop is checked again.
- * SSRF_ALLOWLIST (CIDRs) is the one setting that opens private ranges.
+ * SSRF_ALLOWLIST (CIDRs) is the one setting that opens private ranges; `endpoints` lets exact address:port pairs through
+ * (the dev stack's vendor sandbox, for vendor requests only).
  */
 
 /** Guard options from SSRF_ALLOWLIST's CIDRs, and exact `address:port` endpoints (the vendor sandbox) if any. */

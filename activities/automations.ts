@@ -15,6 +15,7 @@ import { ActionInputError, VendorError } from '../src/integrations/define';
 import { actionIdempotent, resolveAction, runIntegrationAction } from '../src/integrations/run';
 import { deliverWebhook } from '../src/journeys/webhook';
 import { ssrfAllowlist } from '../src/net/ssrf';
+import { sandboxEndpoints } from '../src/sandbox/endpoint';
 import type { Logger } from '../src/log';
 import { automationWorkflowId } from '../src/temporal/ids';
 
@@ -53,6 +54,7 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
   const { db } = deps;
   const allow = deps.config?.SSRF_ALLOWLIST ?? [];
   const baseUrls = deps.config?.INTEGRATION_BASE_URLS ?? {};
+  const endpoints = sandboxEndpoints(deps.config);
 
   const runRow = (input: AutomationRunInput) => ({
     ...input,
@@ -87,6 +89,7 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
         call: input.call,
         baseUrls,
         ssrfAllowlist: allow,
+        endpoints,
         reached,
       });
       return { success: true, data: result.data ?? null, error: null, errorType: null, attempts: result.attempts, runAttempts };

@@ -97,6 +97,15 @@ const fields = z.object({
       }
       return out;
     }),
+  /**
+   * The vendor sandbox (Slack, HubSpot, Google Calendar on loopback): where `npm start` runs it and `switchboard demo`
+   * points the demo's connections; outside production the outbound guard lets vendor requests reach exactly this
+   * address and port. `off`: none.
+   */
+  VENDOR_SANDBOX_URL: z
+    .union([z.literal('off'), z.url({ protocol: /^http$/ })])
+    .default('http://127.0.0.1:3078')
+    .transform((v) => (v === 'off' ? undefined : v)),
   /** Requests per window per API key and per client address (0: no limit), counted across every api process. */
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(1200),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(2400),

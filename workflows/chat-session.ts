@@ -2,7 +2,7 @@
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyLocalActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { ChatActivities } from '../activities/chat';
 import { advance, initialEngineState, type EngineEffects, type StepOutcome } from '../src/chat/engine';
-import { ScriptedChatModel } from '../src/llm/scripted';
+import { legacyScriptedReply, ScriptedChatModel } from '../src/llm/scripted';
 import { chatMessageUpdate, chatOpenUpdate, chatUnsavedQuery, FLOW_ENDED_TYPE, RUN_CLOSING_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from './chat-messages';
 import { runChatAutomation } from './chat-automation';
 import { TurnWriter } from './chat-persist';
@@ -24,7 +24,11 @@ const remote: EngineEffects = {
 };
 // Deterministic and pure: run in the workflow itself, so a scripted turn costs one local activity (the store), not two.
 const scripted = new ScriptedChatModel();
-const inline: EngineEffects = { reply: (args) => scripted.reply(args), classify: (args) => scripted.classify(args) };
+// Since the `chat-scripted-facts` patch it answers from the facts and never with the node's prompt.
+const inline: EngineEffects = {
+  reply: async (args) => (patched('chat-scripted-facts') ? scripted.reply(args) : legacyScriptedReply(args)),
+  classify: (args) => scripted.classify(args),
+};
 
 // Turns gather this long before their write (in a pause of the conversation, not right after a reply).
 const WRITE_DELAY_MS = 2000;

@@ -3,6 +3,16 @@ import { ensureFreshConnection, loadConnection } from '../connections/store';
 import type { Db } from '../db/pool';
 import { VendorError, type Connection, type IntegrationDefinition } from '../integrations/define';
 
+const SECRETS: Record<string, string> = { oauth2: '--secret access_token=…', api_key: '--secret api_key=…', basic: '--secret username=… --secret password=…' };
+
+/** The admin CLI command that connects an integration for the caller (the workspace's, or the user's own). */
+export function connectCommand(integration: IntegrationDefinition, who: { workspaceId: string; userId: string | null; superuser: boolean }): string {
+  const kind = integration.auth.kinds[0] ?? 'api_key';
+  const owner = !who.superuser && who.userId ? ` --user ${who.userId}` : '';
+  const kindFlag = kind === 'api_key' ? '' : ` --kind ${kind}`;
+  return `npx switchboard connection create --workspace ${who.workspaceId}${owner} --integration ${integration.key}${kindFlag} ${SECRETS[kind] ?? ''}`.trim();
+}
+
 /**
  * The connection a run uses: the user's own for a JWT caller, the workspace's (user_id null) in superuser mode; an
  * integration that needs none gets an empty one. OAuth2 tokens are refreshed first when near expiry.
@@ -17,7 +27,7 @@ export async function connectionFor(
   if (!stored) {
     if (integration.auth.kinds.includes('none')) return { id: null, integration: integration.key, kind: 'none', secrets: {}, settings: {} };
     const whose = who.superuser ? 'this workspace' : 'this user';
-    throw new VendorError('not_connected', `${integration.name} is not connected for ${whose}: connect it first`, false);
+    throw new VendorError('not_connected', `${integration.name} is not connected for ${whose}: connect it first (${connectCommand(integration, who)})`, false);
   }
   return stored.kind === 'oauth2' ? ensureFreshConnection(db, stored, integration.auth, { config }) : stored;
 }

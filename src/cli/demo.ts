@@ -2,12 +2,15 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Db, Queryable } from '../db/pool';
 import { createAgent, createPhoneGroup } from '../db/repos/agents';
 import { createApiKey } from '../db/repos/api-keys';
+import { createConnection } from '../connections/store';
 import { importFlow } from '../db/repos/flows';
 import { importJourney } from '../db/repos/journeys';
 import { createUser } from '../db/repos/users';
 import { lockPhones, phonesOfOtherWorkspaces } from '../db/repos/phone-numbers';
 import { createWorkspace } from '../db/repos/workspaces';
+import { findIntegration } from '../integrations/registry';
 import { normalizePhone } from '../phone';
+import { SANDBOX_PREFIXES, SANDBOX_TOKEN } from '../sandbox/vendor';
 
 /** What `switchboard demo --json` prints. Tools outside the project read it: keep it stable. */
 export interface DemoOutput {
@@ -26,6 +29,17 @@ export interface DemoOutput {
   chat_demo_url: string;
   /** The demo flow's WebSocket for a new anonymous chat. */
   chat_ws_url: string;
+  /** The vendor sandbox the demo's Slack, HubSpot and Google Calendar connections point at (null: VENDOR_SANDBOX_URL=off). */
+  vendor_sandbox_url: string | null;
+}
+
+/** The workspace's connections to the vendor sandbox: its token, and base_url at the integration's prefix. */
+async function connectSandbox(q: Queryable, workspaceId: string, sandboxUrl: string): Promise<void> {
+  for (const [key, prefix] of Object.entries(SANDBOX_PREFIXES)) {
+    const kind = findIntegration(key)!.auth.kinds[0]!;
+    const secrets = { [kind === 'oauth2' ? 'access_token' : 'api_key']: SANDBOX_TOKEN };
+    await createConnection(q, { workspaceId, userId: null, integration: key, kind, secrets, settings: { base_url: `${sandboxUrl.replace(/\/+$/, '')}${prefix}` } });
+  }
 }
 
 /** A fictional US number in the 555 exchange, different on every run. */
@@ -71,8 +85,11 @@ export const demoFlowGraph = {
   ],
 };
 
-/** Creates a complete, separate demo workspace: agent, numbers, journey, chat flow, user and keys. */
-export async function createDemo(db: Db, urls: Pick<DemoOutput, 'base_url' | 'integrations_url' | 'hooks_url' | 'wss_url'>): Promise<DemoOutput> {
+/**
+ * Creates a complete, separate demo workspace: agent, numbers, journey, chat flow, user, keys, and (with a vendor
+ * sandbox) workspace connections to it.
+ */
+export async function createDemo(db: Db, urls: Pick<DemoOutput, 'base_url' | 'integrations_url' | 'hooks_url' | 'wss_url' | 'vendor_sandbox_url'>): Promise<DemoOutput> {
   const tag = randomBytes(4).toString('hex');
   return db.tx(async (q) => {
     const ws = await createWorkspace(q, { name: `Demo ${tag}` });
@@ -95,6 +112,7 @@ export async function createDemo(db: Db, urls: Pick<DemoOutput, 'base_url' | 'in
     const user = await createUser(q, ws.id, { email: `demo-${tag}@example.com`, password });
     const apiKey = await createApiKey(q, ws.id, { name: 'demo' });
     const superKey = await createApiKey(q, ws.id, { name: 'demo superuser', superuser: true });
+    if (urls.vendor_sandbox_url) await connectSandbox(q, ws.id, urls.vendor_sandbox_url);
     return {
       workspace_id: ws.id,
       api_key: apiKey.key,

@@ -3,6 +3,7 @@ import { startApi, type RunningApi } from '../main';
 import { publicUrls, type Config } from '../config';
 import { CODEC_PATH, codecToken } from '../temporal/codec-endpoint';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';
+import { startSandboxProcess, type RunningSandbox } from '../devstack/sandbox';
 import { startSimulatorProcess, type RunningSimulator } from '../devstack/simulator';
 import { resolveTemporalCli } from '../devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../devstack/temporal-server';
@@ -43,7 +44,7 @@ async function within(what: string, ms: number, fn: (() => Promise<void>) | unde
  */
 export async function runDevStack(config: Config): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, 'switchboard', { format: config.LOG_FORMAT });
-  const parts: { pg?: RunningPostgres; temporal?: RunningTemporal; sim?: RunningSimulator; api?: RunningApi; worker?: RunningWorker } = {};
+  const parts: { pg?: RunningPostgres; temporal?: RunningTemporal; sim?: RunningSimulator; sandbox?: RunningSandbox; api?: RunningApi; worker?: RunningWorker } = {};
   let stopping = false;
   // Set once the worker runs: the api then starts automation runs eagerly on it (no server dispatch of the first task).
   let eagerClient: Client | undefined;
@@ -53,7 +54,7 @@ export async function runDevStack(config: Config): Promise<void> {
     stopping = true;
     eagerClient = undefined;
     await startup.catch(() => undefined);
-    const { pg, temporal, sim, api, worker } = parts;
+    const { pg, temporal, sim, sandbox, api, worker } = parts;
     await Promise.all([
       within('the api', 5_000, api && (() => api.close())),
       within('the worker', workerStopLimitMs(config), worker && (() => worker.shutdown())),
@@ -62,11 +63,13 @@ export async function runDevStack(config: Config): Promise<void> {
       within('Temporal', 8_000, temporal && (() => temporal.stop())),
       within('PostgreSQL', 15_000, pg && (() => pg.stop())),
       within('the carrier simulator', 3_000, sim && (() => sim.stop())),
+      within('the vendor sandbox', 3_000, sandbox && (() => sandbox.stop())),
     ]);
   };
   const force = async () => {
     parts.temporal?.kill();
     parts.sim?.kill();
+    parts.sandbox?.kill();
     await parts.pg?.kill();
   };
   const begin = handleShutdownSignals({ stop, force, watchdogMs: workerStopLimitMs(config) + 15_000, say });
@@ -74,6 +77,7 @@ export async function runDevStack(config: Config): Promise<void> {
   process.once('exit', () => {
     parts.temporal?.kill();
     parts.sim?.kill();
+    parts.sandbox?.kill();
   });
 
   const checkpoint = () => {
@@ -108,6 +112,10 @@ export async function runDevStack(config: Config): Promise<void> {
     if (parts.sim) say(`carrier simulator ${parts.sim.started ? 'started' : 'reused'} at ${parts.sim.url}`);
     checkpoint();
 
+    parts.sandbox = await startSandboxProcess({ baseUrl: config.VENDOR_SANDBOX_URL, env: process.env });
+    if (parts.sandbox) say(`vendor sandbox ${parts.sandbox.started ? 'started' : 'reused'} at ${parts.sandbox.url}`);
+    checkpoint();
+
     const full = { ...config, DATABASE_URL: databaseUrl };
     // In a terminal, one line per successful request drowns everything else: those go to debug.
     parts.api = await startApi(full, { logger: logger.child({ component: 'api' }), requestLog: 'failures', eagerClient: () => eagerClient });
@@ -136,6 +144,7 @@ export async function runDevStack(config: Config): Promise<void> {
   say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; readyz ${worker.healthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
   if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);
   else say(`  telephony     ${config.TELEPHONY_BASE_URL}`);
+  if (parts.sandbox) say(`  vendors       sandbox ${parts.sandbox.url} (slack, hubspot, google_calendar)  ledger ${parts.sandbox.url}/ledger`);
   say(`  postgres      ${(config.DATABASE_URL ?? pg?.url ?? '').replace(/:[^:@/]+@/, ':***@')}${pg ? `  cluster ${pg.clusterDir}` : ''}`);
   say('Create a demo workspace with `npx switchboard demo`. Ctrl-C stops everything.');
   worker.done.then(

@@ -18,6 +18,7 @@ import { describeIssues } from '../validation';
 import { agentCreate, agentUpdate, phoneNumberAdd, phoneNumberAssign } from './agents';
 import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connection';
 import { createDemo } from './demo';
+import { sandboxEndpoints } from '../sandbox/endpoint';
 import { passwordFromStdin, promptPassword } from './password';
 
 const USAGE = `Usage: switchboard <command> [options]
@@ -165,7 +166,9 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       return print({ status: 'success', message: 'migrations applied', webhook_secrets_sealed: sealed });
     }
     case 'demo': {
-      const demo = await createDemo(db, publicUrls(c.config));
+      // Connections only to a sandbox the outbound guard lets vendor requests reach (not in production).
+      const sandbox = sandboxEndpoints(c.config).length ? c.config.VENDOR_SANDBOX_URL! : null;
+      const demo = await createDemo(db, { ...publicUrls(c.config), vendor_sandbox_url: sandbox });
       if (opt.json) process.stdout.write(`${JSON.stringify(demo)}\n`);
       else for (const [k, v] of Object.entries(demo)) console.log(`${k.padEnd(18)} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
       return;

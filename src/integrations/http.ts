@@ -13,6 +13,8 @@ export interface VendorClientOptions {
   baseUrlOverride?: string;
   /** SSRF_ALLOWLIST CIDRs. */
   ssrfAllowlist?: string[];
+  /** Exact `address:port` endpoints the guard lets through (the dev stack's vendor sandbox). */
+  endpoints?: string[];
   timeoutMs?: number;
   /** Attempts per request, the first included. */
   maxAttempts?: number;
@@ -211,7 +213,7 @@ export class VendorClient implements VendorHttp {
     const own = base !== '' && url.origin === new URL(base).origin;
     appendQuery(url, req.query);
     if (own) appendQuery(url, auth.query);
-    checkUrl(url.toString(), ssrfOptions(this.opts.ssrfAllowlist));
+    checkUrl(url.toString(), ssrfOptions(this.opts.ssrfAllowlist, this.opts.endpoints));
 
     const headers: Record<string, string> = { accept: 'application/json', ...integration.headers, ...(own ? auth.headers : {}) };
     let body: string | Uint8Array | undefined;
@@ -230,7 +232,7 @@ export class VendorClient implements VendorHttp {
       method: req.method,
       headers,
       body,
-      dispatcher: guardedDispatcher(this.opts.ssrfAllowlist),
+      dispatcher: guardedDispatcher(this.opts.ssrfAllowlist, this.opts.endpoints),
       headersTimeout: timeout,
       bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),

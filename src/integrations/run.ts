@@ -19,6 +19,8 @@ export interface RunActionInput {
   ssrfAllowlist?: string[];
   /** Set to true once a request that may have changed something at the vendor was sent. */
   reached?: { acted: boolean };
+  /** Exact `address:port` endpoints the guard lets through (the dev stack's vendor sandbox). */
+  endpoints?: string[];
   /** Client tuning (timeouts, retries, sleep) for tests and the activity. */
   http?: Partial<Pick<VendorClientOptions, 'timeoutMs' | 'maxAttempts' | 'retryBaseMs' | 'maxRetryAfterMs' | 'maxResponseBytes' | 'sleep'>>;
 }
@@ -88,6 +90,7 @@ export async function runIntegrationAction(input: RunActionInput): Promise<RunAc
     connection: input.connection,
     baseUrlOverride: input.baseUrls?.[integration.key],
     ssrfAllowlist: input.ssrfAllowlist,
+    endpoints: input.endpoints,
   });
   let data: unknown;
   try {

@@ -1,17 +1,21 @@
 import net from 'node:net';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
-import { addressProblem, BlockedAddressError, checkUrl, guardedLookup, ssrfAllowlist, type SsrfOptions } from './ssrf';
+import { addressProblem, BlockedAddressError, checkUrl, endpointKey, guardedLookup, ssrfAllowlist, type SsrfOptions } from './ssrf';
 
 /**
  * The one outbound guard for user-supplied URLs (webhooks, the proxy integration, callbacks, OAuth token endpoints):
  * the URL is checked before anything is sent (scheme, credentials, IP literals in any encoding), every DNS answer is
  * checked at connect time (no rebinding between check and connect), and each redirect hop is checked again.
- * SSRF_ALLOWLIST (CIDRs) is the one setting that opens private ranges.
+ * SSRF_ALLOWLIST (CIDRs) is the one setting that opens private ranges; `endpoints` lets exact address:port pairs through
+ * (the dev stack's vendor sandbox, for vendor requests only).
  */
 
-/** Guard options from SSRF_ALLOWLIST's CIDRs. */
-export function ssrfOptions(allowlist: string[] | undefined): SsrfOptions {
-  return allowlist && allowlist.length > 0 ? { allow: ssrfAllowlist(allowlist) } : {};
+/** Guard options from SSRF_ALLOWLIST's CIDRs, and exact `address:port` endpoints (the vendor sandbox) if any. */
+export function ssrfOptions(allowlist: string[] | undefined, endpoints?: string[]): SsrfOptions {
+  return {
+    ...(allowlist && allowlist.length > 0 ? { allow: ssrfAllowlist(allowlist) } : {}),
+    ...(endpoints && endpoints.length > 0 ? { endpoints } : {}),
+  };
 }
 
 const dispatchers = new Map<string, Agent>();
@@ -20,12 +24,12 @@ const dispatchers = new Map<string, Agent>();
  * An undici Agent whose every connection is checked: an IP literal host against the guard, a name through a lookup
  * that refuses it when any DNS answer is blocked. Cached per allowlist (one connection pool per setting).
  */
-export function guardedDispatcher(allowlist: string[] | undefined): Agent {
-  return dispatcherFor(ssrfOptions(allowlist));
+export function guardedDispatcher(allowlist: string[] | undefined, endpoints?: string[]): Agent {
+  return dispatcherFor(ssrfOptions(allowlist, endpoints));
 }
 
 function dispatcherFor(opts: SsrfOptions): Agent {
-  const key = (opts.allow?.rules ?? []).join(',');
+  const key = `${(opts.allow?.rules ?? []).join(',')}|${(opts.endpoints ?? []).join(',')}`;
   let agent = dispatchers.get(key);
   if (!agent) {
     const connector = buildConnector({ lookup: guardedLookup(opts) } as buildConnector.BuildOptions);
@@ -33,7 +37,8 @@ function dispatcherFor(opts: SsrfOptions): Agent {
       keepAliveTimeout: 4_000,
       connect(options, callback) {
         const host = options.hostname.replace(/^\[|\]$/g, '');
-        const problem = net.isIP(host) ? addressProblem(host, opts) : undefined;
+        const exact = net.isIP(host) && opts.endpoints?.includes(endpointKey(host, options.port, options.protocol));
+        const problem = net.isIP(host) && !exact ? addressProblem(host, opts) : undefined;
         if (problem) return callback(new BlockedAddressError(problem), null);
         return connector(options, callback);
       },

@@ -7,6 +7,16 @@ import net from 'node:net';
  */
 export interface SsrfOptions {
   allow?: net.BlockList;
+  /**
+   * Exact `address:port` endpoints (IP literals) reachable whatever the address: the dev stack's vendor sandbox, so
+   * the embedded default opens one listener instead of all of loopback.
+   */
+  endpoints?: string[];
+}
+
+/** `address:port` of a URL or connection (IPv6 without brackets; the scheme's default port when none is given). */
+export function endpointKey(host: string, port: string, protocol: string): string {
+  return `${host.replace(/^\[|\]$/g, '')}:${port || (protocol === 'https:' ? '443' : '80')}`;
 }
 
 /** Parses one CIDR (`127.0.0.1/8`, `fd00::/8`) or bare address (one host); undefined when it is neither. */
@@ -116,7 +126,7 @@ export function checkUrl(input: string, opts: SsrfOptions): URL {
   if (url.username || url.password) throw new BlockedAddressError('credentials in URLs are not allowed');
   // WHATWG parsing has already turned encoded hosts (0x7f.1, 2130706433, %31…) into canonical addresses.
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host)) {
+  if (net.isIP(host) && !opts.endpoints?.includes(endpointKey(host, url.port, url.protocol))) {
     const problem = addressProblem(host, opts);
     if (problem) throw new BlockedAddressError(problem);
   }

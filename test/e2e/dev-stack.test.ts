@@ -19,10 +19,10 @@ describe('the dev stack (npm start)', () => {
   // As root the cluster runs as `postgres`, who cannot enter home: it must live elsewhere, and say where.
   const clusterDir = path.join(asRoot ? sharedClusterBase(dataDir) : dataDir, 'postgres');
   let env: NodeJS.ProcessEnv;
-  let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'metrics' | 'sim', number>;
+  let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'metrics' | 'sim' | 'sandbox', number>;
 
   beforeAll(async () => {
-    ports = { api: await freePort(), pg: await freePort(), temporal: await freePort(), ui: await freePort(), metrics: await freePort(), sim: await freePort() };
+    ports = { api: await freePort(), pg: await freePort(), temporal: await freePort(), ui: await freePort(), metrics: await freePort(), sim: await freePort(), sandbox: await freePort() };
     env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -36,6 +36,7 @@ describe('the dev stack (npm start)', () => {
       WORKER_METRICS_PORT: String(ports.metrics),
       WORKER_HEALTH_PORT: '0',
       TELEPHONY_BASE_URL: `http://127.0.0.1:${ports.sim}`,
+      VENDOR_SANDBOX_URL: `http://127.0.0.1:${ports.sandbox}`,
       LOG_LEVEL: 'warn',
     };
   });
@@ -67,6 +68,7 @@ describe('the dev stack (npm start)', () => {
     expect(await portOpen('127.0.0.1', ports.temporal)).toBe(false);
     expect(await portOpen('127.0.0.1', ports.pg)).toBe(false);
     expect(await portOpen('127.0.0.1', ports.sim)).toBe(false);
+    expect(await portOpen('127.0.0.1', ports.sandbox)).toBe(false);
   };
 
   type Demo = { api_key: string; journey_id: string };
@@ -116,7 +118,7 @@ describe('the dev stack (npm start)', () => {
     expect(after).toMatch(/\[switchboard\] stopped/);
     process.stderr.write(`dev stack: ${signal} to the process group → ${/stopped \((\d+ ms)\)/.exec(after)?.[1]} to stop\n`);
     // Nothing is left: not the api, the Temporal dev server, or the private PostgreSQL (shut down, not only unreachable).
-    for (const port of [ports.api, ports.temporal, ports.ui, ports.pg, ports.sim]) expect(await portOpen('127.0.0.1', port)).toBe(false);
+    for (const port of [ports.api, ports.temporal, ports.ui, ports.pg, ports.sim, ports.sandbox]) expect(await portOpen('127.0.0.1', port)).toBe(false);
     expect(existsSync(path.join(clusterDir, 'postmaster.pid'))).toBe(false);
     expect(() => process.kill(-stack.child.pid!, 0)).toThrow();
     // Every request was answered by the api (success, or 503 in the error shape while it drains) or refused after.
@@ -132,6 +134,8 @@ describe('the dev stack (npm start)', () => {
     expect(stack.output()).toContain(`api           ${api}`);
     expect(stack.output()).toContain(`UI http://127.0.0.1:${ports.ui}`);
     expect(stack.output()).toContain(`telephony     carrier simulator http://127.0.0.1:${ports.sim}  ledger http://127.0.0.1:${ports.sim}/ledger`);
+    const sandbox = `http://127.0.0.1:${ports.sandbox}`;
+    expect(stack.output()).toContain(`vendors       sandbox ${sandbox} (slack, hubspot, google_calendar)  ledger ${sandbox}/ledger`);
     expect(statSync(home).mode & 0o777).toBe(0o700);
     expect(stack.output()).toContain(`cluster ${clusterDir}`);
     expect(existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);
@@ -143,8 +147,18 @@ describe('the dev stack (npm start)', () => {
     expect(lines).toHaveLength(1);
     const out = JSON.parse(lines[0]!);
     expect(Object.keys(out).sort()).toEqual(
-      ['agent_id', 'api_key', 'base_url', 'chat_demo_url', 'chat_ws_url', 'flow_id', 'hooks_url', 'integrations_url', 'journey_id', 'superuser_key', 'user', 'workspace_id', 'wss_url'].sort(),
+      ['agent_id', 'api_key', 'base_url', 'chat_demo_url', 'chat_ws_url', 'flow_id', 'hooks_url', 'integrations_url', 'journey_id', 'superuser_key', 'user', 'vendor_sandbox_url', 'workspace_id', 'wss_url'].sort(),
     );
+    expect(out.vendor_sandbox_url).toBe(sandbox);
+    // An automation succeeds out of the box: the demo's Slack connection reaches the sandbox npm start runs.
+    const automation = await fetch(`${api}/api/automation/execute`, {
+      method: 'POST',
+      headers: { 'x-key': out.superuser_key, 'content-type': 'application/json' },
+      body: JSON.stringify({ automationType: 'slack', nodeParams: { action: 'post_message', params: { channel: '#demo', text: 'dev stack' } } }),
+    });
+    expect(await automation.json()).toMatchObject({ success: true, data: { ts: expect.any(String) } });
+    const { requests } = (await (await fetch(`${sandbox}/ledger`)).json()) as { requests: { path: string; body: unknown }[] };
+    expect(requests).toContainEqual(expect.objectContaining({ path: '/slack/api/chat.postMessage', body: { channel: '#demo', text: 'dev stack' } }));
     expect(out.base_url).toBe(`${api}/v1`);
     expect(out.wss_url).toBe(`ws://127.0.0.1:${ports.api}`);
 

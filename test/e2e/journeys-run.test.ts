@@ -234,7 +234,8 @@ describe('steps whose runtime comes later, the do-not-call list, lead updates', 
     await app.request('POST', '/v1/lead/sendtoworkflow', { key: t.apiKey, body: { workflow_id: t.journeyId, lead_id: blocked } });
     await rowsWhen(app, blocked, (rows) => rows.length === 2 && rows[1]!.status === 'completed', 'the second run');
     // The automation step runs (test/e2e/automation-journey.test.ts); with no HubSpot connection it fails and the journey goes on.
-    const crm = 'crm:failed (not_connected: HubSpot is not connected for this workspace: connect it first)';
+    const connect = `npx switchboard connection create --workspace ${t.workspaceId} --integration hubspot --kind oauth2 --secret access_token=…`;
+    const crm = `crm:failed (not_connected: HubSpot is not connected for this workspace: connect it first (${connect}))`;
     expect(steps(await stateOf(app, t.journeyId, blocked))).toEqual(['ring:skipped (dnc)', crm, 'after:done']);
     expect(steps(await finished(app, t.journeyId, open))).toEqual([
       'ring:failed (unknown_agent: the workspace has no agent 6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11)',

@@ -138,7 +138,7 @@ describe('a journey on the time-skipping server', () => {
       'delivered:done (goto acme)',
       'acme:done (goto ring)',
       'ring:failed (unknown_agent: the workspace has no agent 6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11)',
-      'crm:failed (not_connected: HubSpot is not connected for this workspace: connect it first)',
+      `crm:failed (not_connected: HubSpot is not connected for this workspace: connect it first (npx switchboard connection create --workspace ${run.workspaceId} --integration hubspot --kind oauth2 --secret access_token=…))`,
       'bye:done',
       'jump:done (goto stop)',
       'stop:done',

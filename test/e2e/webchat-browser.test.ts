@@ -78,6 +78,6 @@ test('the demo page greets, answers, and shows the same conversation after a rel
   // The same session goes on.
   await page.type('#sb-chat input', 'bye');
   await page.keyboard.press('Enter');
-  await waitForTranscript(page, [...conversation, 'user: bye', 'bot: I can only talk about opening hours.', 'bot: Flow has ended']);
+  await waitForTranscript(page, [...conversation, 'user: bye', 'bot: Goodbye, and thanks for stopping by!', 'bot: Flow has ended']);
   await page.waitForFunction(() => (document.querySelector('#sb-chat input') as HTMLInputElement).disabled);
 });

@@ -11,11 +11,13 @@ const recordedLater = ['automation'];
 // Recorded again (--tag v3) once writes waited for a pause in the conversation (the chat-write-after-pause patch).
 const recordedThird = [...recorded, ...recordedLater].map((p) => `${p}-v3`);
 const recordedWithPauses = ['paused-writes'];
+// After chat-scripted-facts: conversation-v4 and automation-v5 (the paths with a scripted ai_reply); automation-v4: after chat-lead-bound.
+const recordedFourth = ['conversation-v4', 'automation-v4', 'automation-v5'];
 const files = fixtureFiles('chat');
 
 describe('chatSession replay', () => {
   it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses].map((p) => `chat-history-${p}.json`)));
+    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses, ...recordedFourth].map((p) => `chat-history-${p}.json`)));
   });
 
   it('records every path the recorder knows', () => {

@@ -28,6 +28,7 @@ export async function forkServer<M>(
       RATE_LIMIT_PER_ADDRESS: '1000000000',
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       JWT_SECRET: randomBytes(32).toString('hex'),
+      TWILIO_AUTH_TOKEN: randomBytes(24).toString('hex'),
       ...env,
     },
   });

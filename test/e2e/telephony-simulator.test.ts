@@ -8,7 +8,7 @@ import { startSimulator, type Simulator } from '../../src/telephony/simulator/se
 import { createTwilioProvider } from '../../src/telephony/twilio';
 import { startCallbackReceiver, type ReceivedCallback } from '../helpers/callback-receiver';
 import { repoRoot } from '../helpers/env';
-import { callsCreateValidator } from '../helpers/twilio-schema';
+import { callsCreateValidator, callsReadValidator } from '../helpers/twilio-schema';
 
 const TOKEN = 'simulator-test-token';
 const LEAD = '+17145550100';
@@ -78,7 +78,7 @@ describe('the carrier simulator, through the Twilio client', () => {
     expect(statuses(parent)).toEqual(['queued', 'ringing', 'in-progress', 'completed']);
     expect(parent[2]!.event.answeredBy).toBe('human');
     expect(parent[3]!.event).toMatchObject({ disposition: 'Completed', transcript: SIMULATED_TRANSCRIPT, durationSeconds: 5 });
-    expect(parent[3]!.event.recordingUrl).toMatch(new RegExp(`^${sim.url}/recordings/CA[0-9a-f]{32}\\.mp3$`));
+    expect(parent[3]!.event.recordingUrl).toBe(`https://api.twilio.com/2010-04-01/Accounts/${sim.accountSid}/Recordings/RE${parent[3]!.event.callSid.slice(2)}`);
     expect(parent[3]!.form.get('Direction')).toBe('outbound-api');
     expect(legs).toEqual([]);
   });
@@ -132,6 +132,33 @@ describe('the carrier simulator, through the Twilio client', () => {
     expect(statuses(legs[1]!)).toEqual(['queued', 'ringing', 'in-progress', 'completed']);
     expect(legs[1]!.at(-1)!.event.disposition).toBe('Completed');
     expect(legs.flat().every((c) => c.event.parentCallSid === providerCallId && c.event.to === TRANSFER)).toBe(true);
+  });
+
+  it("answers GETs of a call and of its child calls as Twilio does, in shapes Twilio's description accepts", async () => {
+    const read = callsReadValidator();
+    const { providerCallId, legs } = await played('+17145550006');
+    const base = `${sim.url}/2010-04-01/Accounts/${sim.accountSid}/Calls`;
+    const auth = { authorization: `Basic ${Buffer.from(`${sim.accountSid}:${TOKEN}`).toString('base64')}` };
+    const raw = async (path: string) => {
+      const res = await fetch(base + path, { headers: auth });
+      const body = await res.json();
+      expect({ path, status: res.status, problems: read.response(new URL(base + path).pathname, body) }).toEqual({ path, status: 200, problems: [] });
+      return body;
+    };
+    expect(await raw(`/${providerCallId}.json`)).toMatchObject({ sid: providerCallId, status: 'completed', answered_by: 'human', parent_call_sid: null, duration: expect.stringMatching(/^\d+$/) });
+    const children = (await raw(`.json?ParentCallSid=${providerCallId}&PageSize=50`)) as { calls: { sid: string; status: string; to: string }[] };
+    // Newest first, as Twilio lists; the same legs and ends the callbacks reported.
+    expect(children.calls.map((c) => [c.sid, c.status, c.to])).toEqual([
+      [legs[1]![0]!.event.callSid, 'completed', TRANSFER],
+      [legs[0]![0]!.event.callSid, 'failed', TRANSFER],
+    ]);
+    expect(await provider.listCalls({ to: '+17145550006', from: '+17145550000' })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ sid: providerCallId, parentCallSid: null, status: 'completed', answeredBy: 'human', endedAt: expect.any(String) })]),
+    );
+    expect(await provider.fetchCall(legs[0]![0]!.event.callSid)).toMatchObject({ parentCallSid: providerCallId, status: 'failed' });
+    const unknown = await fetch(`${base}/CA0000000000000000000000000000dead.json`, { headers: auth });
+    expect(unknown.status).toBe(404);
+    expect((await fetch(`${base}/${providerCallId}.json`)).status).toBe(401);
   });
 
   it('0007: the provider accepts the call and then sends nothing more', async () => {

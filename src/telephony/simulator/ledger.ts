@@ -1,4 +1,4 @@
-import type { CallStatus, MachineDetection } from '../provider';
+import type { AnsweredBy, CallStatus, MachineDetection } from '../provider';
 import type { Rule } from './rules';
 
 /** One callback the simulator posted (or tried to). */
@@ -20,6 +20,11 @@ export interface SimCall {
   answeredAt: number | null;
   createdAt: string;
   nextSequence: number;
+  /** What answering-machine detection said, once answered. */
+  answeredBy?: AnsweredBy | null;
+  /** When it ended (ISO 8601) and how long it talked, once ended. */
+  endedAt?: string | null;
+  durationSeconds?: number | null;
 }
 
 /** One placement request, as the ledger shows it: what was dialled, under which call id, and what happened. */
@@ -50,6 +55,11 @@ export class Ledger {
   /** The entry a call id placed, if any. */
   forCallId(callId: string): LedgerEntry | undefined {
     return this.byCallId.get(callId);
+  }
+
+  /** Every call and leg the simulator knows, in creation order. */
+  calls(): SimCall[] {
+    return [...this.bySid.values()].map((f) => f.call);
   }
 
   /** A call or leg and its entry. */

@@ -13,8 +13,6 @@ export interface PlayerContext {
   accountSid: string;
   authToken: string;
   speed: number;
-  /** Base of the fake recording URLs. */
-  publicUrl: string;
 }
 
 /** A call being played out: its scripted callbacks fire on timers, scaled down by speed. */
@@ -77,7 +75,8 @@ export class CallPlayer {
     const extras: CallbackExtras = { answeredBy: step.answeredBy, sipResponseCode: step.sipResponseCode, durationSeconds: step.durationSeconds };
     if (step.transcript) {
       extras.transcript = step.transcript;
-      extras.recordingUrl = `${this.ctx.publicUrl}/recordings/${call.sid}.mp3`;
+      // Twilio's shape (https, under the account); the simulator serves no audio.
+      extras.recordingUrl = `https://api.twilio.com/2010-04-01/Accounts/${this.ctx.accountSid}/Recordings/RE${call.sid.slice(2)}`;
     }
     this.emit(call, step.status, extras);
   }
@@ -104,6 +103,11 @@ export class CallPlayer {
 
   private emit(call: SimCall, status: CallStatus, extras: CallbackExtras): void {
     if (status === 'in-progress') call.answeredAt = Date.now();
+    if (extras.answeredBy) call.answeredBy = extras.answeredBy;
+    if (TERMINAL_STATUSES.has(status)) {
+      call.endedAt = new Date().toISOString();
+      call.durationSeconds = extras.durationSeconds ?? 0;
+    }
     this.ctx.ledger.setStatus(call.sid, status);
     if (!this.active) this.markEnded();
     const sequence = call.nextSequence++;

@@ -7,7 +7,7 @@ import { Ledger, type LedgerEntry, type SimCall } from './ledger';
 import { CallPlayer, newCallSid } from './player';
 import { ruleFor, scriptFor } from './rules';
 import { readBody, send } from './http';
-import { callResource, twilioError } from './resources';
+import { callListResource, callResource, twilioError } from './resources';
 
 /** Options of the carrier simulator. */
 export interface SimulatorOptions {
@@ -50,7 +50,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const ledger = new Ledger();
   const players = new Map<string, CallPlayer>();
   const expectedAuth = Buffer.from(`Basic ${Buffer.from(`${accountSid}:${options.authToken}`).toString('base64')}`);
-  let publicUrl = '';
 
   const authorized = (req: http.IncomingMessage, pathSid: string) => {
     const given = Buffer.from(req.headers.authorization ?? '');
@@ -91,7 +90,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       callbacks: [],
     };
     ledger.add(entry, call);
-    const player = new CallPlayer({ ledger, accountSid, authToken: options.authToken, speed, publicUrl }, entry, call);
+    const player = new CallPlayer({ ledger, accountSid, authToken: options.authToken, speed }, entry, call);
     players.set(call.sid, player);
     player.play(scriptFor(entry.rule, entry.machineDetection));
     return [201, callResource(accountSid, call)];
@@ -108,14 +107,37 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     return [200, callResource(accountSid, found.call)];
   };
 
+  const fetchOne = (sid: string): [number, unknown] => {
+    const found = ledger.find(sid);
+    return found ? [200, callResource(accountSid, found.call)] : [404, twilioError(404, 20404, `The requested resource ${sid} was not found`)];
+  };
+
+  // Twilio's filters this client uses (ParentCallSid, To, From, Status), newest first.
+  const list = (query: URLSearchParams): [number, unknown] => {
+    const filters: [string | null, (c: SimCall) => string | null][] = [
+      [query.get('ParentCallSid'), (c) => c.parentSid],
+      [query.get('To'), (c) => c.to],
+      [query.get('From'), (c) => c.from],
+      [query.get('Status'), (c) => c.status],
+    ];
+    const matching = ledger.calls().filter((c) => filters.every(([want, field]) => want === null || field(c) === want));
+    return [200, callListResource(accountSid, matching.reverse(), query)];
+  };
+
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://simulator').pathname;
+    const url = new URL(req.url ?? '/', 'http://simulator');
+    const path = url.pathname;
     if (req.method === 'GET' && path === '/ledger') return send(res, 200, { calls: ledger.entries });
     const calls = CALLS.exec(path);
     const one = CALL.exec(path);
     if (!calls && !one) return send(res, 404, twilioError(404, 20404, 'The requested resource was not found'));
-    if (req.method !== 'POST') return send(res, 405, twilioError(405, 20004, 'Method not allowed'));
+    if (req.method !== 'POST' && req.method !== 'GET') return send(res, 405, twilioError(405, 20004, 'Method not allowed'));
     if (!authorized(req, (calls ?? one)![1]!)) return send(res, 401, twilioError(401, 20003, 'Authenticate'));
+    if (req.method === 'GET') {
+      options.onRequest?.({ method: 'GET', path: `${path}${url.search}`, headers: req.headers, body: '' });
+      const [status, body] = calls ? list(url.searchParams) : fetchOne(one![2]!);
+      return send(res, status, body);
+    }
     if (!String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       return send(res, 400, twilioError(400, 20001, 'Content-Type must be application/x-www-form-urlencoded'));
     }
@@ -135,7 +157,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  publicUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
     url: publicUrl,

@@ -23,7 +23,8 @@ export const statusCallbackSchema = z.object({
   From: z.string().min(1),
   To: z.string().min(1),
   SipResponseCode: count.optional(),
-  RecordingUrl: z.url().optional(),
+  // Shown to users as a link: https only (Twilio's are), never javascript:, data: or plain http.
+  RecordingUrl: z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
   /** Simulator extension (Twilio delivers transcripts elsewhere). */
   Transcript: z.string().max(100_000).optional(),
 });

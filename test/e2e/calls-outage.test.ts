@@ -2,6 +2,8 @@
 // callbacks are lost (neither Twilio nor the simulator retries them); a worker dies between the carrier accepting a
 // call and the sid's write. The calls must still end as the carrier says they ended, each placed once.
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { callWithLegs } from '../../src/db/repos/calls';
 import { startSimulator, type Simulator } from '../../src/telephony/simulator/server';
@@ -21,8 +23,9 @@ beforeAll(async () => {
   app = await startTestApp({ simulator: { speed: 0.5 } });
   gate = await startCallbackGate();
 });
+// Each case runs its own processes on the app's task queues.
+afterEach(() => killWorkerProcesses());
 afterAll(async () => {
-  killWorkerProcesses();
   await gate?.close();
   await app?.close();
 });
@@ -98,8 +101,6 @@ describe('the api and worker killed while calls are in flight', () => {
       expect(sim.ledger.entries.filter((e) => e.callId === id)).toEqual([expect.objectContaining({ repeatedCreates: 0 })]);
     }
     expect(await app.db.query('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [ws.workspaceId])).toEqual([{ used: 0 }]);
-    // The next case runs its own worker on the same task queues.
-    killWorkerProcesses();
   });
 });
 
@@ -133,6 +134,54 @@ describe('a worker killed after the carrier accepted a call but before its sid w
       expect(await callResult(app, callId)).toMatchObject({ outcome: 'human', status: 'completed' });
       expect(sim.ledger.entries.filter((e) => e.callId === callId)).toEqual([expect.objectContaining({ sid: first.sid, repeatedCreates: 0 })]);
       expect(await app.db.one('SELECT provider_sid FROM calls WHERE id = $1', [callId])).toEqual({ provider_sid: first.sid });
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe('the whole stack stopped mid-call and started again (Ctrl-C, then npm start)', () => {
+  it('ends each call as it would have ended: the carrier simulator resumes its calls from its state file', async () => {
+    const stateFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-sim-')), 'carrier-simulator.json');
+    const simOptions = { authToken: app.config.TWILIO_AUTH_TOKEN, speed: 0.5, stateFile };
+    let sim = await startSimulator(simOptions);
+    try {
+      const ws = await callingWorkspace(app);
+      const api = await startApiProcess(sim);
+      const worker = await startWorkerProcess(app, callbackEnv(sim, gate.url));
+      const placed: string[] = [];
+      for (const last4 of ['0001', '0005']) {
+        const res = await app.request('POST', '/v1/agent', { key: ws.apiKey, body: { agent: ws.agentId, phone: phoneEnding(last4) } });
+        placed.push(res.body.call_id as string);
+      }
+      await eventually(
+        async () => (await app.db.query('SELECT 1 FROM calls WHERE id = ANY($1) AND provider_sid IS NOT NULL', [placed])).length === placed.length,
+        60_000,
+        'every call placed',
+      );
+      gate.hold();
+      api.child.kill('SIGTERM');
+      worker.kill('SIGTERM');
+      await Promise.all([exited(api.child), exited(worker), sim.close()]);
+      gate.release();
+      const stoppedAt = placed.map((id) => sim.ledger.forCallId(id)!.status);
+      expect(stoppedAt.filter((st) => st === 'completed')).toEqual([]);
+
+      // Started again on the same address: the carrier's calls went on meanwhile.
+      sim = await startSimulator({ ...simOptions, port: sim.port });
+      await startApiProcess(sim);
+      await startWorkerProcess(app, callbackEnv(sim, gate.url));
+      const results = await Promise.all(placed.map((id) => callResult(app, id)));
+      expect(results.map((r) => [r.outcome, r.legs])).toEqual([
+        ['human', 0],
+        ['transferred', 1],
+      ]);
+      for (const id of placed) {
+        const entry = sim.ledger.forCallId(id)!;
+        expect(entry).toMatchObject({ status: 'completed', repeatedCreates: 0 });
+        const [, ...legs] = (await callWithLegs(app.db, ws.workspaceId, id))!;
+        expect(legs.map((l) => [l.provider_sid, l.status])).toEqual(entry.legs.map((l) => [l.sid, lifecycle(l.status)]));
+      }
     } finally {
       await sim.close();
     }

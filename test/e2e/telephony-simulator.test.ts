@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { MachineDetection, TelephonyProvider } from '../../src/telephony/provider';
@@ -298,8 +300,10 @@ describe('cancelling and hanging up in the simulator (real-time speed)', () => {
 });
 
 describe('the simulator as a process', () => {
-  it('starts from its entry point, prints its address, serves the ledger and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), 'src/telephony/simulator/main.ts', '--port', '0', '--speed', '20'], {
+  it('starts from its entry point, prints its address, serves the ledger and stops on SIGTERM, keeping its state', async () => {
+    const stateFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-sim-')), 'state.json');
+    const args = ['src/telephony/simulator/main.ts', '--port', '0', '--speed', '20', '--state', stateFile];
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), ...args], {
       cwd: repoRoot,
       env: { ...process.env, TWILIO_AUTH_TOKEN: TOKEN },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -325,6 +329,7 @@ describe('the simulator as a process', () => {
       expect(calls).toMatchObject([{ callId, sid: providerCallId, rule: 'silent' }]);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+      expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ entries: [{ callId, sid: providerCallId }], calls: [{ sid: providerCallId, status: 'queued' }] });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
@@ -337,5 +342,49 @@ describe('the simulator as a process', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
     expect(err).toContain('--speed must be a positive number (got 0)');
+  });
+});
+
+describe('the simulator across a restart (its state file)', () => {
+  it('keeps its ledger and calls, and a call in flight plays its remaining callbacks after the restart', async () => {
+    const stateFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-sim-')), 'carrier-simulator.json');
+    const receiver = await startCallbackReceiver(TOKEN);
+    let sim = await startSimulator({ authToken: TOKEN, speed: 2, stateFile });
+    try {
+      const callId = randomUUID();
+      const { providerCallId } = await createTwilioProvider({ baseUrl: sim.url, accountSid: sim.accountSid, authToken: TOKEN }).placeCall({
+        callId,
+        to: '+17145550005',
+        from: LEAD,
+        voiceAgentUrl: `http://127.0.0.1:9/voice/agent?transfer_to=${encodeURIComponent(TRANSFER)}`,
+        statusCallbackUrl: `${receiver.url}/hooks/telephony/status?call_id=${callId}`,
+        machineDetection: 'Enable',
+      });
+      // Stopped (as by Ctrl-C) once the person answered: the call is in progress, its transfer and end still to come.
+      await receiver.waitFor((c) => c.event.callSid === providerCallId && c.event.status === 'in-progress');
+      await sim.close();
+      expect(sim.ledger.forCallId(callId)!.status).toBe('in-progress');
+
+      sim = await startSimulator({ authToken: TOKEN, speed: 2, stateFile });
+      expect(sim.ledger.forCallId(callId)).toMatchObject({ sid: providerCallId, rule: 'one_transfer', repeatedCreates: 0 });
+      await sim.settled(providerCallId);
+      // Across both lives: every callback once, numbered on from where the first life stopped.
+      const mine = receiver.received.filter((c) => c.url.endsWith(`call_id=${callId}`));
+      const parent = mine.filter((c) => c.event.callSid === providerCallId);
+      const legs = mine.filter((c) => c.event.parentCallSid === providerCallId);
+      expect(parent.map((c) => [c.event.status, c.event.sequence])).toEqual([['queued', 0], ['ringing', 1], ['in-progress', 2], ['completed', 3]]);
+      expect(legs.map((c) => [c.event.status, c.event.sequence])).toEqual([['queued', 0], ['ringing', 1], ['in-progress', 2], ['completed', 3]]);
+      expect(mine.every((c) => c.signatureValid)).toBe(true);
+      expect(sim.ledger.forCallId(callId)).toMatchObject({ status: 'completed', legs: [{ status: 'completed', to: TRANSFER }] });
+      expect(sim.ledger.forCallId(callId)!.callbacks).toHaveLength(8);
+      const provider = createTwilioProvider({ baseUrl: sim.url, accountSid: sim.accountSid, authToken: TOKEN });
+      expect(await provider.fetchCall(providerCallId)).toMatchObject({ status: 'completed', answeredBy: 'human' });
+      // A create repeated after the restart is still recognised by its call id.
+      await provider.placeCall({ callId, to: '+17145550005', from: LEAD, voiceAgentUrl: 'http://127.0.0.1:9/v', statusCallbackUrl: `${receiver.url}/s`, machineDetection: 'off' });
+      expect(sim.ledger.entries.filter((e) => e.callId === callId)).toEqual([expect.objectContaining({ repeatedCreates: 1 })]);
+    } finally {
+      await sim.close();
+      await receiver.close();
+    }
   });
 });

@@ -25,6 +25,10 @@ export interface SimCall {
   /** When it ended (ISO 8601) and how long it talked, once ended. */
   endedAt?: string | null;
   durationSeconds?: number | null;
+  /** 0 for the placed call, n for its n-th transfer leg. */
+  leg?: number;
+  /** On the placed call: how many steps of its script have played (a restarted simulator resumes from there). */
+  played?: number;
 }
 
 /** One placement request, as the ledger shows it: what was dialled, under which call id, and what happened. */
@@ -74,9 +78,9 @@ export class Ledger {
     this.bySid.set(call.sid, { entry, call });
   }
 
-  /** Records a transfer leg of an entry's call. */
-  addLeg(entry: LedgerEntry, call: SimCall): void {
-    entry.legs.push({ sid: call.sid, to: call.to, from: call.from, status: call.status });
+  /** Records a transfer leg of an entry's call (`known`: already listed in the entry, as when restored). */
+  addLeg(entry: LedgerEntry, call: SimCall, known = false): void {
+    if (!known) entry.legs.push({ sid: call.sid, to: call.to, from: call.from, status: call.status });
     this.bySid.set(call.sid, { entry, call });
   }
 

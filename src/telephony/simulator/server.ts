@@ -8,6 +8,7 @@ import { CallPlayer, newCallSid } from './player';
 import { ruleFor, scriptFor } from './rules';
 import { readBody, send } from './http';
 import { callListResource, callResource, twilioError } from './resources';
+import { loadState, saveState, throttled } from './state';
 
 /** Options of the carrier simulator. */
 export interface SimulatorOptions {
@@ -19,6 +20,11 @@ export interface SimulatorOptions {
   speed?: number;
   /** Transfer number when the voice-agent URL carries no `transfer_to`. */
   defaultTransferTo?: string;
+  /**
+   * Keeps the ledger and every call in this file (`npm start`: under .data/): a restarted simulator loads it, and the
+   * calls that had not ended go on where they were, sending their remaining callbacks.
+   */
+  stateFile?: string;
   /** Sees every Calls API request as received (tests validate them against Twilio's OpenAPI description). */
   onRequest?: (request: { method: string; path: string; headers: http.IncomingHttpHeaders; body: string }) => void;
 }
@@ -49,6 +55,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const host = options.host ?? '127.0.0.1';
   const ledger = new Ledger();
   const players = new Map<string, CallPlayer>();
+  const persist = options.stateFile ? throttled(() => saveState(options.stateFile!, ledger), 100) : undefined;
+  const playerContext = { ledger, accountSid, authToken: options.authToken, speed, changed: persist };
+  for (const saved of options.stateFile ? loadState(options.stateFile) : []) {
+    ledger.add(saved.entry, saved.root);
+    for (const leg of saved.legs) ledger.addLeg(saved.entry, leg, true);
+    const player = new CallPlayer(playerContext, saved.entry, saved.root, saved.legs);
+    players.set(saved.root.sid, player);
+    if (player.active) player.play(scriptFor(saved.entry.rule, saved.entry.machineDetection));
+  }
   const expectedAuth = Buffer.from(`Basic ${Buffer.from(`${accountSid}:${options.authToken}`).toString('base64')}`);
 
   const authorized = (req: http.IncomingMessage, pathSid: string) => {
@@ -72,7 +87,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (statusCallback && !URL.canParse(statusCallback)) return [400, twilioError(400, 21609, 'StatusCallback is not a valid URL')];
     const amd = form.get('MachineDetection');
     if (amd && !MACHINE_DETECTION.has(amd)) return [400, twilioError(400, 21626, 'MachineDetection must be Enable or DetectMessageEnd')];
-    const call: SimCall = { sid: newCallSid(), parentSid: null, to, from, status: 'queued', answeredAt: null, createdAt: new Date().toISOString(), nextSequence: 0 };
+    const call: SimCall = { sid: newCallSid(), parentSid: null, to, from, status: 'queued', answeredAt: null, createdAt: new Date().toISOString(), nextSequence: 0, leg: 0, played: 0 };
     const entry: LedgerEntry = {
       callId,
       sid: call.sid,
@@ -90,7 +105,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       callbacks: [],
     };
     ledger.add(entry, call);
-    const player = new CallPlayer({ ledger, accountSid, authToken: options.authToken, speed }, entry, call);
+    const player = new CallPlayer(playerContext, entry, call);
     players.set(call.sid, player);
     player.play(scriptFor(entry.rule, entry.machineDetection));
     return [201, callResource(accountSid, call)];
@@ -172,6 +187,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     },
     async close() {
       for (const player of players.values()) player.stop();
+      // Callbacks in flight get a moment to be answered, so the state saved records them.
+      await Promise.race([Promise.all([...players.values()].map((p) => p.settled())), new Promise((r) => setTimeout(r, 1000).unref())]);
+      persist?.flush();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

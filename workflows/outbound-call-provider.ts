@@ -6,17 +6,20 @@ import type { CallLifecycleStatus, SignalledCallEvent } from './outbound-call-ty
 /** What the workflow last applied for one call sid. */
 export type Applied = Map<string, { status: CallLifecycleStatus; sequence: number }>;
 
-const TERMINAL = new Set<string>(['completed', 'busy', 'no_answer', 'failed', 'canceled']);
+/** How far along a status is; every end ranks last. */
+const RANK: Record<string, number> = { queued: 0, ringing: 1, in_progress: 2 };
+const rank = (status: string) => RANK[status.replace(/-/g, '_')] ?? 3;
 
 /**
- * One event per call or transfer leg whose provider status differs from what was applied (none for one that already
- * ended): sequenced right after the last applied, so a late callback for an older state is dropped as usual. A GET
- * carries no transcript or recording; `at` stands in for a call that has not ended.
+ * One event per call or transfer leg the provider reports further along than what was applied (none for one that
+ * already ended): sequenced right after the last applied, so a late callback for an older state is dropped as usual.
+ * A GET carries no transcript or recording; `at` stands in for a call that has not ended.
  */
 export function eventsFromProvider(view: ProviderView, applied: Applied, at: string): SignalledCallEvent[] {
   return [view.call, ...view.legs].flatMap((c): SignalledCallEvent[] => {
     const prev = applied.get(c.sid);
-    if (prev && (TERMINAL.has(prev.status) || prev.status === c.status.replace(/-/g, '_'))) return [];
+    // The view may be older than a callback that arrived while it was read: it only ever moves a call forward.
+    if (prev && rank(c.status) <= rank(prev.status)) return [];
     return [
       {
         callSid: c.sid,

@@ -188,7 +188,8 @@ export async function outboundCall(input: OutboundCallInput): Promise<CallResult
     await publishCallEvent({ workspaceId: input.workspaceId, callId, type: 'call.started' });
 
     while (!TERMINAL.has(status)) {
-      const heard = await condition(() => inbox.length > 0 || recheck, prepared.providerTimeoutMs);
+      // A run from before the patch ignores the signal (it cannot answer it as recorded).
+      const heard = await condition(() => inbox.length > 0 || (truth && recheck), prepared.providerTimeoutMs);
       if (truth && (recheck || !heard)) {
         recheck = false;
         const view = await readProvider(placed.providerCallId);

@@ -14,6 +14,7 @@ import {
   onDoNotCallList,
   phoneGroupNumbers,
   providerSidOf,
+  recordedProviderSids,
   setProviderSid,
   touchNumber,
   type CallChange,
@@ -24,13 +25,28 @@ import type { TimeWindow } from '../src/journeys/schema';
 import type { Logger } from '../src/log';
 import { TelephonyError } from '../src/telephony/errors';
 import { telephonyProviderFromConfig } from '../src/telephony/from-config';
-import type { TelephonyProvider } from '../src/telephony/provider';
+import type { ProviderCall, TelephonyProvider } from '../src/telephony/provider';
 import type { OutboundCallInput } from '../workflows/outbound-call-types';
 
 /** What the workflow needs to place a prepared call, or why it must not be placed. */
 export type PreparedCall =
   | { ok: true; from: string; leadId: string | null; timeZone: string; window: TimeWindow; transferTo: string | null; providerTimeoutMs: number }
   | { ok: false; reason: 'do_not_call' | 'invalid_agent' | 'no_caller_id' };
+
+/** A call and its transfer legs (oldest first) as the provider reports them. */
+export interface ProviderView {
+  call: ProviderCall;
+  legs: ProviderCall[];
+}
+
+/** How far before the first placement attempt a provider's creation time may read (clock skew, whole seconds). */
+const ADOPT_SKEW_MS = 60_000;
+
+/** A TelephonyError as the Temporal failure the workflow sees (retryable or not, after the provider's Retry-After). */
+const asFailure = (err: unknown) =>
+  err instanceof TelephonyError
+    ? ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: !err.retryable, nextRetryDelay: err.retryAfterMs ?? undefined })
+    : err;
 
 /** Longest a call waiting for a slot goes without looking again (a released slot wakes it at once). */
 const SLOT_RECHECK_MAX_MS = 10_000;
@@ -41,6 +57,13 @@ export function createCallActivities(deps: { db: Db; logger: Logger; config?: Co
   const config = deps.config ?? loadConfig({});
   const provider = deps.provider ?? telephonyProviderFromConfig(config);
   const wakeups = new SlotWakeups(db);
+
+  /** The oldest top-level call between the numbers created since `sinceMs` that no call of ours carries, if any. */
+  const placedEarlier = async (to: string, from: string, sinceMs: number): Promise<string | null> => {
+    const recent = (await provider.listCalls({ to, from })).filter((c) => c.parentCallSid === null && Date.parse(c.createdAt) >= sinceMs);
+    const taken = await recordedProviderSids(db, recent.map((c) => c.sid));
+    return recent.filter((c) => !taken.has(c.sid)).at(-1)?.sid ?? null;
+  };
 
   return {
     /** Checks the do-not-call list, resolves lead, caller id and window, and records the call (queued) if new. */
@@ -108,13 +131,23 @@ export function createCallActivities(deps: { db: Db; logger: Logger; config?: Co
     },
 
     /**
-     * Places the call once: a sid already recorded is returned as is, and the call id goes along as the provider's
-     * idempotency key (honoured by the simulator), so a retry after a crash does not ring twice.
+     * Places the call once: a sid already recorded is returned as is; a retry first looks for a call the provider
+     * accepted from an earlier attempt whose answer was lost (a crash before the sid was written) and adopts it, as
+     * Twilio takes no idempotency key; the call id still goes along as one (honoured by the simulator).
      */
     async placeCall(a: { callId: string; to: string; from: string; transferTo: string | null }): Promise<{ providerCallId: string }> {
       const known = await providerSidOf(db, a.callId);
       if (known) return { providerCallId: known };
       try {
+        const info = Context.current().info;
+        if (info.attempt > 1) {
+          const adopted = await placedEarlier(`+${a.to}`, `+${a.from}`, info.scheduledTimestampMs - ADOPT_SKEW_MS);
+          if (adopted) {
+            deps.logger.info({ callId: a.callId, attempt: info.attempt }, 'adopted the call an earlier attempt placed');
+            await setProviderSid(db, a.callId, adopted);
+            return { providerCallId: adopted };
+          }
+        }
         const urls = telephonyUrls(config);
         const statusCallbackUrl = `${urls.statusCallback}?call_id=${encodeURIComponent(a.callId)}`;
         const placed = await provider.placeCall({
@@ -129,10 +162,18 @@ export function createCallActivities(deps: { db: Db; logger: Logger; config?: Co
         await setProviderSid(db, a.callId, placed.providerCallId);
         return placed;
       } catch (err) {
-        if (err instanceof TelephonyError) {
-          throw ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: !err.retryable, nextRetryDelay: err.retryAfterMs ?? undefined });
-        }
-        throw err;
+        throw asFailure(err);
+      }
+    },
+
+    /** The call and its transfer legs as the provider knows them now (callbacks may have been lost). */
+    async readProviderCall(a: { providerCallId: string }): Promise<ProviderView> {
+      try {
+        const [call, legs] = await Promise.all([provider.fetchCall(a.providerCallId), provider.listCalls({ parentCallSid: a.providerCallId })]);
+        // Listed newest first; creation times have whole seconds, so reversing first keeps ties in order.
+        return { call, legs: legs.reverse().sort((x, y) => Date.parse(x.createdAt) - Date.parse(y.createdAt)) };
+      } catch (err) {
+        throw asFailure(err);
       }
     },
 

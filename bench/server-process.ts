@@ -31,6 +31,7 @@ export async function forkServer<M>(
       WEBCHAT_SOCKETS_PER_ADDRESS: '0',
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       JWT_SECRET: randomBytes(32).toString('hex'),
+      TWILIO_AUTH_TOKEN: randomBytes(24).toString('hex'),
       ...env,
     },
   });

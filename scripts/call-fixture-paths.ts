@@ -8,7 +8,7 @@ import { createAgent, createPhoneGroup } from '../src/db/repos/agents';
 import { releaseCallSlot } from '../src/db/repos/call-slots';
 import { startOutboundCall } from '../src/calls/start';
 import { callEventWorkflowId, callWorkflowId } from '../src/temporal/ids';
-import type { CallResult } from '../workflows/outbound-call-types';
+import { CALL_RECHECK_SIGNAL, type CallResult } from '../workflows/outbound-call-types';
 import { callingWorkspace, phoneEnding } from '../test/helpers/calls';
 import type { TestApp } from '../test/helpers/stack';
 import { eventually, type WebhookReceiver } from '../test/helpers/webhook-receiver';
@@ -49,8 +49,24 @@ export const callPaths: Record<string, (ctx: CallPathContext) => Promise<Recorde
   busy: (ctx) => apiCall(ctx, '0004', 'busy'),
   /** 0003: nobody answers. */
   'no-answer': (ctx) => apiCall(ctx, '0003', 'no_answer'),
-  /** 0007: the provider goes silent; the call fails with provider_timeout after the configured timeout. */
+  /** 0007: the provider goes silent; the call fails with provider_timeout after the configured timeout (read first). */
   'provider-timeout': (ctx) => apiCall(ctx, '0007', 'failed'),
+
+  /**
+   * 0005 asked to recheck the provider once placed (as the api does after a restart): it reads the call and its child
+   * calls, applies them, and follows the callbacks to the end (after the call-provider-truth patch only).
+   */
+  async recheck(ctx) {
+    const res = await ctx.app.request('POST', '/v1/agent', { key: ctx.caller.apiKey, body: { agent: ctx.caller.agentId, phone: phoneEnding('0005') } });
+    if (res.status !== 200) throw new Error(`POST /v1/agent: ${res.status} ${JSON.stringify(res.body)}`);
+    const callId = res.body.call_id as string;
+    const handle = handleOf(ctx, callId);
+    await eventually(async () => (await ctx.app.db.one<{ provider_sid: string | null }>('SELECT provider_sid FROM calls WHERE id = $1', [callId]))?.provider_sid ?? undefined, 20_000, 'the call placed');
+    await handle.signal(CALL_RECHECK_SIGNAL);
+    const r = (await handle.result()) as CallResult;
+    if (r.outcome !== 'transferred') throw new Error(`rechecked call ended ${r.outcome}`);
+    return { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
+  },
 
   /** 0007 cancelled through POST /v1/calls/cancel once placed: hung up at the provider, outcome canceled. */
   async cancel(ctx) {

@@ -26,6 +26,12 @@ const encryptionKey = z.string().transform((text, ctx) => {
   return key;
 });
 
+/**
+ * Secrets with a public development default: anyone can read these values here, so production refuses them (set or
+ * unset). ENCRYPTION_KEY and JWT_SECRET have no default at all; outside production they are generated per data dir.
+ */
+export const DEV_DEFAULT_SECRETS = { TWILIO_AUTH_TOKEN: 'simulator-auth-token' } as const;
+
 const fields = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -119,7 +125,7 @@ const fields = z.object({
     .regex(/^AC[0-9a-fA-F]{32}$/, 'must be AC followed by 32 hex digits')
     .default('AC00000000000000000000000000000000'),
   /** Signs status callbacks (X-Twilio-Signature) and authenticates API calls; the default only suits the simulator. */
-  TWILIO_AUTH_TOKEN: z.string().min(8).default('simulator-auth-token'),
+  TWILIO_AUTH_TOKEN: z.string().min(8).default(DEV_DEFAULT_SECRETS.TWILIO_AUTH_TOKEN),
   /** Origin the provider posts status callbacks to (…/telephony/twilio/status); default: PUBLIC_BASE_URL, else HOST:PORT. */
   TELEPHONY_CALLBACK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** The voice-agent runtime an answered call is connected to (Twilio's `Url`); default: <callback origin>/telephony/twilio/voice. */
@@ -191,6 +197,10 @@ const schema = fields.superRefine((c, ctx) => {
   // Production never falls back to a generated key: a lost data dir would lose every sealed secret. (JWT_SECRET is
   // checked where tokens are issued, the api, as the worker has no use for it.)
   if (!c.ENCRYPTION_KEY) ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'required in production (32 random bytes, base64 or hex: `openssl rand -base64 32`)' });
+  for (const [name, devValue] of Object.entries(DEV_DEFAULT_SECRETS)) {
+    if (c[name as keyof typeof DEV_DEFAULT_SECRETS] !== devValue) continue;
+    ctx.addIssue({ code: 'custom', path: [name], message: 'required in production: its development default is public; set your own secret' });
+  }
 });
 
 export type Config = z.infer<typeof schema>;

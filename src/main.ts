@@ -8,6 +8,7 @@ import { sealLegacyWebhookSecrets } from './db/repos/webhook-secrets';
 import { createDb } from './db/pool';
 import type { RequestLog } from './http/middleware/request-context';
 import { createLogger, type Logger } from './log';
+import { recheckOpenCalls } from './calls/recheck';
 import { handleShutdownSignals } from './shutdown';
 import { connectTemporal } from './temporal/client';
 import { ensureSearchAttributes } from './temporal/search-attributes';
@@ -43,6 +44,11 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
   logger.info({ url }, 'api listening');
+  // Callbacks the provider sent while this api was down are lost: calls in flight read their state from it instead.
+  recheckOpenCalls(db, temporal.client, logger).then(
+    (asked) => asked && logger.info({ calls: asked }, 'calls in flight asked to recheck the provider'),
+    (err: Error) => logger.warn({ err: err.message }, 'calls in flight not rechecked'),
+  );
   return {
     server,
     url,

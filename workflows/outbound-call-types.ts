@@ -44,6 +44,9 @@ export interface CallResult {
 /** The signal name provider events reach a call's workflow under. */
 export const CALL_EVENT_SIGNAL = 'callEvent';
 
+/** The signal asking `call:<callId>` to read its state from the provider now (callbacks may have been lost). */
+export const CALL_RECHECK_SIGNAL = 'recheckProvider';
+
 /** A verified provider status callback as the api signals it to `call:<callId>` (CallEvent with an ISO timestamp). */
 export interface SignalledCallEvent {
   callSid: string;

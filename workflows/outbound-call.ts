@@ -15,8 +15,10 @@ import {
 import type { createCallActivities } from '../activities/calls';
 import { SA } from '../src/temporal/search-attribute-keys';
 import { publishCallEvent } from './call-events';
+import { eventsFromProvider, type Applied } from './outbound-call-provider';
 import {
   CALL_EVENT_SIGNAL,
+  CALL_RECHECK_SIGNAL,
   type CallLifecycleStatus,
   type CallOutcome,
   type CallResult,
@@ -40,6 +42,13 @@ const provider = proxyActivities<CallActivities>({
 
 /** A provider status callback for this call or one of its transfer legs. */
 export const callEventSignal = defineSignal<[SignalledCallEvent]>(CALL_EVENT_SIGNAL);
+/** Read the call from the provider now (sent by the api after it restarts: callbacks it missed are lost). */
+export const callRecheckSignal = defineSignal(CALL_RECHECK_SIGNAL);
+/**
+ * The patch after which the provider is asked before deciding on silence and on a recheck signal, and legs are only
+ * child calls of this call's sid.
+ */
+export const PROVIDER_TRUTH_PATCH = 'call-provider-truth';
 
 /** How often a journey call waiting for a concurrent-call slot looked again, before the wake-up patch. */
 const SLOT_POLL = '5 seconds';
@@ -71,10 +80,12 @@ function outcomeOf(status: CallLifecycleStatus, answeredBy: string | null, trans
 }
 
 /**
- * Checks the do-not-call list, waits for the call window and a concurrent-call slot, places the call (the call id is
- * the provider's idempotency key), follows the provider's events (signal `callEvent`) to the end while recording every
- * change and leg, and returns the outcome. Cancelling the workflow stops the call at the provider (outcome canceled);
- * provider silence past the configured timeout fails it (`provider_timeout`). The slot is released however it ends.
+ * Checks the do-not-call list, waits for the call window and a concurrent-call slot, places the call (once: a retry
+ * adopts a call an earlier attempt placed), follows the provider's events (signal `callEvent`) to the end while
+ * recording every change and leg, and returns the outcome. On provider silence past the configured timeout, and on a
+ * `recheckProvider` signal, it reads the call and its child calls from the provider and applies what they say; a call
+ * still unanswered after the silence is stopped and fails (`provider_timeout`). Cancelling the workflow stops the call
+ * at the provider (outcome canceled). The slot is released however it ends.
  */
 export async function outboundCall(input: OutboundCallInput): Promise<CallResult> {
   const { callId } = input;
@@ -84,12 +95,15 @@ export async function outboundCall(input: OutboundCallInput): Promise<CallResult
     { key: SA.AgentId, value: input.agentId },
   ]);
 
+  const truth = patched(PROVIDER_TRUTH_PATCH);
   const inbox: SignalledCallEvent[] = [];
   setHandler(callEventSignal, (e) => void inbox.push(e));
+  let recheck = false;
+  setHandler(callRecheckSignal, () => void (recheck = true));
 
   let providerSid: string | null = null;
   const legs = new Map<string, number>();
-  const applied = new Map<string, { status: CallLifecycleStatus; sequence: number }>();
+  const applied: Applied = new Map();
   let status: CallLifecycleStatus = 'queued';
   let answeredBy: string | null = null;
   let transferred = false;
@@ -109,7 +123,8 @@ export async function outboundCall(input: OutboundCallInput): Promise<CallResult
     while (inbox.length) {
       const e = inbox.shift()!;
       const next = lifecycle(e.status);
-      const isLeg = e.parentCallSid !== null && e.callSid !== providerSid;
+      // A leg is a child call of this call's sid; before the patch, any call naming a parent was taken for one.
+      const isLeg = truth ? e.parentCallSid !== null && e.parentCallSid === providerSid : e.parentCallSid !== null && e.callSid !== providerSid;
       if (!isLeg && e.callSid !== providerSid) continue;
       const prev = applied.get(e.callSid);
       if (prev && (TERMINAL.has(prev.status) || e.sequence <= prev.sequence)) continue;
@@ -142,6 +157,13 @@ export async function outboundCall(input: OutboundCallInput): Promise<CallResult
     }
   };
 
+  /** The provider's view of the call, or null when it cannot be read (the call goes on as the callbacks say). */
+  const readProvider = (sid: string) =>
+    provider.readProviderCall({ providerCallId: sid }).catch((err: unknown) => {
+      if (err instanceof ActivityFailure && !isCancellation(err)) return null;
+      throw err;
+    });
+
   try {
     const prepared = await data.prepareCall(input);
     if (!prepared.ok) return await finish('failed', 'failed', prepared.reason);
@@ -166,7 +188,22 @@ export async function outboundCall(input: OutboundCallInput): Promise<CallResult
     await publishCallEvent({ workspaceId: input.workspaceId, callId, type: 'call.started' });
 
     while (!TERMINAL.has(status)) {
-      const heard = await condition(() => inbox.length > 0, prepared.providerTimeoutMs);
+      // A run from before the patch ignores the signal (it cannot answer it as recorded).
+      const heard = await condition(() => inbox.length > 0 || (truth && recheck), prepared.providerTimeoutMs);
+      if (truth && (recheck || !heard)) {
+        recheck = false;
+        const view = await readProvider(placed.providerCallId);
+        // Callbacks already in hand first: the provider's view is sequenced after them.
+        await drain();
+        if (view) inbox.push(...eventsFromProvider(view, applied, new Date().toISOString()));
+        await drain();
+        // Silent and never answered (or unreadable): the call is stuck at the provider. An answered call talks on.
+        if (!heard && !TERMINAL.has(status) && view?.call.status !== 'in-progress') {
+          await CancellationScope.nonCancellable(() => provider.stopProviderCall({ providerCallId: placed.providerCallId }));
+          return await finish('failed', 'failed', 'provider_timeout');
+        }
+        continue;
+      }
       if (!heard) {
         await CancellationScope.nonCancellable(() => provider.stopProviderCall({ providerCallId: placed.providerCallId }));
         return await finish('failed', 'failed', 'provider_timeout');

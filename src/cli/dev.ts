@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { startApi, type RunningApi } from '../main';
 import { publicUrls, type Config } from '../config';
@@ -108,7 +109,7 @@ export async function runDevStack(config: Config): Promise<void> {
     say(`Temporal ${parts.temporal.started ? 'dev server started' : 'reused'} at ${parts.temporal.address}`);
     checkpoint();
 
-    parts.sim = await startSimulatorProcess({ baseUrl: config.TELEPHONY_BASE_URL, env: process.env });
+    parts.sim = await startSimulatorProcess({ baseUrl: config.TELEPHONY_BASE_URL, env: process.env, stateFile: path.join(config.SWITCHBOARD_DATA_DIR, 'carrier-simulator.json') });
     if (parts.sim) say(`carrier simulator ${parts.sim.started ? 'started' : 'reused'} at ${parts.sim.url}`);
     checkpoint();
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ANSWERED_BY, TERMINAL_STATUSES, type CallEvent, type CallStatus } from './provider';
+import { dispositionOf } from './disposition';
+import { ANSWERED_BY, type CallEvent, type CallStatus } from './provider';
 import type { FormParams } from './signature';
 
 const sid = z.string().regex(/^CA[0-9a-fA-F]{32}$/, 'must be a call sid (CA + 32 hex digits)');
@@ -22,23 +23,11 @@ export const statusCallbackSchema = z.object({
   From: z.string().min(1),
   To: z.string().min(1),
   SipResponseCode: count.optional(),
-  RecordingUrl: z.url().optional(),
+  // Shown to users as a link: https only (Twilio's are), never javascript:, data: or plain http.
+  RecordingUrl: z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
   /** Simulator extension (Twilio delivers transcripts elsewhere). */
   Transcript: z.string().max(100_000).optional(),
 });
-
-// SIP 486/600 busy, 480/408 no answer, 503/502 congestion (trunk or carrier overloaded), anything else unavailable.
-const SIP_DISPOSITION: Record<number, string> = { 486: 'BUSY', 600: 'BUSY', 480: 'NOANSWER', 408: 'NOANSWER', 502: 'CONGESTION', 503: 'CONGESTION' };
-
-/** Dial-status style disposition of a terminal event (the open set plura-observed.md lists); null before the end. */
-export function dispositionOf(status: CallStatus, sipResponseCode?: number): string | null {
-  if (!TERMINAL_STATUSES.has(status)) return null;
-  if (status === 'completed') return 'Completed';
-  if (status === 'busy') return 'BUSY';
-  if (status === 'no-answer') return 'NOANSWER';
-  if (status === 'canceled') return 'CANCEL';
-  return (sipResponseCode !== undefined && SIP_DISPOSITION[sipResponseCode]) || 'CHANUNAVAIL';
-}
 
 /** A malformed status callback: the message names the fields. */
 export class InvalidCallbackError extends Error {

@@ -73,6 +73,25 @@ export interface CallEvent {
   recordingUrl: string | null;
 }
 
+/** A call or transfer leg as the provider reports it when asked (Twilio's Call resource), not from a callback. */
+export interface ProviderCall {
+  sid: string;
+  parentCallSid: string | null;
+  status: CallStatus;
+  answeredBy: AnsweredBy | null;
+  /** Seconds of conversation, once ended. */
+  durationSeconds: number | null;
+  from: string;
+  to: string;
+  /** When the provider created it (ISO 8601). */
+  createdAt: string;
+  /** When it ended (ISO 8601), once ended. */
+  endedAt: string | null;
+}
+
+/** Which calls to list: a call's transfer legs, or the calls to one number from another (newest first). */
+export type CallListFilter = { parentCallSid: string } | { to: string; from: string };
+
 /** A vendor that can place and stop outbound calls. */
 export interface TelephonyProvider {
   /** Provider name for logs and metrics ("twilio"). */
@@ -89,4 +108,8 @@ export interface TelephonyProvider {
   cancelCall(providerCallId: string): Promise<void>;
   /** Hangs up a call whatever its state (an answered call ends as completed). */
   hangUpCall(providerCallId: string): Promise<void>;
+  /** Reads a call as the provider knows it now (whatever callbacks were lost). */
+  fetchCall(providerCallId: string): Promise<ProviderCall>;
+  /** Lists calls: a call's child calls (transfer legs), or recent calls between two numbers, newest first. */
+  listCalls(filter: CallListFilter): Promise<ProviderCall[]>;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorForStatus, TelephonyError } from './errors';
-import type { PlaceCallRequest, PlacedCall, TelephonyProvider } from './provider';
+import type { CallListFilter, PlaceCallRequest, PlacedCall, ProviderCall, TelephonyProvider } from './provider';
+import { callListSchema, callResourceSchema, providerCallOf } from './twilio-resources';
 
 /** Header the simulator dedupes placements on; Twilio ignores it (see TelephonyProvider.idempotentPlacement). */
 export const CALL_ID_HEADER = 'x-switchboard-call-id';
@@ -28,6 +29,8 @@ const placeCallRequest = z.object({
 });
 
 const callResource = z.object({ sid: z.string().regex(/^CA[0-9a-fA-F]{32}$/) });
+/** How many recent calls between two numbers a lookup reads (Twilio lists newest first). */
+const LOOKUP_PAGE_SIZE = 50;
 
 /** The voice-agent URL with the transfer number the agent may dial (read by the voice agent and the simulator). */
 export function voiceAgentUrlWith(request: Pick<PlaceCallRequest, 'voiceAgentUrl' | 'transferTo'>): string {
@@ -53,13 +56,14 @@ export function createTwilioProvider(options: TwilioOptions): TelephonyProvider 
   const callsUrl = `${base}/2010-04-01/Accounts/${encodeURIComponent(options.accountSid)}/Calls`;
   const auth = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
 
-  async function post(url: string, form: URLSearchParams, headers: Record<string, string> = {}): Promise<unknown> {
+  /** A POST with a form, or a GET without one. */
+  async function send(url: string, form?: URLSearchParams, headers: Record<string, string> = {}): Promise<unknown> {
     let res: Response;
     try {
       res = await fetch(url, {
-        method: 'POST',
-        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers },
-        body: form.toString(),
+        method: form ? 'POST' : 'GET',
+        headers: { authorization: auth, accept: 'application/json', ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers },
+        body: form?.toString(),
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       });
     } catch (err) {
@@ -85,7 +89,13 @@ export function createTwilioProvider(options: TwilioOptions): TelephonyProvider 
 
   const update = async (providerCallId: string, status: 'canceled' | 'completed') => {
     // https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource
-    await post(`${callsUrl}/${encodeURIComponent(providerCallId)}.json`, new URLSearchParams({ Status: status }));
+    await send(`${callsUrl}/${encodeURIComponent(providerCallId)}.json`, new URLSearchParams({ Status: status }));
+  };
+
+  const read = <T>(body: unknown, schema: z.ZodType<T>): T => {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new TelephonyError('provider_bad_response', 'provider answered without a call resource', false);
+    return parsed.data;
   };
 
   return {
@@ -98,12 +108,22 @@ export function createTwilioProvider(options: TwilioOptions): TelephonyProvider 
         throw new TelephonyError('invalid_call_request', `call request not sent: ${problems}`, false);
       }
       // https://www.twilio.com/docs/voice/api/call-resource#create-a-call-resource
-      const body = await post(`${callsUrl}.json`, createCallForm(request), { [CALL_ID_HEADER]: request.callId });
+      const body = await send(`${callsUrl}.json`, createCallForm(request), { [CALL_ID_HEADER]: request.callId });
       const call = callResource.safeParse(body);
       if (!call.success) throw new TelephonyError('provider_bad_response', 'provider answered without a call sid', false);
       return { providerCallId: call.data.sid };
     },
     cancelCall: (providerCallId) => update(providerCallId, 'canceled'),
     hangUpCall: (providerCallId) => update(providerCallId, 'completed'),
+    // https://www.twilio.com/docs/voice/api/call-resource#fetch-a-call-resource
+    async fetchCall(providerCallId): Promise<ProviderCall> {
+      return providerCallOf(read(await send(`${callsUrl}/${encodeURIComponent(providerCallId)}.json`), callResourceSchema));
+    },
+    // https://www.twilio.com/docs/voice/api/call-resource#read-multiple-call-resources
+    async listCalls(filter: CallListFilter): Promise<ProviderCall[]> {
+      const query = new URLSearchParams('parentCallSid' in filter ? { ParentCallSid: filter.parentCallSid } : { To: filter.to, From: filter.from });
+      query.set('PageSize', String(LOOKUP_PAGE_SIZE));
+      return read(await send(`${callsUrl}.json?${query}`), callListSchema).calls.map(providerCallOf);
+    },
   };
 }

@@ -141,3 +141,27 @@ it('fails a call the provider never reports on once the provider timeout passes 
   expect(sim.ledger.entries.filter((e) => e.callId === callId)).toHaveLength(1);
   expect(await slotUsed()).toEqual({ used: 0 });
 });
+
+// The carrier's callbacks all lost (nothing listens where they go): at the silence timeout the call is read from the
+// provider, with its child calls, and ends as the carrier ended it instead of failing provider_timeout.
+it('ends a call whose callbacks were lost as the provider reports it once the provider timeout passes, legs included', async () => {
+  const ws = await createWorkspace(db, { name: `calls time ${randomBytes(3).toString('hex')}`, timezone: 'America/New_York' });
+  const group = await createPhoneGroup(db, ws.id, { name: 'out', numbers: ['12125559002'] });
+  const agent = await createAgent(db, ws.id, { name: 'Ava', phoneGroupId: group.id, transferNumber: '18005550100' });
+  const callId = randomUUID();
+  const anyTime = { start: '00:00', end: '23:59', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };
+  const input: OutboundCallInput = { callId, workspaceId: ws.id, agentId: agent.id, to: phoneEnding('0006'), waitForSlot: true, source: 'journey', window: anyTime };
+  const handle = await plain().workflow.start('outboundCall', { taskQueue: queue, workflowId: callWorkflowId(callId), args: [input] });
+  const entry = await eventually(async () => sim.ledger.forCallId(callId), 30_000, 'the call to be dialled');
+  await sim.settled(entry.sid);
+  expect(entry.callbacks.every((c) => c.responseStatus === null)).toBe(true);
+
+  const result = (await env.client.workflow.getHandle(handle.workflowId).result()) as CallResult;
+  expect(result).toMatchObject<Partial<CallResult>>({ outcome: 'transferred', status: 'completed', legs: 2 });
+  const [row, ...legs] = (await callWithLegs(db, ws.id, callId))!;
+  expect(row).toMatchObject({ status: 'completed', answered_by: 'human', disposition: 'Completed', provider_sid: entry.sid, slot_taken_at: null });
+  expect(legs.map((l) => [l.provider_sid, l.status, l.phone_to])).toEqual(entry.legs.map((l) => [l.sid, l.status, '18005550100']));
+  expect(legs.map((l) => l.status)).toEqual(['failed', 'completed']);
+  // Placed once.
+  expect(sim.ledger.entries.filter((e) => e.callId === callId)).toHaveLength(1);
+});

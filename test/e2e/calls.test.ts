@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { startOutboundCall } from '../../src/calls/start';
 import { UUID_PATTERN } from '../../src/ids';
 import { twilioSignature } from '../../src/telephony/signature';
@@ -182,6 +182,44 @@ describe('status callbacks', () => {
     expect((await details(callId)).body).toEqual(before);
     const unknown = '0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e';
     expect((await post(callbackUrl(unknown), ringing, twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl(unknown), ringing))).status).toBe(404);
+  });
+});
+
+describe('a validly signed callback (a leaked token) is trusted no further than its own call', () => {
+  const callbackUrl = (callId: string) => `${app.url}/telephony/twilio/status?call_id=${callId}`;
+  const form = (sid: string, status: string, sequence: number, extra: Record<string, string> = {}) =>
+    new URLSearchParams({ CallSid: sid, CallStatus: status, SequenceNumber: String(sequence), Timestamp: new Date().toUTCString(), From: '+12125559002', To: '+12125550007', ...extra });
+  const signed = (callId: string, body: URLSearchParams) =>
+    fetch(callbackUrl(callId), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl(callId), body) },
+      body: body.toString(),
+    });
+  const newSid = () => `CA${randomBytes(16).toString('hex')}`;
+
+  it('adds no leg whose parent is another call, refuses a non-https RecordingUrl, and keeps script text as text', async () => {
+    const callId = (await call({ agent: caller.agentId, phone: phoneEnding('0007') })).body.call_id as string;
+    await eventually(async () => (await app.db.one<{ provider_sid: string | null }>('SELECT provider_sid FROM calls WHERE id = $1', [callId]))?.provider_sid ?? undefined, 20_000, 'the call placed');
+    const sid = ledgerFor(callId)[0]!.sid;
+
+    // A "leg" to an arbitrary number, child of some other call: dropped. The ringing after it is applied, so the leg
+    // was looked at first.
+    expect((await signed(callId, form(newSid(), 'in-progress', 0, { ParentCallSid: newSid(), To: '+19005550123' }))).status).toBe(204);
+    expect((await signed(callId, form(sid, 'ringing', 1))).status).toBe(204);
+    await eventually(async () => (await details(callId)).body[0].status === 'ringing', 20_000, 'the ringing applied');
+    expect((await details(callId)).body).toHaveLength(1);
+
+    const script = '<script>alert(document.cookie)</script><img src=x onerror="alert(1)">';
+    for (const url of ['javascript:alert(document.cookie)', 'http://127.0.0.1/r.mp3', 'data:text/html,<script>alert(1)</script>']) {
+      const refused = await signed(callId, form(sid, 'completed', 2, { Transcript: script, RecordingUrl: url }));
+      expect({ url, status: refused.status, body: await refused.json() }).toEqual({ url, status: 400, body: { status: 'failed', message: expect.stringMatching(/^RecordingUrl: /) } });
+    }
+    expect((await signed(callId, form(sid, 'completed', 2, { Transcript: script, CallDuration: '3' }))).status).toBe(204);
+    expect(await callResult(app, callId)).toMatchObject({ status: 'completed', legs: 0 });
+    const shown = await fetch(`${app.url}/v1/calls/get?call_id=${callId}`, { headers: { authorization: `Bearer ${caller.apiKey}` } });
+    expect(shown.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(shown.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await shown.json()).toEqual([expect.objectContaining({ transcript: script, recording_url: null })]);
   });
 });
 

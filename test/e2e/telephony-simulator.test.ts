@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { MachineDetection, TelephonyProvider } from '../../src/telephony/provider';
@@ -8,7 +10,7 @@ import { startSimulator, type Simulator } from '../../src/telephony/simulator/se
 import { createTwilioProvider } from '../../src/telephony/twilio';
 import { startCallbackReceiver, type ReceivedCallback } from '../helpers/callback-receiver';
 import { repoRoot } from '../helpers/env';
-import { callsCreateValidator } from '../helpers/twilio-schema';
+import { callsCreateValidator, callsReadValidator } from '../helpers/twilio-schema';
 
 const TOKEN = 'simulator-test-token';
 const LEAD = '+17145550100';
@@ -78,7 +80,7 @@ describe('the carrier simulator, through the Twilio client', () => {
     expect(statuses(parent)).toEqual(['queued', 'ringing', 'in-progress', 'completed']);
     expect(parent[2]!.event.answeredBy).toBe('human');
     expect(parent[3]!.event).toMatchObject({ disposition: 'Completed', transcript: SIMULATED_TRANSCRIPT, durationSeconds: 5 });
-    expect(parent[3]!.event.recordingUrl).toMatch(new RegExp(`^${sim.url}/recordings/CA[0-9a-f]{32}\\.mp3$`));
+    expect(parent[3]!.event.recordingUrl).toBe(`https://api.twilio.com/2010-04-01/Accounts/${sim.accountSid}/Recordings/RE${parent[3]!.event.callSid.slice(2)}`);
     expect(parent[3]!.form.get('Direction')).toBe('outbound-api');
     expect(legs).toEqual([]);
   });
@@ -132,6 +134,33 @@ describe('the carrier simulator, through the Twilio client', () => {
     expect(statuses(legs[1]!)).toEqual(['queued', 'ringing', 'in-progress', 'completed']);
     expect(legs[1]!.at(-1)!.event.disposition).toBe('Completed');
     expect(legs.flat().every((c) => c.event.parentCallSid === providerCallId && c.event.to === TRANSFER)).toBe(true);
+  });
+
+  it("answers GETs of a call and of its child calls as Twilio does, in shapes Twilio's description accepts", async () => {
+    const read = callsReadValidator();
+    const { providerCallId, legs } = await played('+17145550006');
+    const base = `${sim.url}/2010-04-01/Accounts/${sim.accountSid}/Calls`;
+    const auth = { authorization: `Basic ${Buffer.from(`${sim.accountSid}:${TOKEN}`).toString('base64')}` };
+    const raw = async (path: string) => {
+      const res = await fetch(base + path, { headers: auth });
+      const body = await res.json();
+      expect({ path, status: res.status, problems: read.response(new URL(base + path).pathname, body) }).toEqual({ path, status: 200, problems: [] });
+      return body;
+    };
+    expect(await raw(`/${providerCallId}.json`)).toMatchObject({ sid: providerCallId, status: 'completed', answered_by: 'human', parent_call_sid: null, duration: expect.stringMatching(/^\d+$/) });
+    const children = (await raw(`.json?ParentCallSid=${providerCallId}&PageSize=50`)) as { calls: { sid: string; status: string; to: string }[] };
+    // Newest first, as Twilio lists; the same legs and ends the callbacks reported.
+    expect(children.calls.map((c) => [c.sid, c.status, c.to])).toEqual([
+      [legs[1]![0]!.event.callSid, 'completed', TRANSFER],
+      [legs[0]![0]!.event.callSid, 'failed', TRANSFER],
+    ]);
+    expect(await provider.listCalls({ to: '+17145550006', from: '+17145550000' })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ sid: providerCallId, parentCallSid: null, status: 'completed', answeredBy: 'human', endedAt: expect.any(String) })]),
+    );
+    expect(await provider.fetchCall(legs[0]![0]!.event.callSid)).toMatchObject({ parentCallSid: providerCallId, status: 'failed' });
+    const unknown = await fetch(`${base}/CA0000000000000000000000000000dead.json`, { headers: auth });
+    expect(unknown.status).toBe(404);
+    expect((await fetch(`${base}/${providerCallId}.json`)).status).toBe(401);
   });
 
   it('0007: the provider accepts the call and then sends nothing more', async () => {
@@ -271,8 +300,10 @@ describe('cancelling and hanging up in the simulator (real-time speed)', () => {
 });
 
 describe('the simulator as a process', () => {
-  it('starts from its entry point, prints its address, serves the ledger and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), 'src/telephony/simulator/main.ts', '--port', '0', '--speed', '20'], {
+  it('starts from its entry point, prints its address, serves the ledger and stops on SIGTERM, keeping its state', async () => {
+    const stateFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-sim-')), 'state.json');
+    const args = ['src/telephony/simulator/main.ts', '--port', '0', '--speed', '20', '--state', stateFile];
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), ...args], {
       cwd: repoRoot,
       env: { ...process.env, TWILIO_AUTH_TOKEN: TOKEN },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -298,6 +329,7 @@ describe('the simulator as a process', () => {
       expect(calls).toMatchObject([{ callId, sid: providerCallId, rule: 'silent' }]);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+      expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ entries: [{ callId, sid: providerCallId }], calls: [{ sid: providerCallId, status: 'queued' }] });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
@@ -310,5 +342,49 @@ describe('the simulator as a process', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
     expect(err).toContain('--speed must be a positive number (got 0)');
+  });
+});
+
+describe('the simulator across a restart (its state file)', () => {
+  it('keeps its ledger and calls, and a call in flight plays its remaining callbacks after the restart', async () => {
+    const stateFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sb-sim-')), 'carrier-simulator.json');
+    const receiver = await startCallbackReceiver(TOKEN);
+    let sim = await startSimulator({ authToken: TOKEN, speed: 2, stateFile });
+    try {
+      const callId = randomUUID();
+      const { providerCallId } = await createTwilioProvider({ baseUrl: sim.url, accountSid: sim.accountSid, authToken: TOKEN }).placeCall({
+        callId,
+        to: '+17145550005',
+        from: LEAD,
+        voiceAgentUrl: `http://127.0.0.1:9/voice/agent?transfer_to=${encodeURIComponent(TRANSFER)}`,
+        statusCallbackUrl: `${receiver.url}/hooks/telephony/status?call_id=${callId}`,
+        machineDetection: 'Enable',
+      });
+      // Stopped (as by Ctrl-C) once the person answered: the call is in progress, its transfer and end still to come.
+      await receiver.waitFor((c) => c.event.callSid === providerCallId && c.event.status === 'in-progress');
+      await sim.close();
+      expect(sim.ledger.forCallId(callId)!.status).toBe('in-progress');
+
+      sim = await startSimulator({ authToken: TOKEN, speed: 2, stateFile });
+      expect(sim.ledger.forCallId(callId)).toMatchObject({ sid: providerCallId, rule: 'one_transfer', repeatedCreates: 0 });
+      await sim.settled(providerCallId);
+      // Across both lives: every callback once, numbered on from where the first life stopped.
+      const mine = receiver.received.filter((c) => c.url.endsWith(`call_id=${callId}`));
+      const parent = mine.filter((c) => c.event.callSid === providerCallId);
+      const legs = mine.filter((c) => c.event.parentCallSid === providerCallId);
+      expect(parent.map((c) => [c.event.status, c.event.sequence])).toEqual([['queued', 0], ['ringing', 1], ['in-progress', 2], ['completed', 3]]);
+      expect(legs.map((c) => [c.event.status, c.event.sequence])).toEqual([['queued', 0], ['ringing', 1], ['in-progress', 2], ['completed', 3]]);
+      expect(mine.every((c) => c.signatureValid)).toBe(true);
+      expect(sim.ledger.forCallId(callId)).toMatchObject({ status: 'completed', legs: [{ status: 'completed', to: TRANSFER }] });
+      expect(sim.ledger.forCallId(callId)!.callbacks).toHaveLength(8);
+      const provider = createTwilioProvider({ baseUrl: sim.url, accountSid: sim.accountSid, authToken: TOKEN });
+      expect(await provider.fetchCall(providerCallId)).toMatchObject({ status: 'completed', answeredBy: 'human' });
+      // A create repeated after the restart is still recognised by its call id.
+      await provider.placeCall({ callId, to: '+17145550005', from: LEAD, voiceAgentUrl: 'http://127.0.0.1:9/v', statusCallbackUrl: `${receiver.url}/s`, machineDetection: 'off' });
+      expect(sim.ledger.entries.filter((e) => e.callId === callId)).toEqual([expect.objectContaining({ repeatedCreates: 1 })]);
+    } finally {
+      await sim.close();
+      await receiver.close();
+    }
   });
 });

@@ -67,3 +67,63 @@ export function callsCreateValidator(): (request: WireRequest) => string[] {
     return problems;
   };
 }
+
+const READ_SPEC = path.join(repoRoot, 'test', 'fixtures', 'twilio-calls-read.json');
+const LIST_PATH = '/2010-04-01/Accounts/{AccountSid}/Calls.json';
+const FETCH_PATH = '/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json';
+
+/**
+ * Checks of the Calls read operations (fetch a call, list calls) against Twilio's own description of them (trimmed from
+ * twilio-oai at the commit ../shared/vendor-apis/twilio.json was taken from, which keeps only the creates): a request's
+ * method, path and query parameters (strict: a parameter Twilio does not define fails), and an answer's body.
+ */
+export function callsReadValidator() {
+  const spec = JSON.parse(readFileSync(READ_SPEC, 'utf8'));
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
+  addFormats(ajv);
+  ajv.addFormat('phone-number', /^\+[1-9]\d{1,14}$/);
+  ajv.addFormat('date-time-rfc-2822', /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}$/);
+  ajv.addFormat('currency', /^[A-Z]{3}$/);
+  ajv.addFormat('uri-map', () => true);
+  // Twilio's paging URIs are relative to https://api.twilio.com (its own examples), though typed `uri`.
+  ajv.addFormat('uri', (u: string) => URL.canParse(u, 'https://api.twilio.com'));
+  ajv.addSchema({ components: spec.components }, 'twilio');
+  const rebase = (schema: unknown) => JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"twilio#/components/'));
+  const operation = (p: string) => spec.paths[p].get as { parameters: { name: string; in: string; schema: unknown }[]; responses: Record<string, { content: Record<string, { schema: unknown }> }> };
+  const compiled = (p: string) => {
+    const op = operation(p);
+    const params = Object.fromEntries(op.parameters.map((q) => [q.name, { in: q.in, check: ajv.compile(rebase(q.schema)) }]));
+    return { params, body: ajv.compile(rebase(op.responses['200']!.content['application/json']!.schema)) };
+  };
+  const ops = { list: compiled(LIST_PATH), fetch: compiled(FETCH_PATH) };
+  const which = (p: string) => {
+    const list = /^\/2010-04-01\/Accounts\/([^/?]+)\/Calls\.json$/.exec(p);
+    const one = /^\/2010-04-01\/Accounts\/([^/?]+)\/Calls\/([^/?]+)\.json$/.exec(p);
+    if (list) return { op: ops.list, path: { AccountSid: decodeURIComponent(list[1]!) } };
+    if (one) return { op: ops.fetch, path: { AccountSid: decodeURIComponent(one[1]!), Sid: decodeURIComponent(one[2]!) } };
+    return undefined;
+  };
+  const errors = (v: { errors?: unknown }) => ajv.errorsText(v.errors as never);
+  return {
+    /** Problems of a GET as sent: `path` with its query string. */
+    request(r: { method: string; path: string }): string[] {
+      const url = new URL(r.path, 'http://twilio');
+      const found = which(url.pathname);
+      if (!found) return [`path ${url.pathname} is neither ${LIST_PATH} nor ${FETCH_PATH}`];
+      const problems = r.method === 'GET' ? [] : [`method ${r.method}, expected GET`];
+      const given: [string, string][] = [...Object.entries(found.path), ...url.searchParams.entries()];
+      for (const [name, value] of given) {
+        const param = found.op.params[name];
+        if (!param) problems.push(`parameter ${name} is not one Twilio defines`);
+        else if (!param.check(value)) problems.push(`${name}=${value}: ${errors(param.check)}`);
+      }
+      return problems;
+    },
+    /** Problems of a 200 answer's body to a GET of `path`. */
+    response(p: string, body: unknown): string[] {
+      const found = which(new URL(p, 'http://twilio').pathname);
+      if (!found) return [`path ${p} is not a Calls read`];
+      return found.op.body(body) ? [] : [errors(found.op.body)];
+    },
+  };
+}

@@ -20,6 +20,8 @@ const requiredEnv: Record<string, string> = {
   TEMPORAL_DB_PASSWORD: 'dummy-temporal-password',
   ENCRYPTION_KEY: 'ZHVtbXktZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=',
   JWT_SECRET: 'dummy-jwt-secret-of-at-least-32-characters',
+  TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+  TWILIO_AUTH_TOKEN: 'dummy-twilio-auth-token',
 };
 
 type Dict = Record<string, unknown>;
@@ -259,6 +261,9 @@ describe('docker-compose.yml structure', () => {
       TEMPORAL_ADDRESS: 'temporal:7233',
       TEMPORAL_NAMESPACE: 'default',
       LOG_LEVEL: 'info',
+      // Production refuses the simulator's public token: compose passes the operator's.
+      TWILIO_AUTH_TOKEN: '${TWILIO_AUTH_TOKEN:?set TWILIO_AUTH_TOKEN (the Twilio account\'s auth token)}',
+      TWILIO_ACCOUNT_SID: '${TWILIO_ACCOUNT_SID:?set TWILIO_ACCOUNT_SID (AC + 32 hex digits)}',
     };
     expect(environmentOf(service('api'))).toMatchObject({
       ...common,

@@ -18,7 +18,7 @@ const base = {
 describe('status callbacks into call events', () => {
   it('normalises a completed call with its answer, duration, transcript and recording', () => {
     const event = parseStatusCallback(
-      new URLSearchParams({ ...base, AnsweredBy: 'human', Transcript: 'agent: hi', RecordingUrl: 'http://127.0.0.1:1/r.mp3', Unknown: 'ignored' }),
+      new URLSearchParams({ ...base, AnsweredBy: 'human', Transcript: 'agent: hi', RecordingUrl: 'https://api.twilio.com/2010-04-01/Accounts/AC00000000000000000000000000000000/Recordings/RE0123456789abcdef0123456789abcdef', Unknown: 'ignored' }),
     );
     expect(event).toEqual({
       callSid: SID,
@@ -32,7 +32,7 @@ describe('status callbacks into call events', () => {
       from: '+17145550100',
       to: '+17145550001',
       transcript: 'agent: hi',
-      recordingUrl: 'http://127.0.0.1:1/r.mp3',
+      recordingUrl: 'https://api.twilio.com/2010-04-01/Accounts/AC00000000000000000000000000000000/Recordings/RE0123456789abcdef0123456789abcdef',
     });
   });
 
@@ -65,6 +65,8 @@ describe('status callbacks into call events', () => {
     ['an unreadable timestamp', { Timestamp: 'yesterday-ish' }, 'Timestamp'],
     ['an unknown AnsweredBy', { AnsweredBy: 'robot' }, 'AnsweredBy'],
     ['a bad ParentCallSid', { ParentCallSid: 'CA123' }, 'ParentCallSid'],
+    ['a javascript: RecordingUrl', { RecordingUrl: 'javascript:alert(document.cookie)' }, 'RecordingUrl'],
+    ['a plain http RecordingUrl', { RecordingUrl: 'http://127.0.0.1:1/r.mp3' }, 'RecordingUrl'],
   ])('rejects %s, naming the field', (_name, change, field) => {
     const form = Object.fromEntries(Object.entries({ ...base, ...change }).filter(([, v]) => v !== undefined)) as Record<string, string>;
     expect(() => parseStatusCallback(form)).toThrow(InvalidCallbackError);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { TelephonyError } from '../../src/telephony/errors';
 import type { PlaceCallRequest } from '../../src/telephony/provider';
 import { CALL_ID_HEADER, createTwilioProvider } from '../../src/telephony/twilio';
-import { callsCreateValidator } from '../helpers/twilio-schema';
+import { callsCreateValidator, callsReadValidator } from '../helpers/twilio-schema';
 
 const ACCOUNT = 'AC0123456789abcdef0123456789abcdef';
 const TOKEN = 'a-test-auth-token';
@@ -104,6 +104,76 @@ describe('the Twilio Calls API client', () => {
         ['POST', `/2010-04-01/Accounts/${ACCOUNT}/Calls/${SID}.json`, 'application/x-www-form-urlencoded', 'Status=canceled'],
         ['POST', `/2010-04-01/Accounts/${ACCOUNT}/Calls/${SID}.json`, 'application/x-www-form-urlencoded', 'Status=completed'],
       ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  // Twilio's own example of a fetched call (its description's `fetch` example), trimmed to what varies here.
+  const resource = (sid: string, extra: Record<string, unknown> = {}) => ({
+    sid,
+    account_sid: ACCOUNT,
+    parent_call_sid: null,
+    to: '+17145550001',
+    from: '+17145550100',
+    status: 'completed',
+    answered_by: 'machine_end_beep',
+    direction: 'outbound-api',
+    date_created: 'Fri, 18 Oct 2019 17:00:00 +0000',
+    start_time: 'Fri, 18 Oct 2019 17:00:01 +0000',
+    end_time: 'Fri, 18 Oct 2019 17:03:00 +0000',
+    duration: '4',
+    ...extra,
+  });
+
+  it("reads a call and lists child calls or calls between two numbers, with requests Twilio's description accepts", async () => {
+    const read = callsReadValidator();
+    const LEG = 'CAbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+    const leg = resource(LEG, { parent_call_sid: SID, status: 'in-progress', answered_by: null, end_time: null, duration: null, direction: 'outbound-dial' });
+    const fake = await fakeTwilio([
+      { status: 200, body: JSON.stringify(resource(SID)) },
+      { status: 200, body: JSON.stringify({ calls: [leg], page: 0, page_size: 50, start: 0, end: 0 }) },
+      { status: 200, body: JSON.stringify({ calls: [], page: 0, page_size: 50, start: 0, end: 0 }) },
+    ]);
+    try {
+      const provider = createTwilioProvider({ baseUrl: fake.url, accountSid: ACCOUNT, authToken: TOKEN });
+      expect(await provider.fetchCall(SID)).toEqual({
+        sid: SID,
+        parentCallSid: null,
+        status: 'completed',
+        answeredBy: 'machine_end_beep',
+        durationSeconds: 4,
+        from: '+17145550100',
+        to: '+17145550001',
+        createdAt: '2019-10-18T17:00:00.000Z',
+        endedAt: '2019-10-18T17:03:00.000Z',
+      });
+      expect(await provider.listCalls({ parentCallSid: SID })).toEqual([expect.objectContaining({ sid: LEG, parentCallSid: SID, status: 'in-progress', endedAt: null })]);
+      expect(await provider.listCalls({ to: '+17145550001', from: '+17145550100' })).toEqual([]);
+      expect(fake.seen.map((s) => [s.method, s.path, s.headers.authorization])).toEqual([
+        ['GET', `/2010-04-01/Accounts/${ACCOUNT}/Calls/${SID}.json`, expect.stringMatching(/^Basic /)],
+        ['GET', `/2010-04-01/Accounts/${ACCOUNT}/Calls.json?ParentCallSid=${SID}&PageSize=50`, expect.stringMatching(/^Basic /)],
+        ['GET', `/2010-04-01/Accounts/${ACCOUNT}/Calls.json?To=%2B17145550001&From=%2B17145550100&PageSize=50`, expect.stringMatching(/^Basic /)],
+      ]);
+      expect(fake.seen.flatMap((s) => read.request(s))).toEqual([]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('the read checks can fail: an undefined parameter, a bad sid, a body that is not a call', () => {
+    const read = callsReadValidator();
+    expect(read.request({ method: 'GET', path: `/2010-04-01/Accounts/${ACCOUNT}/Calls.json?CallId=x&ParentCallSid=CA1` })).toHaveLength(2);
+    expect(read.request({ method: 'POST', path: `/2010-04-01/Accounts/${ACCOUNT}/Calls/nope.json` })).toHaveLength(2);
+    expect(read.response(`/2010-04-01/Accounts/${ACCOUNT}/Calls/${SID}.json`, resource(SID, { status: 'exploded' }))).toHaveLength(1);
+  });
+
+  it('a call the provider does not know is a non-retryable not-found; a body without a call is a bad response', async () => {
+    const fake = await fakeTwilio([{ status: 404, body: twilioError(404, 20404, 'not found') }, { status: 200, body: '{"calls":[{"sid":"x"}]}' }]);
+    try {
+      const provider = createTwilioProvider({ baseUrl: fake.url, accountSid: ACCOUNT, authToken: TOKEN });
+      await expect(provider.fetchCall(SID)).rejects.toMatchObject({ code: 'provider_call_not_found', retryable: false });
+      await expect(provider.listCalls({ parentCallSid: SID })).rejects.toMatchObject({ code: 'provider_bad_response', retryable: false });
     } finally {
       await fake.close();
     }

@@ -95,6 +95,19 @@ export async function providerSidOf(db: Queryable, callId: string): Promise<stri
   return (await db.one<{ provider_sid: string | null }>('SELECT provider_sid FROM calls WHERE id = $1', [callId]))?.provider_sid ?? null;
 }
 
+/** Which of these provider sids some call (or leg) of ours already carries. */
+export async function recordedProviderSids(db: Queryable, sids: string[]): Promise<Set<string>> {
+  if (!sids.length) return new Set();
+  const rows = await db.query<{ provider_sid: string }>('SELECT provider_sid FROM calls WHERE provider_sid = ANY($1)', [sids]);
+  return new Set(rows.map((r) => r.provider_sid));
+}
+
+/** Calls placed at the provider that have not ended yet (each holds its concurrent-call slot until it ends). */
+export async function openPlacedCallIds(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM calls WHERE slot_taken_at IS NOT NULL AND provider_sid IS NOT NULL AND parent_id IS NULL');
+  return rows.map((r) => r.id);
+}
+
 /** Records the provider's sid once the call is placed. */
 export async function setProviderSid(db: Queryable, callId: string, sid: string): Promise<void> {
   await db.query('UPDATE calls SET provider_sid = $2, updated_at = now() WHERE id = $1 AND provider_sid IS NULL', [callId, sid]);

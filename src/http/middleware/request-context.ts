@@ -18,6 +18,8 @@ export function requestContext(logger: Logger, requestLog: RequestLog = 'all'): 
     const requestId = SAFE_ID.test(given) ? given : randomUUID();
     ctx.state = new RequestState(logger, requestId);
     ctx.set('X-Request-Id', requestId);
+    // Answers carry stored text (call transcripts, chat messages) as JSON: no browser may sniff one into HTML.
+    ctx.set('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
     try {
       await next();

@@ -1,4 +1,4 @@
-import type { CallStatus, MachineDetection } from '../provider';
+import type { AnsweredBy, CallStatus, MachineDetection } from '../provider';
 import type { Rule } from './rules';
 
 /** One callback the simulator posted (or tried to). */
@@ -20,6 +20,15 @@ export interface SimCall {
   answeredAt: number | null;
   createdAt: string;
   nextSequence: number;
+  /** What answering-machine detection said, once answered. */
+  answeredBy?: AnsweredBy | null;
+  /** When it ended (ISO 8601) and how long it talked, once ended. */
+  endedAt?: string | null;
+  durationSeconds?: number | null;
+  /** 0 for the placed call, n for its n-th transfer leg. */
+  leg?: number;
+  /** On the placed call: how many steps of its script have played (a restarted simulator resumes from there). */
+  played?: number;
 }
 
 /** One placement request, as the ledger shows it: what was dialled, under which call id, and what happened. */
@@ -52,6 +61,11 @@ export class Ledger {
     return this.byCallId.get(callId);
   }
 
+  /** Every call and leg the simulator knows, in creation order. */
+  calls(): SimCall[] {
+    return [...this.bySid.values()].map((f) => f.call);
+  }
+
   /** A call or leg and its entry. */
   find(sid: string): { entry: LedgerEntry; call: SimCall } | undefined {
     return this.bySid.get(sid);
@@ -64,9 +78,9 @@ export class Ledger {
     this.bySid.set(call.sid, { entry, call });
   }
 
-  /** Records a transfer leg of an entry's call. */
-  addLeg(entry: LedgerEntry, call: SimCall): void {
-    entry.legs.push({ sid: call.sid, to: call.to, from: call.from, status: call.status });
+  /** Records a transfer leg of an entry's call (`known`: already listed in the entry, as when restored). */
+  addLeg(entry: LedgerEntry, call: SimCall, known = false): void {
+    if (!known) entry.legs.push({ sid: call.sid, to: call.to, from: call.from, status: call.status });
     this.bySid.set(call.sid, { entry, call });
   }
 

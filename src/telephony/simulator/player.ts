@@ -13,8 +13,8 @@ export interface PlayerContext {
   accountSid: string;
   authToken: string;
   speed: number;
-  /** Base of the fake recording URLs. */
-  publicUrl: string;
+  /** Called after every change worth keeping (a status, a callback sent): the simulator saves its state. */
+  changed?: () => void;
 }
 
 /** A call being played out: its scripted callbacks fire on timers, scaled down by speed. */
@@ -31,15 +31,28 @@ export class CallPlayer {
     private readonly ctx: PlayerContext,
     private readonly entry: LedgerEntry,
     private readonly root: SimCall,
-  ) {}
+    /** Legs already dialled (a restored call). */
+    legs: SimCall[] = [],
+  ) {
+    for (const leg of legs) this.legs.set(leg.leg ?? this.legs.size + 1, leg);
+    if (!this.active) this.markEnded();
+  }
 
-  /** Schedules every step of the script. */
+  /**
+   * Schedules the script's steps from the first not played yet, each at its time from the call's creation: a call
+   * resumed after the simulator was down plays the steps it missed at once, in order, then the rest on time.
+   */
   play(script: Step[]): void {
-    for (const step of script) {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        this.fire(step);
-      }, step.at / this.ctx.speed);
+    const elapsed = Date.now() - Date.parse(this.root.createdAt);
+    for (const step of script.slice(this.root.played ?? 0)) {
+      const timer = setTimeout(
+        () => {
+          this.timers.delete(timer);
+          this.root.played = (this.root.played ?? 0) + 1;
+          this.fire(step);
+        },
+        Math.max(0, step.at / this.ctx.speed - elapsed),
+      );
       this.timers.add(timer);
     }
   }
@@ -77,7 +90,8 @@ export class CallPlayer {
     const extras: CallbackExtras = { answeredBy: step.answeredBy, sipResponseCode: step.sipResponseCode, durationSeconds: step.durationSeconds };
     if (step.transcript) {
       extras.transcript = step.transcript;
-      extras.recordingUrl = `${this.ctx.publicUrl}/recordings/${call.sid}.mp3`;
+      // Twilio's shape (https, under the account); the simulator serves no audio.
+      extras.recordingUrl = `https://api.twilio.com/2010-04-01/Accounts/${this.ctx.accountSid}/Recordings/RE${call.sid.slice(2)}`;
     }
     this.emit(call, step.status, extras);
   }
@@ -95,6 +109,7 @@ export class CallPlayer {
         answeredAt: null,
         createdAt: new Date().toISOString(),
         nextSequence: 0,
+        leg: n,
       };
       this.legs.set(n, call);
       this.ctx.ledger.addLeg(this.entry, call);
@@ -104,15 +119,22 @@ export class CallPlayer {
 
   private emit(call: SimCall, status: CallStatus, extras: CallbackExtras): void {
     if (status === 'in-progress') call.answeredAt = Date.now();
+    if (extras.answeredBy) call.answeredBy = extras.answeredBy;
+    if (TERMINAL_STATUSES.has(status)) {
+      call.endedAt = new Date().toISOString();
+      call.durationSeconds = extras.durationSeconds ?? 0;
+    }
     this.ctx.ledger.setStatus(call.sid, status);
     if (!this.active) this.markEnded();
     const sequence = call.nextSequence++;
+    this.ctx.changed?.();
     const url = this.entry.statusCallback;
     if (!url) return;
     const form = callbackForm(this.ctx.accountSid, call, status, sequence, extras);
     this.chain = this.chain.then(async () => {
       const responseStatus = await postCallback(url, this.ctx.authToken, form);
       this.entry.callbacks.push({ callSid: call.sid, status, sequence, responseStatus });
+      this.ctx.changed?.();
     });
   }
 }

@@ -7,7 +7,8 @@ import { Ledger, type LedgerEntry, type SimCall } from './ledger';
 import { CallPlayer, newCallSid } from './player';
 import { ruleFor, scriptFor } from './rules';
 import { readBody, send } from './http';
-import { callResource, twilioError } from './resources';
+import { callListResource, callResource, twilioError } from './resources';
+import { loadState, saveState, throttled } from './state';
 
 /** Options of the carrier simulator. */
 export interface SimulatorOptions {
@@ -19,6 +20,11 @@ export interface SimulatorOptions {
   speed?: number;
   /** Transfer number when the voice-agent URL carries no `transfer_to`. */
   defaultTransferTo?: string;
+  /**
+   * Keeps the ledger and every call in this file (`npm start`: under .data/): a restarted simulator loads it, and the
+   * calls that had not ended go on where they were, sending their remaining callbacks.
+   */
+  stateFile?: string;
   /** Sees every Calls API request as received (tests validate them against Twilio's OpenAPI description). */
   onRequest?: (request: { method: string; path: string; headers: http.IncomingHttpHeaders; body: string }) => void;
 }
@@ -49,8 +55,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const host = options.host ?? '127.0.0.1';
   const ledger = new Ledger();
   const players = new Map<string, CallPlayer>();
+  const persist = options.stateFile ? throttled(() => saveState(options.stateFile!, ledger), 100) : undefined;
+  const playerContext = { ledger, accountSid, authToken: options.authToken, speed, changed: persist };
+  for (const saved of options.stateFile ? loadState(options.stateFile) : []) {
+    ledger.add(saved.entry, saved.root);
+    for (const leg of saved.legs) ledger.addLeg(saved.entry, leg, true);
+    const player = new CallPlayer(playerContext, saved.entry, saved.root, saved.legs);
+    players.set(saved.root.sid, player);
+    if (player.active) player.play(scriptFor(saved.entry.rule, saved.entry.machineDetection));
+  }
   const expectedAuth = Buffer.from(`Basic ${Buffer.from(`${accountSid}:${options.authToken}`).toString('base64')}`);
-  let publicUrl = '';
 
   const authorized = (req: http.IncomingMessage, pathSid: string) => {
     const given = Buffer.from(req.headers.authorization ?? '');
@@ -73,7 +87,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (statusCallback && !URL.canParse(statusCallback)) return [400, twilioError(400, 21609, 'StatusCallback is not a valid URL')];
     const amd = form.get('MachineDetection');
     if (amd && !MACHINE_DETECTION.has(amd)) return [400, twilioError(400, 21626, 'MachineDetection must be Enable or DetectMessageEnd')];
-    const call: SimCall = { sid: newCallSid(), parentSid: null, to, from, status: 'queued', answeredAt: null, createdAt: new Date().toISOString(), nextSequence: 0 };
+    const call: SimCall = { sid: newCallSid(), parentSid: null, to, from, status: 'queued', answeredAt: null, createdAt: new Date().toISOString(), nextSequence: 0, leg: 0, played: 0 };
     const entry: LedgerEntry = {
       callId,
       sid: call.sid,
@@ -91,7 +105,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       callbacks: [],
     };
     ledger.add(entry, call);
-    const player = new CallPlayer({ ledger, accountSid, authToken: options.authToken, speed, publicUrl }, entry, call);
+    const player = new CallPlayer(playerContext, entry, call);
     players.set(call.sid, player);
     player.play(scriptFor(entry.rule, entry.machineDetection));
     return [201, callResource(accountSid, call)];
@@ -108,14 +122,37 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     return [200, callResource(accountSid, found.call)];
   };
 
+  const fetchOne = (sid: string): [number, unknown] => {
+    const found = ledger.find(sid);
+    return found ? [200, callResource(accountSid, found.call)] : [404, twilioError(404, 20404, `The requested resource ${sid} was not found`)];
+  };
+
+  // Twilio's filters this client uses (ParentCallSid, To, From, Status), newest first.
+  const list = (query: URLSearchParams): [number, unknown] => {
+    const filters: [string | null, (c: SimCall) => string | null][] = [
+      [query.get('ParentCallSid'), (c) => c.parentSid],
+      [query.get('To'), (c) => c.to],
+      [query.get('From'), (c) => c.from],
+      [query.get('Status'), (c) => c.status],
+    ];
+    const matching = ledger.calls().filter((c) => filters.every(([want, field]) => want === null || field(c) === want));
+    return [200, callListResource(accountSid, matching.reverse(), query)];
+  };
+
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://simulator').pathname;
+    const url = new URL(req.url ?? '/', 'http://simulator');
+    const path = url.pathname;
     if (req.method === 'GET' && path === '/ledger') return send(res, 200, { calls: ledger.entries });
     const calls = CALLS.exec(path);
     const one = CALL.exec(path);
     if (!calls && !one) return send(res, 404, twilioError(404, 20404, 'The requested resource was not found'));
-    if (req.method !== 'POST') return send(res, 405, twilioError(405, 20004, 'Method not allowed'));
+    if (req.method !== 'POST' && req.method !== 'GET') return send(res, 405, twilioError(405, 20004, 'Method not allowed'));
     if (!authorized(req, (calls ?? one)![1]!)) return send(res, 401, twilioError(401, 20003, 'Authenticate'));
+    if (req.method === 'GET') {
+      options.onRequest?.({ method: 'GET', path: `${path}${url.search}`, headers: req.headers, body: '' });
+      const [status, body] = calls ? list(url.searchParams) : fetchOne(one![2]!);
+      return send(res, status, body);
+    }
     if (!String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       return send(res, 400, twilioError(400, 20001, 'Content-Type must be application/x-www-form-urlencoded'));
     }
@@ -135,7 +172,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  publicUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
     url: publicUrl,
@@ -150,6 +187,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     },
     async close() {
       for (const player of players.values()) player.stop();
+      // Callbacks in flight get a moment to be answered, so the state saved records them.
+      await Promise.race([Promise.all([...players.values()].map((p) => p.settled())), new Promise((r) => setTimeout(r, 1000).unref())]);
+      persist?.flush();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

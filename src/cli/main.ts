@@ -5,7 +5,7 @@ import { keyringFromConfig } from '../crypto/envelope';
 import { migrate } from '../db/migrate';
 import { sealLegacyWebhookSecrets } from '../db/repos/webhook-secrets';
 import { createDb, type Db } from '../db/pool';
-import { createApiKey, listApiKeys, revokeApiKey } from '../db/repos/api-keys';
+import { API_KEY_SCOPES, createApiKey, listApiKeys, revokeApiKey, type ApiKeyScope } from '../db/repos/api-keys';
 import { importFlow } from '../db/repos/flows';
 import { parseFlowGraph } from '../chat/flow-schema';
 import { importJourneyDefinition, InvalidJourneyDefinition, JourneyIdTaken } from '../journeys/import';
@@ -25,7 +25,9 @@ const USAGE = `Usage: switchboard <command> [options]
   dev                                   start Temporal, Postgres, migrations, the api and a worker (npm start)
   migrate                               apply database migrations
   workspace create --name N [--region US] [--timezone America/New_York]
-  api-key create --workspace W [--name N] [--superuser]    prints the key once
+  api-key create --workspace W [--name N] [--scopes rest,integrations] [--superuser]
+                                        prints the key once; scopes (default both): rest = /v1 and no-code routes,
+                                        integrations = x-key on /api/automation/*; --superuser: the webhook-secret routes
   api-key list --workspace W
   api-key revoke --workspace W <key id or prefix>
   user create --workspace W --email E [--password-stdin]  prompts for the password (no echo), or reads it from stdin
@@ -74,6 +76,7 @@ const OPTIONS = {
   region: { type: 'string' },
   timezone: { type: 'string' },
   superuser: { type: 'boolean' },
+  scopes: { type: 'string' },
   email: { type: 'string' },
   password: { type: 'string' },
   'password-stdin': { type: 'boolean' },
@@ -175,8 +178,9 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       return print({ workspace_id: w.id, name: w.name, default_region: w.default_region, timezone: w.timezone });
     }
     case 'api-key create': {
-      const { key, row } = await createApiKey(db, await workspace(), { name: opt.name ?? 'cli', superuser: opt.superuser });
-      return print({ id: row.id, prefix: row.prefix, superuser: row.superuser, api_key: key, note: 'shown once: store it now' });
+      const scopes = opt.scopes === undefined ? undefined : parseScopes(opt.scopes);
+      const { key, row } = await createApiKey(db, await workspace(), { name: opt.name ?? 'cli', superuser: opt.superuser, scopes });
+      return print({ id: row.id, prefix: row.prefix, superuser: row.superuser, scopes: row.scopes, api_key: key, note: 'shown once: store it now' });
     }
     case 'api-key list':
       return print(await listApiKeys(db, await workspace()));
@@ -279,6 +283,13 @@ async function password(opt: Opts): Promise<string> {
     return opt.password;
   }
   return opt['password-stdin'] ? passwordFromStdin() : promptPassword();
+}
+
+function parseScopes(list: string): ApiKeyScope[] {
+  const scopes = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const bad = scopes.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
+  if (bad.length || !scopes.length) throw new UsageError(`--scopes: one or more of ${API_KEY_SCOPES.join(', ')} separated by commas`);
+  return scopes as ApiKeyScope[];
 }
 
 function readJson(file: string | undefined): unknown {

@@ -52,6 +52,15 @@ describe('the admin CLI', () => {
     expect(listed.stdout).not.toContain(created.json.api_key);
     expect(listed.json[0]).toMatchObject({ prefix: created.json.prefix, revoked_at: null });
 
+    expect(listed.json[0]).toMatchObject({ scopes: ['rest', 'integrations'] });
+    const scoped = await cli('api-key', 'create', '--workspace', workspace, '--name', 'crm', '--scopes', 'rest');
+    expect(scoped.json).toMatchObject({ scopes: ['rest'], superuser: false });
+    expect((await cli('api-key', 'list', '--workspace', workspace)).json[1]).toMatchObject({ prefix: scoped.json.prefix, scopes: ['rest'] });
+    const badScope = await cli('api-key', 'create', '--workspace', workspace, '--scopes', 'rest,admin');
+    expect(badScope.code).toBe(64);
+    expect(badScope.stderr).toMatch(/--scopes: one or more of rest, integrations/);
+    expect((await cli('api-key', 'revoke', '--workspace', workspace, scoped.json.prefix)).code).toBe(0);
+
     expect((await cli('api-key', 'revoke', '--workspace', workspace, created.json.prefix)).code).toBe(0);
     const after = await cli('api-key', 'list', '--workspace', workspace);
     expect(after.json[0].revoked_at).not.toBeNull();

@@ -4,6 +4,7 @@ import { devDatabaseUrl, loadConfig, publicUrls, type Config } from '../config';
 import { keyringFromConfig } from '../crypto/envelope';
 import { migrate } from '../db/migrate';
 import { sealLegacyWebhookSecrets } from '../db/repos/webhook-secrets';
+import { resealSecrets } from '../db/repos/reseal';
 import { createDb, type Db } from '../db/pool';
 import { API_KEY_SCOPES, createApiKey, listApiKeys, revokeApiKey, type ApiKeyScope } from '../db/repos/api-keys';
 import { importFlow } from '../db/repos/flows';
@@ -49,6 +50,7 @@ const USAGE = `Usage: switchboard <command> [options]
   journey import --workspace W FILE.json                   {id?, name, steps}
   flow import --workspace W FILE.json                      {id?, name, public_chat?, allowed_origins?, owner:{name, picture?}, graph}
   custom-field define --workspace W --key K [--label L]   lead fields beyond the standard ones are kept only when defined
+  secrets reseal                        re-seal every stored secret under ENCRYPTION_KEY (after a key change; resumable)
   demo [--json]                         create a complete demo workspace and print its keys and ids
 
 Database: DATABASE_URL, or the dev stack's own Postgres (npm start) when unset.`;
@@ -144,6 +146,7 @@ const COMMANDS = [
   'journey import',
   'flow import',
   'custom-field define',
+  'secrets reseal',
 ];
 
 type Opts = {
@@ -263,6 +266,8 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
         }),
       );
     }
+    case 'secrets reseal':
+      return reseal(db, c.config);
     case 'custom-field define': {
       const def = CustomFieldDef.safeParse({ key: need('key'), label: opt.label });
       if (!def.success) throw new UsageError(describeIssues(def.error.issues, 'field').replace(/^key:/, '--key:').replace(/^label:/, '--label:'));
@@ -271,6 +276,19 @@ async function runCommand(command: string, c: { db: Db; config: Config; opt: Opt
       const field = (await listCustomFields(db, ws)).find((f) => f.key === def.data.key);
       return print({ status: 'success', workspace_id: ws, ...field });
     }
+  }
+}
+
+/** `secrets reseal`: progress on stderr per batch, the totals on stdout; exit 1 when a value did not open. */
+async function reseal(db: Db, config: Config): Promise<void> {
+  const result = await resealSecrets(db, keyringFromConfig(config), {
+    onProgress: (p) => console.error(`${p.column}: ${p.resealed}/${p.stale} resealed${p.failed.length ? `, ${p.failed.length} did not open` : ''}`),
+  });
+  print({ status: result.columns.some((c) => c.failed.length) ? 'failed' : 'success', ...result });
+  const failed = result.columns.filter((c) => c.failed.length);
+  if (failed.length) {
+    console.error(`error: some values did not open (add the key that sealed them to ENCRYPTION_KEYS_PREVIOUS and run again): ${failed.map((c) => `${c.column} rows ${c.failed.join(', ')}`).join('; ')}`);
+    process.exitCode = 1;
   }
 }
 

@@ -5,6 +5,7 @@ import { createDb } from '../src/db/pool';
 import { createLogger, type Logger } from '../src/log';
 import { handleShutdownSignals } from '../src/shutdown';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { untilPolling } from './polling';
 import { installSdkRuntime } from './runtime';
 import { runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS, workerSetFromConfig } from './workers';
 
@@ -12,6 +13,8 @@ export interface RunningWorker {
   workers: Worker[];
   /** The workers' connection (open until they stop): a client on it in this process starts workflows eagerly on them. */
   connection: NativeConnection;
+  /** Resolves once the server sees every worker poll its task queue (logged as `worker polling`). */
+  polling: Promise<void>;
   /** Resolves when every worker has stopped. */
   done: Promise<void>;
   shutdown(): Promise<void>;
@@ -40,10 +43,14 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
     await connection.close().catch(() => undefined);
     await db.close().catch(() => undefined);
   });
-  logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT }, 'worker polling');
+  const polling = untilPolling(connection, workers).then(() =>
+    logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT }, 'worker polling'),
+  );
+  polling.catch(() => undefined); // the caller that waits for it sees the failure; done reports a worker that stopped
   return {
     workers,
     connection,
+    polling,
     done,
     async shutdown() {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();

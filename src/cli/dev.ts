@@ -105,6 +105,9 @@ export async function runDevStack(config: Config): Promise<void> {
     checkpoint();
     parts.worker = await startWorker(full, { logger: logger.child({ component: 'worker' }) });
     checkpoint();
+    // `ready:` promises that work is picked up: wait until the server sees every worker poll.
+    await parts.worker.polling;
+    checkpoint();
     eagerClient = new Client({ connection: parts.worker.connection, namespace: config.TEMPORAL_NAMESPACE });
   })();
 

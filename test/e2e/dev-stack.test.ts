@@ -128,6 +128,15 @@ describe('the dev stack (npm start)', () => {
   it('starts everything, serves a demo workspace, stops cleanly and keeps its data across restarts', async () => {
     let stack = await start();
     const api = `http://127.0.0.1:${ports.api}`;
+    // `ready:` is printed once the server sees every task queue polled, so work sent at once is picked up.
+    const queues = /worker +task queues ([^;]+);/.exec(stack.output())![1]!.split(', ');
+    expect(queues).toHaveLength(4);
+    const conn = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
+    for (const name of queues) {
+      const { pollers } = await conn.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name }, taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW });
+      expect([name, pollers.length > 0]).toEqual([name, true]);
+    }
+    await conn.close();
     expect(stack.output()).toContain(`api           ${api}`);
     expect(stack.output()).toContain(`UI http://127.0.0.1:${ports.ui}`);
     expect(stack.output()).toContain(`telephony     carrier simulator http://127.0.0.1:${ports.sim}  ledger http://127.0.0.1:${ports.sim}/ledger`);

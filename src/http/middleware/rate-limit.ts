@@ -17,6 +17,8 @@ export interface RateLimits {
   perKey: Middleware<AppState>;
   /** A separate per-address limit for one group of unauthenticated routes (e.g. chat sessions); 0: none. */
   perAddressOf(group: string, limit: number): Middleware<AppState>;
+  /** Requests refused so far by this process, by limit (address, api_key, or a group's name). */
+  refusals(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -27,8 +29,11 @@ export function createRateLimits(
 ): RateLimits {
   const seconds = config.RATE_LIMIT_WINDOW_SECONDS;
   const counter = new RateLimitCounter(deps.db, deps.logger, seconds * 1000, config.RATE_LIMIT_SYNC_MS);
-  const refuse = (limit: number, per: string, retryAfter: number) =>
-    tooManyRequests(`Too many requests: at most ${limit} per ${seconds} s per ${per}; retry in ${retryAfter} s`, retryAfter);
+  const refused: Record<string, number> = {};
+  const refuse = (limit: number, per: string, retryAfter: number, name: string) => {
+    refused[name] = (refused[name] ?? 0) + 1;
+    return tooManyRequests(`Too many requests: at most ${limit} per ${seconds} s per ${per}; retry in ${retryAfter} s`, retryAfter);
+  };
 
   // Hashed: the counters table holds no client addresses. Clients are few next to requests, so each hash is kept.
   const buckets = new LRUCache<string, string>({ max: 10_000 });
@@ -42,7 +47,7 @@ export function createRateLimits(
     const limit = config.RATE_LIMIT_PER_ADDRESS;
     if (limit === 0 || UNLIMITED_PATHS.has(ctx.path)) return next();
     const wait = counter.hit(addressBucket(ctx.ip), limit);
-    if (wait !== undefined) throw refuse(limit, 'client address', wait);
+    if (wait !== undefined) throw refuse(limit, 'client address', wait, 'address');
     return next();
   };
 
@@ -51,16 +56,16 @@ export function createRateLimits(
     const key = ctx.state.auth?.apiKeyId;
     if (limit === 0 || !key) return next();
     const wait = counter.hit(`key:${key}`, limit);
-    if (wait !== undefined) throw refuse(limit, 'API key', wait);
+    if (wait !== undefined) throw refuse(limit, 'API key', wait, 'api_key');
     return next();
   };
 
   const perAddressOf = (group: string, limit: number): Middleware<AppState> => (ctx, next) => {
     if (limit === 0) return next();
     const wait = counter.hit(`${group}:${addressBucket(ctx.ip)}`, limit);
-    if (wait !== undefined) throw refuse(limit, 'client address', wait);
+    if (wait !== undefined) throw refuse(limit, 'client address', wait, group);
     return next();
   };
 
-  return { perAddress, perKey, perAddressOf, close: () => counter.close() };
+  return { perAddress, perKey, perAddressOf, refusals: () => ({ ...refused }), close: () => counter.close() };
 }

@@ -161,6 +161,15 @@ describe('the dev stack (npm start)', () => {
     const me = await fetch(`${api}/v1/me`, { headers: { authorization: `Bearer ${out.api_key}` } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { workspace_id: string }).workspace_id).toBe(out.workspace_id);
+    // The demo persona's picture and the favicon come from the api itself (no outside link that cannot load).
+    const { agent } = (await (await fetch(`${api}/v1/agents/${out.agent_id}`, { headers: { authorization: `Bearer ${out.api_key}` } })).json()) as { agent: { profile_picture: string } };
+    expect(agent.profile_picture).toBe(`${api}/webchat/avatar.svg`);
+    for (const image of [agent.profile_picture, `${api}/favicon.ico`]) {
+      const res = await fetch(image);
+      expect([image, res.status, res.headers.get('content-type')]).toEqual([image, 200, 'image/svg+xml']);
+      expect(await res.text()).toMatch(/^<svg /);
+    }
+    expect(await (await fetch(out.chat_demo_url)).text()).toContain('<link rel="icon" href="/favicon.svg"');
     // The demo agent is callable: the call goes through the embedded carrier simulator to its end (to a lead whose
     // time zone is in daytime now, so the call window is open whenever the test runs).
     const lead = await fetch(`${api}/v1/lead/create`, {

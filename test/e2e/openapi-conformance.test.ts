@@ -72,7 +72,7 @@ describe('the OpenAPI document against the handlers', () => {
     const { id: journeyId } = await importSteps(app, ws.workspaceId, [{ id: 'wait', kind: 'wait', duration: 'PT1H' }, { id: 'end', kind: 'end' }]);
     await call('GET', '/v1/me');
     await call('GET', '/v1/me', { key: null });
-    for (const path of ['/healthz', '/readyz', '/metrics']) await call('GET', path, { key: null });
+    for (const path of ['/healthz', '/readyz', '/metrics', '/webchat/avatar.svg', '/favicon.ico', '/favicon.svg']) await call('GET', path, { key: null });
     await call('PUT', '/v1/lead/custom-fields', { body: { fields: [{ key: 'plan', label: 'Plan' }, { key: 'score' }] } });
     await call('PUT', '/v1/lead/custom-fields', { body: { fields: [{ key: 'phone' }] } });
     await call('GET', '/v1/lead/custom-fields');

@@ -3,6 +3,7 @@ import { DomainError } from '../errors';
 import { FieldKey as FieldName, Tag } from '../leads/rules';
 import { parseIsoDuration } from './duration';
 import { graphProblems } from './graph';
+import { issueText } from '../validation';
 
 const StepId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (1-64 characters)');
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -135,12 +136,7 @@ export function parseJourneySteps(input: unknown): JourneyStep[] {
   const parsed = JourneySteps.safeParse(input);
   if (!parsed.success) {
     throw new JourneyDefinitionError(
-      parsed.error.issues.map((i) => {
-        const missing = i.code === 'invalid_type' && /received undefined/.test(i.message);
-        // A bad record key (update_lead's field names) carries the rule it broke one level down.
-        const message = i.code === 'invalid_key' ? (i.issues[0]?.message ?? i.message) : i.message;
-        return `${where(i.path, input)}: ${missing ? 'required' : message}`;
-      }),
+      parsed.error.issues.map((i) => `${where(i.path, input)}: ${issueText(i)}`),
     );
   }
   const problems = graphProblems(parsed.data);

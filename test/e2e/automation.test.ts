@@ -110,6 +110,8 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect(unknown.body).toMatchObject({ success: false, metadata: { errorType: 'unknown_integration' }, error: expect.stringContaining('slack') });
     const invalid = await run({ automationType: 'slack', nodeParams: { action: 'post_message', params: { text: 5 } } });
     expect(invalid.body).toMatchObject({ success: false, metadata: { errorType: 'invalid_params', problems: expect.arrayContaining([expect.stringMatching(/^channel:/), expect.stringMatching(/^text:/)]) } });
+    // Worded as the REST routes word theirs: a missing field is "required", a wrong type says what was expected.
+    expect(invalid.body.metadata.problems).toEqual(expect.arrayContaining(['channel: required', 'text: expected string, received number']));
     const missing = await run({ ...proxy('/ok', { apiURL: 'target_url', customFields: [{ field: 'apiURL', customFieldEnabled: true }] }), callData: { fields: { other: 'x' } } });
     expect(missing.status).toBe(200);
     expect(missing.body).toMatchObject({ success: false, metadata: { errorType: 'custom_field_missing' }, error: expect.stringContaining('"target_url"') });

@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
     { ...deps, journeyVersions, auth: { jwt, loginLimits } },
   );
   // The automation endpoint's routes answer every refusal in the 4.6 envelope (their own mount).
-  mountAutomationRoutes(api, automationRoutes, [guardAutomation, limits.perKey], { ...deps, journeyVersions });
+  mountAutomationRoutes(api, automationRoutes, [limits.perAddressInEnvelope, guardAutomation, limits.perKey], { ...deps, journeyVersions });
   mountRoutes(api, webchatRoutes, { apiKey: [], automation: [], none: [limits.perAddressOf('webchat', deps.config.WEBCHAT_SESSIONS_PER_ADDRESS)] }, { ...deps, journeyVersions });
   mountRoutes(api, webchatPageRoutes, { apiKey: [], automation: [], none: [] }, { ...deps, journeyVersions });
 

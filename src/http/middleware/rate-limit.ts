@@ -10,10 +10,14 @@ import type { AppState } from '../state';
 
 /** Probes and scrapers call these often from one address; they are cheap and must never be refused. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** The automation routes count the address in their own chain (perAddressInEnvelope), so a refusal wears their envelope. */
+export const ENVELOPE_PREFIX = '/api/automation/';
 
 /** The api's two limits: per client address (every route but the probes, before auth) and per API key (after auth). */
 export interface RateLimits {
   perAddress: Middleware<AppState>;
+  /** The same per-address limit, for the automation routes' chain (perAddress lets their paths through). */
+  perAddressInEnvelope: Middleware<AppState>;
   perKey: Middleware<AppState>;
   /** A separate per-address limit for one group of unauthenticated routes (e.g. chat sessions); 0: none. */
   perAddressOf(group: string, limit: number): Middleware<AppState>;
@@ -43,13 +47,15 @@ export function createRateLimits(
     return bucket;
   };
 
-  const perAddress: Middleware<AppState> = (ctx, next) => {
+  const perAddressInEnvelope: Middleware<AppState> = (ctx, next) => {
     const limit = config.RATE_LIMIT_PER_ADDRESS;
-    if (limit === 0 || UNLIMITED_PATHS.has(ctx.path)) return next();
+    if (limit === 0) return next();
     const wait = counter.hit(addressBucket(ctx.ip), limit);
     if (wait !== undefined) throw refuse(limit, 'client address', wait, 'address');
     return next();
   };
+  const perAddress: Middleware<AppState> = (ctx, next) =>
+    UNLIMITED_PATHS.has(ctx.path) || ctx.path.startsWith(ENVELOPE_PREFIX) ? next() : perAddressInEnvelope(ctx, next);
 
   const perKey: Middleware<AppState> = (ctx, next) => {
     const limit = config.RATE_LIMIT_PER_KEY;
@@ -67,5 +73,5 @@ export function createRateLimits(
     return next();
   };
 
-  return { perAddress, perKey, perAddressOf, refusals: () => ({ ...refused }), close: () => counter.close() };
+  return { perAddress, perAddressInEnvelope, perKey, perAddressOf, refusals: () => ({ ...refused }), close: () => counter.close() };
 }

@@ -14,6 +14,9 @@ const retryAfter = (description: string) => ({ 'Retry-After': { description, sch
 
 type Documented = { description: string; schema?: z.ZodType; headers?: Record<string, unknown>; contentType?: string };
 
+/** The automation routes' one rule about their two credentials, stated on each operation and each scheme (ST202). */
+const BOTH_HEADERS = 'Both Authorization and x-key sent: send exactly one of them (400)';
+
 const challenge = { 'WWW-Authenticate': { description: 'Bearer (RFC 9110)', schema: { type: 'string', const: 'Bearer' } } };
 
 /** The statuses every route of a kind can answer, besides the ones it lists itself. */
@@ -25,7 +28,7 @@ function standardFailures(route: Route<any, any>): Record<string, Documented> {
     out[403] = { description: 'An API key whose scopes leave out rest' };
   }
   if (route.auth === 'automation') {
-    out[400] ??= { description: 'Invalid request (both Authorization and x-key sent, or a malformed body): the error names the fault' };
+    out[400] = { description: `${BOTH_HEADERS}${route.body || route.query ? ', or a malformed request: the error names the fault' : ''}` };
     out[401] = { description: 'Missing, expired or invalid user JWT, or an invalid x-key', headers: challenge };
     out[403] = { description: 'An API key in x-key whose scopes leave out integrations, or a user not allowed this integration or asking for another user' };
   }
@@ -135,8 +138,13 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'REST: Authorization: Bearer <API key> (workspace settings → API keys)' },
-        userJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Automation endpoint: a user JWT from login' },
-        superuserKey: { type: 'apiKey', in: 'header', name: 'x-key', description: 'Automation endpoint: the workspace\'s API key (superuser mode in its workspace; its scopes must include integrations)' },
+        userJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `Automation endpoint: a user JWT from login. ${BOTH_HEADERS}.` },
+        superuserKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-key',
+          description: `Automation endpoint: the workspace's API key (superuser mode in its workspace; its scopes must include integrations). ${BOTH_HEADERS}.`,
+        },
       },
       schemas: { Failure: jsonSchema(failure, 'output') },
     },

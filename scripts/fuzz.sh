@@ -135,7 +135,7 @@ values = ["$PASSWORD_A"]
 "body.password" = { dictionary = "passwords", probability = 0.3 }
 
 # Rules no JSON Schema can state, refused with a 400 naming the problem, so a schema-valid body can still be wrong:
-# a journey's step graph (targets, reachability, loops, a wait's duration or until), a call window's start before its
+# a journey's step graph (targets, reachability, loops), a call window's start before its
 # end, a caller id that is not one of the workspace's numbers, an async automation run without its callbackUrl, a
 # subscription to a step that is not a trigger or to a URL the outbound guard refuses (a private address).
 [[operations]]

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { ServerResponse, type Server } from 'node:http';
 import Koa, { type Middleware } from 'koa';
+import type { Registry } from 'prom-client';
 import websockify from 'koa-websocket';
 import { automationAuth } from './auth/automation-auth';
 import { nocodeAuth } from './auth/nocode-auth';
@@ -15,6 +16,7 @@ import { allowedMethods } from './http/middleware/allowed-methods';
 import { errorHandler } from './http/middleware/errors';
 import { exactRoutes } from './http/exact-routes';
 import { createHttpMetrics } from './http/middleware/metrics';
+import { registerBusinessMetrics } from './http/business-metrics';
 import { createRateLimits } from './http/middleware/rate-limit';
 import { requestContext, type RequestLog } from './http/middleware/request-context';
 import { mountRoutes } from './http/mount';
@@ -23,7 +25,7 @@ import { LatestJourneyVersions } from './journeys/latest-versions';
 import { routes } from './http/routes';
 import { automationRoutes } from './http/routes/automation';
 import { mountAutomationRoutes } from './http/automation-mount';
-import { systemRouter } from './http/routes/system';
+import { systemRouter, systemRoutes } from './http/routes/system';
 import { temporalCodecRouter } from './http/routes/temporal-codec';
 import { telephonyRouter } from './http/routes/telephony';
 import { webchatRoutes } from './http/routes/webchat';
@@ -43,6 +45,8 @@ export interface App {
   startListeners(): Promise<void>;
   /** The open chat WebSockets. */
   chat: ChatSockets;
+  /** The Prometheus registry /metrics serves (requests, process, business metrics). */
+  metrics: Registry;
   /**
    * Refuses new requests with 503 and answers in-flight ones (503 after graceMs); resolves when all are answered.
    * Chat sockets are closed with 1012 so their clients reconnect (r/true) to another instance.
@@ -72,9 +76,11 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   const journeyVersions = deps.journeyVersions ?? new LatestJourneyVersions();
   const jwt = createJwtAuthority(deps.config);
   const loginLimits = createLoginLimits(deps, deps.config);
+  registerBusinessMetrics(metrics.registry, { db: deps.db, chatSockets: () => chat.size, rateLimited: () => ({ ...limits.refusals(), ...loginLimits.refusals() }) });
 
   const api = new Router<AppState>();
-  const openapi = buildOpenApi([...routes, ...automationRoutes, ...webchatRoutes, ...webchatPageRoutes], publicUrls(deps.config));
+  const system = systemRoutes(deps.config, metrics.registry);
+  const openapi = buildOpenApi([...routes, ...automationRoutes, ...webchatRoutes, ...webchatPageRoutes, ...system], publicUrls(deps.config));
   api.get('/v1/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
@@ -86,7 +92,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
     { ...deps, journeyVersions, auth: { jwt, loginLimits } },
   );
   // The automation endpoint's routes answer every refusal in the 4.6 envelope (their own mount).
-  mountAutomationRoutes(api, automationRoutes, [guardAutomation, limits.perKey], { ...deps, journeyVersions });
+  mountAutomationRoutes(api, automationRoutes, [limits.perAddressInEnvelope, guardAutomation, limits.perKey], { ...deps, journeyVersions });
   // Chat sessions: a server calling with its key counts against the key (one address serves all its visitors).
   const sessionsPerAddress = limits.perAddressOf(newChats.name, newChats.limit);
   const sessionLimit: Middleware<AppState> = (ctx, next) => (ctx.state.auth ? limits.perKey(ctx, next) : sessionsPerAddress(ctx, next));
@@ -102,7 +108,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   koa.use(exactRoutes(api));
   koa.use(allowedMethods());
   koa.use(webchatPreflight());
-  koa.use(systemRouter(deps, metrics.registry).routes());
+  koa.use(systemRouter(deps, system).routes());
   koa.use(telephonyRouter(deps).routes());
   koa.use(temporalCodecRouter(deps.config).routes());
   koa.use(api.routes());
@@ -113,6 +119,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
     jwt,
     journeyVersions,
     chat,
+    metrics: metrics.registry,
     async startListeners() {
       await Promise.all([keys.listen(), journeyVersions.listen(deps.db)]);
     },

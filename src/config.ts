@@ -71,6 +71,11 @@ const fields = z.object({
     .default(''),
   SWITCHBOARD_DATA_DIR: z.string().min(1).default(defaultDataDir),
   WORKER_METRICS_PORT: port.default(9464),
+  /** Serves the api's /metrics on a listener of its own (on METRICS_HOST), and not on the public port; 0: a free port. */
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (16 characters or more). */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   WORKER_BUNDLE_PATH: z.string().min(1).optional(),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   WORKER_TASK_QUEUES: workerTaskQueuesField,
@@ -206,7 +211,7 @@ const schema = fields.superRefine((c, ctx) => {
 export type Config = z.infer<typeof schema>;
 
 // Their values are never repeated in an error message (it ends up in logs).
-const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEYS_PREVIOUS', 'TWILIO_AUTH_TOKEN', 'CODEC_SERVER_TOKEN', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CLIENT_KEY_DATA']);
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEYS_PREVIOUS', 'TWILIO_AUTH_TOKEN', 'CODEC_SERVER_TOKEN', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CLIENT_KEY_DATA', 'METRICS_TOKEN']);
 
 /** A configuration value that failed validation; the message names the variable. */
 export class ConfigError extends Error {

@@ -39,7 +39,8 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
-export const unauthorized = (message = 'Unauthorized') => new ApiError(401, 'unauthorized', message);
+/** 401 with the challenge RFC 9110 asks of every 401 (each credential here is a bearer token or key). */
+export const unauthorized = (message = 'Unauthorized') => new ApiError(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer' });
 export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new ApiError(404, 'not_found', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);

@@ -9,12 +9,29 @@ export function resolveLogFormat(format: LogFormat, stdoutIsTTY = Boolean(proces
   return stdoutIsTTY ? 'pretty' : 'json';
 }
 
-/** Options for pino's own pretty transport (pino-pretty, in a worker thread): one short line per entry. */
+/**
+ * Options for pino's own pretty transport (pino-pretty, in a worker thread): one short line per entry. No key is
+ * error-like, so an error is printed inline like any object, not as a multi-line stack.
+ */
 export function prettyTransport(colorize: boolean): pino.TransportSingleOptions {
   return {
     target: 'pino-pretty',
-    options: { colorize, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: 1 },
+    options: { colorize, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: 1, errorLikeObjectKeys: [] },
   };
+}
+
+/**
+ * Errors under `err` or `error` (the Temporal SDK logs `error`): type, message and cause in both formats; the stack in
+ * JSON (a string: still one line), only its first frame (`at`) in a terminal.
+ */
+export function errorSerializer(pretty: boolean) {
+  const brief = (e: unknown, depth = 0): unknown => {
+    if (!(e instanceof Error)) return e;
+    const at = e.stack?.split('\n').find((l) => l.trimStart().startsWith('at '))?.trim().slice(3);
+    const failureType = (e as { type?: unknown }).type; // a Temporal ApplicationFailure's type
+    return { type: e.name, ...(typeof failureType === 'string' ? { failureType } : {}), message: e.message, ...(at ? { at } : {}), ...(e.cause && depth < 3 ? { cause: brief(e.cause, depth + 1) } : {}) };
+  };
+  return pretty ? (e: unknown) => brief(e) : (e: unknown) => (e instanceof Error ? pino.stdSerializers.errWithCause(e) : e);
 }
 
 // A request line is about 150 bytes: a write every ~25 lines at saturation, while a line waits at most FLUSH_MS.
@@ -40,6 +57,7 @@ export function createLogger(level: string, name: string, opts: { format?: LogFo
       ],
       censor: '[redacted]',
     },
+    serializers: { err: errorSerializer(pretty), error: errorSerializer(pretty) },
     ...(pretty ? { transport: prettyTransport(Boolean(process.stdout.isTTY)) } : {}),
   };
   return opts.buffered && !pretty

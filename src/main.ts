@@ -1,4 +1,7 @@
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import type { Registry } from 'prom-client';
 import { createApp } from './app';
 import { loadConfigOrExit, type Config } from './config';
 import { keyringFromConfig } from './crypto/envelope';
@@ -6,7 +9,9 @@ import type { AppDeps } from './deps';
 import { migrate } from './db/migrate';
 import { sealLegacyWebhookSecrets } from './db/repos/webhook-secrets';
 import { createDb } from './db/pool';
+import { errorHandler } from './http/middleware/errors';
 import type { RequestLog } from './http/middleware/request-context';
+import { metricsRoute } from './http/routes/system';
 import { createLogger, type Logger } from './log';
 import { recheckOpenCalls } from './calls/recheck';
 import { handleShutdownSignals } from './shutdown';
@@ -17,6 +22,8 @@ import { startInProcessAutomationWorker } from '../worker/in-process';
 export interface RunningApi {
   server: Server;
   url: string;
+  /** Where /metrics is served: the api's own port, or METRICS_PORT's listener. */
+  metricsUrl: string;
   close(): Promise<void>;
 }
 
@@ -43,7 +50,9 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
-  logger.info({ url }, 'api listening');
+  const metrics = config.METRICS_PORT === undefined ? undefined : await listenForMetrics(app.metrics, config);
+  const metricsUrl = metrics?.url ?? `${url}/metrics`;
+  logger.info({ url, metricsUrl }, 'api listening');
   // Callbacks the provider sent while this api was down are lost: calls in flight read their state from it instead.
   recheckOpenCalls(db, temporal.client, logger).then(
     (asked) => asked && logger.info({ calls: asked }, 'calls in flight asked to recheck the provider'),
@@ -52,7 +61,9 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   return {
     server,
     url,
+    metricsUrl,
     async close() {
+      metrics?.server.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await app.drain(DRAIN_GRACE_MS);
@@ -66,6 +77,20 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
       await db.close();
     },
   };
+}
+
+/** /metrics on a listener of its own (METRICS_PORT on METRICS_HOST), so the public port need not expose it. */
+async function listenForMetrics(registry: Registry, config: Config): Promise<{ server: Server; url: string }> {
+  const koa = new Koa();
+  koa.use(errorHandler());
+  koa.use((ctx, next) => (ctx.method === 'GET' && ctx.path === '/metrics' ? metricsRoute(registry, config.METRICS_TOKEN)(ctx, next) : next()));
+  const server = koa.listen(config.METRICS_PORT, config.METRICS_HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  return { server, url: `http://${config.METRICS_HOST === '0.0.0.0' ? '127.0.0.1' : config.METRICS_HOST}:${port}/metrics` };
 }
 
 /** How long in-flight requests get to finish once the api stops; then they are answered 503. */

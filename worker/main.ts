@@ -6,6 +6,7 @@ import { handleShutdownSignals } from '../src/shutdown';
 import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { startWorkerHealth } from './health';
+import { untilPolling } from './polling';
 import { installSdkRuntime } from './runtime';
 import { runWorkers, SHUTDOWN_FORCE_AFTER_GRACE_MS, workerSetFromConfig } from './workers';
 
@@ -15,6 +16,8 @@ export interface RunningWorker {
   connection: NativeConnection;
   /** Where /healthz and /readyz (the queues it polls) answer. */
   healthUrl: string;
+  /** Resolves once the server sees every worker poll its task queue (logged as `worker polling`). */
+  polling: Promise<void>;
   /** Resolves when every worker has stopped. */
   done: Promise<void>;
   shutdown(): Promise<void>;
@@ -46,11 +49,15 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
     await connection.close().catch(() => undefined);
     await db.close().catch(() => undefined);
   });
-  logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT, health: health.url }, 'worker polling');
+  const polling = untilPolling(connection, workers).then(() =>
+    logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT, health: health.url }, 'worker polling'),
+  );
+  polling.catch(() => undefined); // the caller that waits for it sees the failure; done reports a worker that stopped
   return {
     workers,
     connection,
     healthUrl: health.url,
+    polling,
     done,
     async shutdown() {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();

@@ -9,10 +9,14 @@ const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = 
   ERROR: 'error',
 };
 
+// Routine SDK lines that say nothing to an operator at info: every worker's state changes, and that it runs no Nexus
+// services (none are registered here). Our own `worker polling` line says when the workers are ready.
+const ROUTINE = /^(Worker state changed|No Nexus services registered)/;
+
 /** The Temporal SDK's logger interface on top of pino; `quiet` demotes info to debug (bundler chatter). */
 export function sdkLogger(logger: Logger, opts: { quiet?: boolean } = {}): SdkLogger {
   const log = (level: LogLevel, message: string, meta?: LogMetadata) => {
-    const target = opts.quiet && level === 'INFO' ? 'debug' : LEVELS[level];
+    const target = level === 'INFO' && (opts.quiet || ROUTINE.test(message)) ? 'debug' : LEVELS[level];
     logger[target]({ ...meta }, message);
   };
   return {

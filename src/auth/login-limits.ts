@@ -9,6 +9,8 @@ import type { Logger } from '../log';
 export interface LoginLimits {
   /** Counts one attempt; throws 429 (with Retry-After) when either limit is already reached. */
   attempt(ip: string, email: string): void;
+  /** Attempts refused so far by this process, by limit (login_address, login_email). */
+  refusals(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -22,16 +24,21 @@ export function createLoginLimits(
 ): LoginLimits {
   const seconds = config.LOGIN_RATE_LIMIT_WINDOW_SECONDS;
   const counter = new RateLimitCounter(deps.db, deps.logger, seconds * 1000, config.RATE_LIMIT_SYNC_MS);
+  const refused: Record<string, number> = {};
   const check = (key: string, limit: number, per: string) => {
     if (limit === 0) return;
     const wait = counter.hit(key, limit);
-    if (wait !== undefined) throw tooManyRequests(`Too many login attempts: at most ${limit} per ${seconds} s per ${per}; retry in ${wait} s`, wait);
+    if (wait === undefined) return;
+    const name = per === 'email' ? 'login_email' : 'login_address';
+    refused[name] = (refused[name] ?? 0) + 1;
+    throw tooManyRequests(`Too many login attempts: at most ${limit} per ${seconds} s per ${per}; retry in ${wait} s`, wait);
   };
   return {
     attempt(ip, email) {
       check(bucket('addr', ip), config.LOGIN_RATE_LIMIT_PER_ADDRESS, 'client address');
       check(bucket('email', email.toLowerCase()), config.LOGIN_RATE_LIMIT_PER_EMAIL, 'email');
     },
+    refusals: () => ({ ...refused }),
     close: () => counter.close(),
   };
 }

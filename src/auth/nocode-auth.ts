@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Db } from '../db/pool';
 import { unauthorized } from '../errors';
-import { BEARER, type ApiKeyResolver } from '../http/auth';
+import { BEARER, requireScope, type ApiKeyResolver } from '../http/auth';
 import type { AppState } from '../http/state';
 import type { JwtAuthority } from './jwt';
 import { jwtUserResolver } from './jwt-user';
@@ -35,7 +35,7 @@ export function nocodeAuth(deps: { db: Db; jwt: JwtAuthority; keys: ApiKeyResolv
     }
     const key = await deps.keys.resolve(token);
     if (!key) throw unauthorized('Unauthorized: invalid or revoked API key');
-    ctx.state.auth = key;
+    ctx.state.auth = requireScope(key, 'rest');
     ctx.state.nocode = { workspaceId: key.workspaceId, userId: null };
     return next();
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resolveAction } from '../integrations/run';
+import { issueLines } from '../validation';
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'node ids: letters, digits, _ and -, 1–64 characters');
 const text = z.string().min(1).max(4000);
@@ -105,7 +106,7 @@ export function edgesOf(n: FlowNode): string[] {
 export function parseFlowGraph(input: unknown): FlowGraph {
   const parsed = FlowGraph.safeParse(input);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `graph.${i.path.join('.')}: ${i.message}`);
+    const lines = issueLines(parsed.error.issues, 'graph', (p) => `graph.${p.join('.')}`);
     throw new Error(`invalid flow graph:\n  ${lines.join('\n  ')}`);
   }
   const problems = graphProblems(parsed.data);

@@ -91,12 +91,14 @@ export const demoFlowGraph = {
  */
 export async function createDemo(db: Db, urls: Pick<DemoOutput, 'base_url' | 'integrations_url' | 'hooks_url' | 'wss_url' | 'vendor_sandbox_url'>): Promise<DemoOutput> {
   const tag = randomBytes(4).toString('hex');
+  // The persona's picture is served by the api itself (GET /webchat/avatar.svg), so the demo shows it offline too.
+  const avatar = `${urls.hooks_url}/webchat/avatar.svg`;
   return db.tx(async (q) => {
     const ws = await createWorkspace(q, { name: `Demo ${tag}` });
     const group = await createPhoneGroup(q, ws.id, { name: 'Demo numbers', numbers: await freeDemoPhones(q, ws.id, 2) });
     const agent = await createAgent(q, ws.id, {
       name: 'Ava',
-      profilePicture: 'https://example.com/avatars/ava.png',
+      profilePicture: avatar,
       transferNumber: demoPhone(),
       phoneGroupId: group.id,
     });
@@ -105,7 +107,7 @@ export async function createDemo(db: Db, urls: Pick<DemoOutput, 'base_url' | 'in
       name: 'Demo chat',
       publicChat: true,
       ownerName: 'Ava',
-      ownerPicture: 'https://example.com/avatars/ava.png',
+      ownerPicture: avatar,
       graph: demoFlowGraph,
     });
     const password = randomBytes(12).toString('base64url');

@@ -123,6 +123,9 @@ export async function runDevStack(config: Config): Promise<void> {
     checkpoint();
     parts.worker = await startWorker(full, { logger: logger.child({ component: 'worker' }) });
     checkpoint();
+    // `ready:` promises that work is picked up: wait until the server sees every worker poll.
+    await parts.worker.polling;
+    checkpoint();
     eagerClient = temporalClient(parts.worker.connection, config);
   })();
 
@@ -140,7 +143,7 @@ export async function runDevStack(config: Config): Promise<void> {
   say('ready:');
   say(`  api           ${api.url}  (REST under ${api.url}/v1)`);
   say(`  openapi       ${api.url}/v1/openapi.json`);
-  say(`  health        ${api.url}/healthz  ${api.url}/readyz  metrics ${api.url}/metrics`);
+  say(`  health        ${api.url}/healthz  ${api.url}/readyz  metrics ${api.metricsUrl}`);
   say(`  temporal      ${temporal.address}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`);
   say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; readyz ${worker.healthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
   if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);

@@ -1,66 +1,29 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { devDatabaseUrl, loadConfig, publicUrls, type Config } from '../config';
-import { keyringFromConfig } from '../crypto/envelope';
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { devDatabaseUrl, loadConfig, type Config } from '../config';
 import { migrate } from '../db/migrate';
-import { sealLegacyWebhookSecrets } from '../db/repos/webhook-secrets';
 import { createDb, type Db } from '../db/pool';
-import { createApiKey, listApiKeys, revokeApiKey } from '../db/repos/api-keys';
-import { importFlow } from '../db/repos/flows';
-import { parseFlowGraph } from '../chat/flow-schema';
-import { importJourneyDefinition, InvalidJourneyDefinition, JourneyIdTaken } from '../journeys/import';
-import { defineCustomField, listCustomFields } from '../db/repos/leads';
-import { createUser, setAllowedIntegrations } from '../db/repos/users';
-import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
-import { isUuid } from '../ids';
-import { CustomFieldDef } from '../leads/rules';
-import { describeIssues } from '../validation';
+import { packageRoot } from '../paths';
+import * as admin from './admin';
 import { agentCreate, agentUpdate, phoneNumberAdd, phoneNumberAssign } from './agents';
 import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connection';
-import { createDemo } from './demo';
-import { sandboxEndpoints } from '../sandbox/endpoint';
-import { passwordFromStdin, promptPassword } from './password';
 
-const USAGE = `Usage: switchboard <command> [options]
+const VERSION = (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-  dev                                   start Temporal, Postgres, migrations, the api and a worker (npm start)
-  migrate                               apply database migrations
-  workspace create --name N [--region US] [--timezone America/New_York]
-  api-key create --workspace W [--name N] [--superuser]    prints the key once
-  api-key list --workspace W
-  api-key revoke --workspace W <key id or prefix>
-  user create --workspace W --email E [--password-stdin]  prompts for the password (no echo), or reads it from stdin
-  user set-integrations --workspace W --user ID|EMAIL --integrations slack,hubspot|all
-                                        the integrations a user's JWT may run on the automation endpoint
-  connection create --workspace W --integration K [--user ID|EMAIL] [--kind oauth2|api_key|basic|none]
-               [--secrets-stdin | --secret NAME=VALUE ...] [--setting NAME=VALUE ...] [--expires-in SECONDS]
-                                        a user's (--user) or the workspace's connection; secrets are sealed, never printed
-  connection list --workspace W
-  connection delete --workspace W <connection id>
-  agent create --workspace W --name N [--picture URL] [--transfer-number PHONE]
-               [--phone-group NAME] [--numbers PHONE,PHONE] [--call-window JSON]
-  agent update --workspace W --agent ID [--name N] [--picture URL|none] [--transfer-number PHONE|none]
-               [--call-window JSON|none] [--numbers PHONE,PHONE|none]
-                                        --numbers replaces the agent's numbers; JSON: {"start":"09:00","end":"17:00","days":["mon"]}
-  phone-number add --workspace W --number PHONE [--agent ID]
-                                        a number belongs to one workspace
-  phone-number assign --workspace W <number or id> --agent ID|none
-  journey import --workspace W FILE.json                   {id?, name, steps}
-  flow import --workspace W FILE.json                      {id?, name, public_chat?, allowed_origins?, owner:{name, picture?}, graph}
-  custom-field define --workspace W --key K [--label L]   lead fields beyond the standard ones are kept only when defined
-  demo [--json]                         create a complete demo workspace and print its keys and ids
-
-Database: DATABASE_URL, or the dev stack's own Postgres (npm start) when unset.`;
-
-class UsageError extends Error {}
-
-/** Entry point of the `switchboard` command. */
+/** Entry point of the `switchboard` command: exit 0, 1 for a failure, 64 for a command-line mistake (with a hint). */
 export async function main(argv: string[]): Promise<void> {
+  let current = 'switchboard';
+  const program = buildProgram();
+  program.hook('preAction', (_root, action) => void (current = commandPath(action)));
   try {
-    await dispatch(argv);
+    if (argv.length === 0) return void program.outputHelp();
+    await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConnectionUsageError) {
-      console.error(`${err.message}\n\n${USAGE}`);
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? 0 : 64; // commander has printed the error and its hint
+    } else if (err instanceof admin.UsageError || err instanceof ConnectionUsageError) {
+      console.error(`error: ${err.message}\n(see \`${current} --help\`)`);
       process.exitCode = 64;
     } else {
       console.error(`error: ${(err as Error).message}`);
@@ -69,231 +32,148 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-const OPTIONS = {
-  name: { type: 'string' },
-  workspace: { type: 'string' },
-  region: { type: 'string' },
-  timezone: { type: 'string' },
-  superuser: { type: 'boolean' },
-  email: { type: 'string' },
-  password: { type: 'string' },
-  'password-stdin': { type: 'boolean' },
-  picture: { type: 'string' },
-  'transfer-number': { type: 'string' },
-  'phone-group': { type: 'string' },
-  numbers: { type: 'string' },
-  'call-window': { type: 'string' },
-  agent: { type: 'string' },
-  number: { type: 'string' },
-  json: { type: 'boolean' },
-  key: { type: 'string' },
-  label: { type: 'string' },
-  user: { type: 'string' },
-  integrations: { type: 'string' },
-  integration: { type: 'string' },
-  kind: { type: 'string' },
-  setting: { type: 'string', multiple: true },
-  secret: { type: 'string', multiple: true },
-  'secrets-stdin': { type: 'boolean' },
-  'expires-in': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+const commandPath = (c: Command): string => (c.parent ? `${commandPath(c.parent)} ${c.name()}` : c.name());
 
-async function dispatch(argv: string[]): Promise<void> {
-  const { values: opt, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  const [cmd, sub, ...rest] = positionals;
-  if (!cmd || opt.help) {
-    console.log(USAGE);
-    return;
-  }
-  const config = loadConfig();
-  // Loaded only for `dev`: it pulls in the Temporal worker, which the admin commands do not need.
-  if (cmd === 'dev') return (await import('./dev')).runDevStack(config);
+/** A command under parent; its usage errors end with a pointer to its own --help. */
+function command(parent: Command, nameAndArgs: string, summary: string): Command {
+  const c = parent.command(nameAndArgs).description(summary);
+  return c.showHelpAfterError(`(see \`${commandPath(c)} --help\`)`);
+}
 
-  const single = cmd === 'migrate' || cmd === 'demo';
-  const command = single ? cmd : `${cmd} ${sub ?? ''}`.trim();
-  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command: ${command}`);
-
-  const db = await openDb(config);
+const ws = (c: Command) => c.requiredOption('--workspace <id>', 'the workspace id');
+/** A parse step for an option value: a UsageError becomes commander's own one-line error. */
+const parsed = <T>(fn: (v: string) => T) => (v: string) => {
   try {
-    await migrate(db);
-    await runCommand(command, { db, config, opt, rest: single ? positionals.slice(1) : rest });
-  } finally {
-    await db.close();
-  }
-}
-
-const COMMANDS = [
-  'migrate',
-  'demo',
-  'workspace create',
-  'api-key create',
-  'api-key list',
-  'api-key revoke',
-  'user create',
-  'user set-integrations',
-  'connection create',
-  'connection list',
-  'connection delete',
-  'agent create',
-  'agent update',
-  'phone-number add',
-  'phone-number assign',
-  'journey import',
-  'flow import',
-  'custom-field define',
-];
-
-type Opts = {
-  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : (typeof OPTIONS)[K] extends { multiple: true } ? string[] : string;
-};
-
-async function runCommand(command: string, c: { db: Db; config: Config; opt: Opts; rest: string[] }): Promise<void> {
-  const { db, opt } = c;
-  const need = (name: keyof Opts): string => {
-    const v = opt[name];
-    if (typeof v !== 'string' || !v) throw new UsageError(`--${name} is required`);
-    return v;
-  };
-  const workspace = async () => {
-    const id = need('workspace');
-    if (!isUuid(id) || !(await getWorkspace(db, id))) throw new Error(`workspace ${id} not found`);
-    return id;
-  };
-  switch (command) {
-    case 'migrate': {
-      const sealed = await sealLegacyWebhookSecrets(db, keyringFromConfig(c.config));
-      return print({ status: 'success', message: 'migrations applied', webhook_secrets_sealed: sealed });
-    }
-    case 'demo': {
-      // Connections only to a sandbox the outbound guard lets vendor requests reach (not in production).
-      const sandbox = sandboxEndpoints(c.config).length ? c.config.VENDOR_SANDBOX_URL! : null;
-      const demo = await createDemo(db, { ...publicUrls(c.config), vendor_sandbox_url: sandbox });
-      if (opt.json) process.stdout.write(`${JSON.stringify(demo)}\n`);
-      else for (const [k, v] of Object.entries(demo)) console.log(`${k.padEnd(18)} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
-      return;
-    }
-    case 'workspace create': {
-      const w = await createWorkspace(db, { name: need('name'), defaultRegion: opt.region, timezone: opt.timezone });
-      return print({ workspace_id: w.id, name: w.name, default_region: w.default_region, timezone: w.timezone });
-    }
-    case 'api-key create': {
-      const { key, row } = await createApiKey(db, await workspace(), { name: opt.name ?? 'cli', superuser: opt.superuser });
-      return print({ id: row.id, prefix: row.prefix, superuser: row.superuser, api_key: key, note: 'shown once: store it now' });
-    }
-    case 'api-key list':
-      return print(await listApiKeys(db, await workspace()));
-    case 'api-key revoke': {
-      const target = c.rest[0];
-      if (!target) throw new UsageError('api-key revoke needs a key id or prefix');
-      if (!(await revokeApiKey(db, await workspace(), target))) throw new Error(`no live key ${target} in this workspace`);
-      return print({ status: 'success', message: `revoked ${target}` });
-    }
-    case 'user create': {
-      const ws = await workspace();
-      const u = await createUser(db, ws, { email: need('email'), password: await password(opt) });
-      return print({ user_id: u.id, email: u.email });
-    }
-    case 'user set-integrations': {
-      const list = need('integrations').trim();
-      const integrations = list === 'all' ? null : list.split(',').map((k) => k.trim()).filter(Boolean);
-      const bad = (integrations ?? []).filter((k) => !/^[a-z][a-z0-9_]*$/.test(k));
-      if (bad.length || integrations?.length === 0) throw new UsageError(`--integrations: integration keys (snake_case) separated by commas, or "all"`);
-      const u = await setAllowedIntegrations(db, await workspace(), need('user'), integrations);
-      if (!u) throw new Error(`no user ${need('user')} in this workspace`);
-      return print({ user_id: u.id, email: u.email, allowed_integrations: integrations });
-    }
-    case 'connection create':
-      return print(await connectionCreate(db, await workspace(), opt));
-    case 'connection list':
-      return print(await connectionList(db, await workspace()));
-    case 'connection delete':
-      return print(await connectionDelete(db, await workspace(), c.rest[0]));
-    case 'agent create':
-      need('name');
-      return print(await agentCreate(db, await workspace(), opt));
-    case 'agent update':
-      return print(await agentUpdate(db, await workspace(), opt));
-    case 'phone-number add':
-      need('number');
-      return print(await phoneNumberAdd(db, await workspace(), opt));
-    case 'phone-number assign':
-      return print(await phoneNumberAssign(db, await workspace(), c.rest[0], opt));
-    case 'journey import': {
-      const file = c.rest[0];
-      try {
-        return print(await importJourneyDefinition(db, await workspace(), readJson(file)));
-      } catch (err) {
-        if (err instanceof InvalidJourneyDefinition) throw new Error(`${file} is not a valid journey:\n  ${err.issues.join('\n  ')}`);
-        if (err instanceof JourneyIdTaken) throw new Error(`journey ${err.journeyId} belongs to another workspace`);
-        throw err;
-      }
-    }
-    case 'flow import': {
-      const file = readJson(c.rest[0]) as {
-        id?: string;
-        name?: string;
-        public_chat?: boolean;
-        allowed_origins?: unknown;
-        owner?: { name?: string; picture?: string };
-        graph?: unknown;
-      };
-      if (!file.name || !file.owner?.name || file.graph === undefined) throw new Error('flow file needs "name", "owner.name" and "graph"');
-      if (file.id !== undefined && (typeof file.id !== 'string' || !isUuid(file.id))) throw new Error('flow "id" must be a UUID');
-      const origins = file.allowed_origins ?? [];
-      if (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string' && /^https?:\/\/[^/\s]+$/.test(o))) {
-        throw new Error('flow "allowed_origins" must be a list of origins like "https://example.com" (scheme and host, no path)');
-      }
-      let graph;
-      try {
-        graph = parseFlowGraph(file.graph);
-      } catch (err) {
-        throw new Error(`${c.rest[0]}: ${(err as Error).message}`);
-      }
-      return print(
-        await importFlow(db, await workspace(), {
-          id: file.id,
-          name: file.name,
-          publicChat: file.public_chat ?? false,
-          ownerName: file.owner.name,
-          ownerPicture: file.owner.picture,
-          allowedOrigins: origins as string[],
-          graph,
-        }),
-      );
-    }
-    case 'custom-field define': {
-      const def = CustomFieldDef.safeParse({ key: need('key'), label: opt.label });
-      if (!def.success) throw new UsageError(describeIssues(def.error.issues, 'field').replace(/^key:/, '--key:').replace(/^label:/, '--label:'));
-      const ws = await workspace();
-      await defineCustomField(db, ws, def.data.key, def.data.label);
-      const field = (await listCustomFields(db, ws)).find((f) => f.key === def.data.key);
-      return print({ status: 'success', workspace_id: ws, ...field });
-    }
-  }
-}
-
-/** The new user's password: prompted for, or from stdin; `--password P` still works, with a warning. */
-async function password(opt: Opts): Promise<string> {
-  if (opt.password !== undefined && opt['password-stdin']) throw new UsageError('use --password-stdin or --password, not both');
-  if (opt.password !== undefined) {
-    if (!opt.password) throw new UsageError('--password is empty');
-    console.error('warning: --password leaves the password in shell history and the process list; use the prompt or --password-stdin');
-    return opt.password;
-  }
-  return opt['password-stdin'] ? passwordFromStdin() : promptPassword();
-}
-
-function readJson(file: string | undefined): unknown {
-  if (!file) throw new UsageError('a JSON file argument is required');
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return fn(v);
   } catch (err) {
-    throw new Error(`${file}: ${(err as Error).message}`);
+    throw new InvalidArgumentError((err as Error).message);
   }
+};
+const repeatable = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
+
+/** Runs fn against the migrated database (DATABASE_URL or the dev stack's), closing it afterwards. */
+const withDb =
+  (fn: (db: Db, config: Config, ...args: any[]) => Promise<unknown>) =>
+  async (...args: any[]) => {
+    const config = loadConfig();
+    const db = await openDb(config);
+    try {
+      await migrate(db);
+      await fn(db, config, ...args);
+    } finally {
+      await db.close();
+    }
+  };
+/** Like withDb for a command taking --workspace: the workspace must exist. Receives (db, workspace, options, args). */
+const inWorkspace = (fn: (db: Db, workspace: string, o: any, ...args: string[]) => Promise<unknown>) =>
+  withDb(async (db, _config, ...args) => {
+    const cmd = args.pop() as Command;
+    const opts = cmd.opts();
+    return fn(db, await admin.workspaceOf(db, opts.workspace), opts, ...(args.slice(0, -1) as string[]));
+  });
+const printed = <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) => async (...a: A) => admin.print(await fn(...a));
+
+function buildProgram(): Command {
+  const program = new Command('switchboard')
+    .description('Switchboard admin CLI. Database: DATABASE_URL, or the dev stack\'s own Postgres (npm start) when unset.')
+    .version(VERSION, '-v, --version', 'print the version')
+    .helpCommand('help [command]', 'show the commands, or one command\'s usage')
+    .exitOverride()
+    .showHelpAfterError('(run `switchboard help` for the commands)');
+
+  command(program, 'dev', 'start Temporal, Postgres, migrations, the api and a worker (npm start)').action(async () =>
+    // Loaded only here: it pulls in the Temporal worker, which the admin commands do not need.
+    (await import('./dev')).runDevStack(loadConfig()),
+  );
+  command(program, 'migrate', 'apply database migrations').action(withDb((db, config) => admin.migrateCommand(db, config)));
+  command(program, 'demo', 'create a complete demo workspace and print its keys and ids')
+    .option('--json', 'one JSON object')
+    .action(withDb((db, config, o: { json?: boolean }) => admin.demoCommand(db, config, !!o.json)));
+
+  const workspace = command(program, 'workspace', 'workspaces');
+  command(workspace, 'create', 'create a workspace')
+    .requiredOption('--name <name>', 'its name')
+    .option('--region <code>', 'ISO region for phones written without a country code (default US)')
+    .option('--timezone <zone>', 'IANA time zone (default America/New_York)')
+    .action(withDb((db, _c, o) => admin.workspaceCreate(db, o)));
+
+  const apiKey = command(program, 'api-key', 'API keys');
+  ws(command(apiKey, 'create', 'create an API key; prints it once (stored as SHA-256 + prefix)'))
+    .option('--name <name>', 'a label', 'cli')
+    .option('--scopes <list>', 'rest (the /v1 and no-code routes), integrations (x-key on /api/automation/*); default both', parsed(admin.parseScopes))
+    .option('--superuser', 'may also read and rotate the journey webhook secret')
+    .action(inWorkspace((db, w, o) => admin.apiKeyCreate(db, w, o)));
+  ws(command(apiKey, 'list', 'the workspace\'s keys: ids, prefixes, scopes, superuser, last use, revocation')).action(inWorkspace((db, w) => admin.apiKeyList(db, w)));
+  ws(command(apiKey, 'revoke <key>', 'revoke a key by id or prefix')).action(inWorkspace((db, w, _o, key) => admin.apiKeyRevoke(db, w, key!)));
+
+  const user = command(program, 'user', 'users of the automation login');
+  ws(command(user, 'create', 'create a user (scrypt hash): prompts for the password without echo, or reads it from stdin'))
+    .requiredOption('--email <email>', 'login email')
+    .option('--password-stdin', 'read the password from stdin')
+    .addOption(new Option('--password <password>', 'the password (warns: shell history, ps)').conflicts('passwordStdin'))
+    .action(inWorkspace((db, w, o) => admin.userCreate(db, w, o)));
+  ws(command(user, 'set-integrations', 'which integrations a user\'s JWT may run on the automation endpoint (default all)'))
+    .requiredOption('--user <id|email>', 'the user')
+    .requiredOption('--integrations <list>', 'slack,hubspot or all', parsed(admin.parseIntegrations))
+    .action(inWorkspace((db, w, o) => admin.userSetIntegrations(db, w, o)));
+
+  const connection = command(program, 'connection', 'integration connections (secrets sealed, never printed)');
+  ws(command(connection, 'create', 'a user\'s (--user) or the workspace\'s connection; replaces the owner\'s old one'))
+    .requiredOption('--integration <key>', 'integration key, e.g. hubspot')
+    .option('--user <id|email>', 'the user who owns it (default: the workspace)')
+    .option('--kind <kind>', 'oauth2, api_key, basic or none', 'api_key')
+    .option('--secrets-stdin', 'secrets as a JSON object on stdin')
+    .option('--secret <name=value>', 'a secret (repeatable)', repeatable)
+    .option('--setting <name=value>', 'a setting (repeatable)', repeatable)
+    .option('--expires-in <seconds>', 'the access token\'s remaining lifetime')
+    .action(inWorkspace(printed((db, w, o) => connectionCreate(db, w, kebab(o)))));
+  ws(command(connection, 'list', 'ids, owners, kinds, setting values and secret names only')).action(inWorkspace(printed((db, w) => connectionList(db, w))));
+  ws(command(connection, 'delete <id>', 'delete a connection')).action(inWorkspace(printed((db, w, _o, id) => connectionDelete(db, w, id))));
+
+  command(command(program, 'secrets', 'sealed secrets'), 'reseal', 're-seal every stored secret under ENCRYPTION_KEY (after a key change; resumable, with progress)').action(
+    withDb((db, config) => admin.secretsReseal(db, config)),
+  );
+
+  const agent = command(program, 'agent', 'voice agents');
+  const agentOptions = (c: Command, clear: string) =>
+    c
+      .option('--name <name>', 'its name')
+      .option('--picture <url>', `profile picture URL${clear}`)
+      .option('--transfer-number <phone>', `where transfers go${clear}`)
+      .option('--numbers <p1,p2>', `its phone group's numbers (replaces them)${clear}`)
+      .option('--call-window <json>', `{"start":"09:00","end":"17:00","days":["mon"]}${clear}`);
+  agentOptions(ws(command(agent, 'create', 'an agent with a phone group holding its numbers')), '')
+    .option('--phone-group <name>', 'the phone group\'s name')
+    .action(inWorkspace(printed((db, w, o) => agentCreate(db, w, kebab(o)))));
+  agentOptions(ws(command(agent, 'update', 'change the given fields, as PATCH /v1/agents/{id}')), ', or none')
+    .requiredOption('--agent <id>', 'the agent')
+    .action(inWorkspace(printed((db, w, o) => agentUpdate(db, w, kebab(o)))));
+
+  const number = command(program, 'phone-number', 'phone numbers (a number belongs to one workspace)');
+  ws(command(number, 'add', 'add a number'))
+    .requiredOption('--number <phone>', 'the number')
+    .option('--agent <id>', 'into this agent\'s phone group')
+    .action(inWorkspace(printed((db, w, o) => phoneNumberAdd(db, w, kebab(o)))));
+  ws(command(number, 'assign <number>', 'move a number (or its id) to an agent, or detach it'))
+    .requiredOption('--agent <id|none>', 'the agent, or none')
+    .action(inWorkspace(printed((db, w, o, ref) => phoneNumberAssign(db, w, ref, kebab(o)))));
+
+  ws(command(command(program, 'journey', 'journeys'), 'import <file>', 'import {id?, name, steps} as a new, validated version'))
+    .action(inWorkspace((db, w, _o, file) => admin.journeyImport(db, w, file!)));
+  ws(command(command(program, 'flow', 'chat flows'), 'import <file>', 'import {id?, name, public_chat?, allowed_origins?, owner, graph}; prints every problem'))
+    .action(inWorkspace((db, w, _o, file) => admin.flowImport(db, w, file!)));
+  ws(command(command(program, 'custom-field', 'custom lead fields'), 'define', 'define a lead field (undefined ones are not kept)'))
+    .requiredOption('--key <key>', 'field key (snake_case)')
+    .option('--label <label>', 'display label')
+    .hook('preAction', (c) => void admin.parseCustomField(c.opts()))
+    .action(inWorkspace((db, w, o) => admin.customFieldDefine(db, w, admin.parseCustomField(o))));
+  // The command list names each group's subcommands.
+  for (const group of program.commands.filter((c) => c.commands.length)) group.description(`${group.description()}: ${group.commands.map((c) => c.name()).join(', ')}`);
+  return program;
 }
 
-const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+/** commander's camelCase option names as the flags the shared command modules read (`transfer-number`). */
+const kebab = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), v]));
 
 /** The CLI's database: DATABASE_URL, else the dev stack's private Postgres (which must be running). */
 async function openDb(config: Config): Promise<Db> {
@@ -303,9 +183,7 @@ async function openDb(config: Config): Promise<Db> {
     await db.ping();
   } catch (err) {
     await db.close();
-    throw new Error(
-      `cannot reach PostgreSQL (${(err as Error).message}). Start the stack with \`npm start\` or set DATABASE_URL.`,
-    );
+    throw new Error(`cannot reach PostgreSQL (${(err as Error).message}). Start the stack with \`npm start\` or set DATABASE_URL.`);
   }
   return db;
 }

@@ -74,6 +74,11 @@ export class Keyring {
     return this.open(envelope, aad).toString('utf8');
   }
 
+  /** The id of the current key, as envelopes carry it (bytes 1–8). */
+  get currentKeyId(): Buffer {
+    return Buffer.from(this.current.id);
+  }
+
   /** True when an envelope was sealed with a former key (reseal it under the current one). */
   isStale(envelope: Buffer): boolean {
     return !envelope.subarray(1, 1 + KID_BYTES).equals(this.current.id);

@@ -67,6 +67,38 @@ export async function resolveTemporalCli(
   );
 }
 
+// A lock older than 30 minutes belongs to a build that died.
+const staleLock = (lock: string) => {
+  try {
+    return Date.now() - statSync(lock).mtimeMs > 30 * 60_000;
+  } catch {
+    return false; // gone meanwhile
+  }
+};
+
+/**
+ * Waits while another process builds the CLI (its lock folder exists): one line, then the time waited every reportMs.
+ * True once that build's binary exists; false when the lock went away without one, or turned stale.
+ */
+export async function waitForOtherBuild(lock: string, binary: string, say: (line: string) => void, opts = { pollMs: 1000, reportMs: 30_000 }): Promise<boolean> {
+  const started = Date.now();
+  let reported = started;
+  say('Another process is building the Temporal CLI; waiting for it…');
+  for (;;) {
+    await new Promise((r) => setTimeout(r, opts.pollMs));
+    const waited = `${Math.round((Date.now() - started) / 1000)} s`;
+    if (existsSync(binary)) {
+      say(`The other process built the Temporal CLI (waited ${waited}).`);
+      return true;
+    }
+    if (!existsSync(lock) || staleLock(lock)) return false;
+    if (Date.now() - reported >= opts.reportMs) {
+      reported = Date.now();
+      say(`  …still waiting for the other build of the Temporal CLI (${waited})`);
+    }
+  }
+}
+
 /** Builds the CLI into the cache; a lock folder makes concurrent callers wait for one build. */
 async function goInstall(go: string, cache: string, env: NodeJS.ProcessEnv, say: (line: string) => void): Promise<void> {
   mkdirSync(path.dirname(cache), { recursive: true });
@@ -76,13 +108,8 @@ async function goInstall(go: string, cache: string, env: NodeJS.ProcessEnv, say:
       mkdirSync(lock);
       break;
     } catch {
-      // A lock older than 30 minutes belongs to a build that died.
-      if (Date.now() - statSync(lock).mtimeMs > 30 * 60_000) rmSync(lock, { recursive: true, force: true });
-      else {
-        say('Another process is building the Temporal CLI; waiting for it…');
-        await new Promise((r) => setTimeout(r, 5000));
-        if (existsSync(path.join(cache, 'temporal'))) return;
-      }
+      if (staleLock(lock)) rmSync(lock, { recursive: true, force: true });
+      else if (await waitForOtherBuild(lock, path.join(cache, 'temporal'), say)) return;
     }
   }
   try {

@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { API_KEYS_CHANNEL, findLiveKey, touchApiKey } from '../db/repos/api-keys';
+import { API_KEYS_CHANNEL, findLiveKey, touchApiKey, type ApiKeyScope } from '../db/repos/api-keys';
 import type { Db } from '../db/pool';
 import type { Listener } from '../db/listen';
-import { unauthorized } from '../errors';
+import { forbidden, unauthorized } from '../errors';
 import type { AppState, KeyAuth } from './state';
 import { expiringCache } from '../expiring-cache';
 
@@ -35,7 +35,7 @@ export class ApiKeyResolver {
       this.cache.delete(key);
       return undefined;
     }
-    const auth = { workspaceId: row.workspace_id, apiKeyId: row.id, superuser: row.superuser };
+    const auth = { workspaceId: row.workspace_id, apiKeyId: row.id, superuser: row.superuser, scopes: row.scopes };
     // last_used_at is kept at cache-miss granularity (at most once per TTL per process), off the request's path.
     touchApiKey(this.db, row.workspace_id, row.id).catch((err) => this.log.warn({ err: (err as Error).message }, 'could not record api key use'));
     this.cache.set(key, auth);
@@ -58,11 +58,19 @@ export class ApiKeyResolver {
 /** `Authorization: Bearer <token>`: the token. */
 export const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** 403 unless the key's scopes include `scope` (`api-key create --scopes`). */
+export function requireScope(key: KeyAuth, scope: ApiKeyScope): KeyAuth {
+  if (!key.scopes.includes(scope)) {
+    throw forbidden(`Forbidden: this API key's scopes (${key.scopes.join(', ')}) do not include ${scope}`);
+  }
+  return key;
+}
+
 /** REST auth: `Authorization: Bearer <api key>`; anything else is 401 in the spec's error shape. */
 export function apiKeyAuth(resolver: ApiKeyResolver): Middleware<AppState> {
   return async (ctx, next) => {
     if (!ctx.get('authorization')) throw unauthorized('Unauthorized: missing Authorization header');
-    ctx.state.auth = await resolveBearer(resolver, ctx.get('authorization'));
+    ctx.state.auth = requireScope(await resolveBearer(resolver, ctx.get('authorization')), 'rest');
     return next();
   };
 }
@@ -70,7 +78,7 @@ export function apiKeyAuth(resolver: ApiKeyResolver): Middleware<AppState> {
 /** Auth where a key is optional (chat sessions): none passes unauthenticated; one that is sent must be valid (else 401). */
 export function optionalApiKeyAuth(resolver: ApiKeyResolver): Middleware<AppState> {
   return async (ctx, next) => {
-    if (ctx.get('authorization')) ctx.state.auth = await resolveBearer(resolver, ctx.get('authorization'));
+    if (ctx.get('authorization')) ctx.state.auth = requireScope(await resolveBearer(resolver, ctx.get('authorization')), 'rest');
     return next();
   };
 }

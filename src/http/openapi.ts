@@ -14,18 +14,32 @@ const retryAfter = (description: string) => ({ 'Retry-After': { description, sch
 
 type Documented = { description: string; schema?: z.ZodType; headers?: Record<string, unknown>; contentType?: string };
 
+/** The automation routes' one rule about their two credentials, stated on each operation and each scheme (ST202). */
+const BOTH_HEADERS = 'Both Authorization and x-key sent: send exactly one of them (400)';
+
+const challenge = { 'WWW-Authenticate': { description: 'Bearer (RFC 9110)', schema: { type: 'string', const: 'Bearer' } } };
+
 /** The statuses every route of a kind can answer, besides the ones it lists itself. */
 function standardFailures(route: Route<any, any>): Record<string, Documented> {
   const out: Record<string, Documented> = {};
   if (route.query || route.body || route.idempotent) out[400] = { description: 'Invalid request: the message names the fields at fault' };
-  if (route.auth === 'apiKey') out[401] = { description: 'Missing, invalid or revoked API key' };
-  if (route.auth === 'optionalApiKey') out[401] = { description: 'An invalid or revoked API key (leave Authorization out to call without one)' };
-  if (route.auth === 'automation') {
-    out[400] ??= { description: 'Invalid request (both Authorization and x-key sent, or a malformed body): the error names the fault' };
-    out[401] = { description: 'Missing, expired or invalid user JWT, or an invalid x-key' };
-    out[403] = { description: 'An ordinary API key in x-key (it takes a superuser key), or a user not allowed this integration or asking for another user' };
+  if (route.auth === 'apiKey') {
+    out[401] = { description: 'Missing, invalid or revoked API key', headers: challenge };
+    out[403] = { description: 'An API key whose scopes leave out rest' };
   }
-  if (route.auth === 'nocode') out[401] = { description: 'Unknown email or wrong password, or a missing, invalid or revoked API key or user JWT' };
+  if (route.auth === 'optionalApiKey') {
+    out[401] = { description: 'An invalid or revoked API key (leave Authorization out to call without one)', headers: challenge };
+    out[403] = { description: 'An API key whose scopes leave out rest' };
+  }
+  if (route.auth === 'automation') {
+    out[400] = { description: `${BOTH_HEADERS}${route.body || route.query ? ', or a malformed request: the error names the fault' : ''}` };
+    out[401] = { description: 'Missing, expired or invalid user JWT, or an invalid x-key', headers: challenge };
+    out[403] = { description: 'An API key in x-key whose scopes leave out integrations, or a user not allowed this integration or asking for another user' };
+  }
+  if (route.auth === 'nocode') {
+    out[401] = { description: 'Unknown email or wrong password, or a missing, invalid or revoked API key or user JWT', headers: challenge };
+    out[403] = { description: 'An API key whose scopes leave out rest' };
+  }
   if (route.idempotent) out[409] = { description: 'Idempotency-Key already used with a different request, or its first request is still running' };
   if (route.body) {
     out[413] = { description: 'Request body over 1 MiB' };
@@ -117,7 +131,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
     openapi: '3.1.0',
     info: {
       title: 'Switchboard API',
-      version: '1.7.0',
+      version: '1.8.0',
       description:
         'Leads, journeys, outbound AI calls, automations and web chat. REST paths live under {base_url} (which ends in /v1); ' +
         'the automation endpoint under {integrations_url}, chat session initialisation under {hooks_url} and the chat WebSocket under {wss_url}. ' +
@@ -129,8 +143,13 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'REST: Authorization: Bearer <API key> (workspace settings → API keys)' },
-        userJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Automation endpoint: a user JWT from login' },
-        superuserKey: { type: 'apiKey', in: 'header', name: 'x-key', description: 'Automation endpoint: superuser key' },
+        userJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `Automation endpoint: a user JWT from login. ${BOTH_HEADERS}.` },
+        superuserKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-key',
+          description: `Automation endpoint: the workspace's API key (superuser mode in its workspace; its scopes must include integrations). ${BOTH_HEADERS}.`,
+        },
       },
       schemas: { Failure: jsonSchema(failure, 'output') },
     },

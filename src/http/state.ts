@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ApiKeyScope } from '../db/repos/api-keys';
 import type { AutomationAuth } from '../auth/automation-auth';
 import type { NocodeAuth } from '../auth/nocode-auth';
 
@@ -19,4 +20,6 @@ export interface KeyAuth {
   workspaceId: string;
   apiKeyId: string;
   superuser: boolean;
+  /** What the key may drive (migration 023). */
+  scopes: readonly ApiKeyScope[];
 }

@@ -3,6 +3,7 @@ import { resolveCustomFields } from './custom-fields';
 import { ActionInputError, isIdempotent, VendorError, type ActionContext, type ActionDefinition, type Connection, type IntegrationDefinition } from './define';
 import { VendorClient, type VendorClientOptions } from './http';
 import { findAction, findIntegration, listIntegrations } from './registry';
+import { issueLines } from '../validation';
 
 /** One action run as the endpoint, the workflow's activity and the bench ask for it. */
 export interface RunActionInput {
@@ -32,9 +33,9 @@ export interface RunActionResult {
   action: string;
 }
 
-/** Every problem of a zod failure with its field path (`properties.email: Invalid email address`). */
+/** Every problem of a zod failure with its field path (`properties.email: required`), worded as the REST routes word them. */
 export function zodProblems(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(params)'}: ${issue.message}`);
+  return issueLines(error.issues, '(params)');
 }
 
 /** Finds the integration and action or fails listing what exists. */

@@ -53,26 +53,27 @@ export async function latestJourney(
 
 // Concurrent enrollments of one lead in one journey version share their calls to Temporal (a burst of duplicates
 // otherwise queues one update per request on the same run, past the server's in-flight update limit).
-const starts = new Coalescer<void>();
+const starts = new Coalescer<boolean>();
 
 /**
  * Starts the lead's run of the journey. The workflow id is the idempotency key: a new run starts when none is open;
  * when one is, it is sent the `enroll` update, which an active run rejects (the lead is already enrolled; a rejected
  * update leaves nothing in the run's history) and a run that has already decided to end accepts, starting over (so an
  * enrollment racing the end of the previous run is never lost); a run that closed in between is started anew.
+ * Resolves false when the lead was already running the journey (nothing assigned), true otherwise.
  */
 export async function startEnrollment(
   { client, taskQueuePrefix, log }: { client: Client; taskQueuePrefix: string; log: Logger },
   workspaceId: string,
   leadId: string,
   target: JourneyTarget,
-): Promise<void> {
+): Promise<boolean> {
   const input: JourneyInput = { workspaceId, journeyId: target.journeyId, leadId, version: target.version, steps: target.steps };
   const workflowId = enrollmentWorkflowId(target.journeyId, leadId);
-  await starts.run(`${workflowId}:${target.version}`, () => start(client, taskQueuePrefix, log, input, workflowId));
+  return starts.run(`${workflowId}:${target.version}`, () => start(client, taskQueuePrefix, log, input, workflowId));
 }
 
-async function start(client: Client, taskQueuePrefix: string, log: Logger, input: JourneyInput, workflowId: string): Promise<void> {
+async function start(client: Client, taskQueuePrefix: string, log: Logger, input: JourneyInput, workflowId: string): Promise<boolean> {
   const { workspaceId, journeyId, leadId, version } = input;
   try {
     await startOrUpdate<Journey, 'restarting', [{ version: number }]>(
@@ -91,8 +92,9 @@ async function start(client: Client, taskQueuePrefix: string, log: Logger, input
       enrollUpdate,
       [{ version }],
     );
+    return true;
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === ALREADY_ACTIVE) return;
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === ALREADY_ACTIVE) return false;
     // The lead is saved; a retry of the same request finds it and starts (or joins) the run.
     log.error({ err: (err as Error).message, journeyId, leadId }, 'journey start failed');
     throw new DomainError('workflow_unavailable', 'Could not start the workflow, please retry');

@@ -3,6 +3,7 @@ import { DomainError } from '../errors';
 import { FieldKey as FieldName, Tag } from '../leads/rules';
 import { parseIsoDuration } from './duration';
 import { graphProblems } from './graph';
+import { issueText } from '../validation';
 
 const StepId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (1-64 characters)');
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -36,11 +37,19 @@ export const Condition = z.union(
 );
 
 const base = { id: StepId };
-const Duration = z.string().refine((d) => (parseIsoDuration(d) ?? 0) > 0, 'an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)');
+// The JSON Schema states every rule it can (the OpenAPI document, the fuzzer): parseIsoDuration's grammar with a
+// non-zero digit somewhere (no zero duration), and the either-or rules as oneOf and dependentRequired.
+const DURATION_PATTERN = '^(?=.*[1-9])P(?:\\d+W)?(?:\\d+D)?(?:T(?=\\d)(?:\\d+H)?(?:\\d+M)?(?:\\d+(?:\\.\\d{1,3})?S)?)?$';
+const Duration = z
+  .string()
+  .refine((d) => (parseIsoDuration(d) ?? 0) > 0, 'an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)')
+  .meta({ pattern: DURATION_PATTERN });
+const exactlyOne = (a: string, b: string) => ({ oneOf: [{ required: [a], not: { required: [b] } }, { required: [b], not: { required: [a] } }] });
 
 export const WaitStep = z
   .strictObject({ ...base, kind: z.literal('wait'), duration: Duration.optional(), until: Window.optional() })
-  .refine((s) => (s.duration === undefined) !== (s.until === undefined), 'a wait needs exactly one of duration and until');
+  .refine((s) => (s.duration === undefined) !== (s.until === undefined), 'a wait needs exactly one of duration and until')
+  .meta(exactlyOne('duration', 'until'));
 export const TagStep = z.strictObject({ ...base, kind: z.literal('tag'), tag: Tag });
 export const UntagStep = z.strictObject({ ...base, kind: z.literal('untag'), tag: Tag });
 export const UpdateLeadStep = z.strictObject({
@@ -49,7 +58,8 @@ export const UpdateLeadStep = z.strictObject({
   fields: z
     .record(FieldName, z.string().max(1000).nullable())
     .refine((f) => Object.keys(f).length > 0, 'at least one field')
-    .refine((f) => !('phone' in f) && !('tags' in f), 'phone and tags cannot be set here (use tag/untag)'),
+    .refine((f) => !('phone' in f) && !('tags' in f), 'phone and tags cannot be set here (use tag/untag)')
+    .meta({ minProperties: 1, not: { anyOf: [{ required: ['phone'] }, { required: ['tags'] }] } }),
 });
 export const WebhookStep = z.strictObject({
   ...base,
@@ -85,7 +95,8 @@ export const CallStep = z
     retry_on: z.array(z.enum(CALL_OUTCOMES)).min(1).optional().describe('Outcomes that call again (default no_answer and busy)'),
   })
   .refine((s) => (s.agent === undefined) !== (s.agent_id === undefined), { message: 'a call needs agent (the agent UUID)', path: ['agent'] })
-  .refine((s) => s.retry_on === undefined || s.retries !== undefined, { message: 'retry_on needs retries', path: ['retry_on'] });
+  .refine((s) => s.retry_on === undefined || s.retries !== undefined, { message: 'retry_on needs retries', path: ['retry_on'] })
+  .meta({ ...exactlyOne('agent', 'agent_id'), dependentRequired: { retry_on: ['retries'] } });
 export const AutomationStep = z.strictObject({
   ...base,
   kind: z.literal('automation'),
@@ -135,12 +146,7 @@ export function parseJourneySteps(input: unknown): JourneyStep[] {
   const parsed = JourneySteps.safeParse(input);
   if (!parsed.success) {
     throw new JourneyDefinitionError(
-      parsed.error.issues.map((i) => {
-        const missing = i.code === 'invalid_type' && /received undefined/.test(i.message);
-        // A bad record key (update_lead's field names) carries the rule it broke one level down.
-        const message = i.code === 'invalid_key' ? (i.issues[0]?.message ?? i.message) : i.message;
-        return `${where(i.path, input)}: ${missing ? 'required' : message}`;
-      }),
+      parsed.error.issues.map((i) => `${where(i.path, input)}: ${issueText(i)}`),
     );
   }
   const problems = graphProblems(parsed.data);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueLines } from '../validation';
 
 /** Close codes the chat socket uses (4xxx: this protocol's own; reasons say the rest). */
 export const CLOSE = {
@@ -41,5 +42,5 @@ export function parseClientFrame(text: string): ClientFrame | string {
   if (typeof type !== 'string' || !['message', 'typing', 'heartbeat', 'ping'].includes(type)) {
     return `Unknown frame type ${JSON.stringify(type ?? null)}: expected message, typing, heartbeat or ping`;
   }
-  return `Malformed ${type} frame: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`).join('; ')}`;
+  return `Malformed ${type} frame: ${issueLines(parsed.error.issues, 'frame').join('; ')}`;
 }

@@ -33,7 +33,19 @@ describe('REST API-key auth', () => {
   ])('answers 401 in the error shape: %s', async (_name, headers, message) => {
     const res = await app.request('GET', '/v1/me', { headers: headers as Record<string, string> });
     expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
     expect(res.body).toEqual(failed(message));
+  });
+
+  it('refuses a key whose scopes leave out rest with 403, on /v1 and the no-code routes', async () => {
+    const { workspaceId } = await app.newWorkspace();
+    const { key } = await createApiKey(app.db, workspaceId, { name: 'integrations only', scopes: ['integrations'] });
+    const rest = await app.request('GET', '/v1/me', { key });
+    expect(rest.status).toBe(403);
+    expect(rest.body).toEqual(failed(/scopes \(integrations\) do not include rest/));
+    const nocode = await app.request('POST', '/api/make-com/automation/options/workspaces', { key, body: {} });
+    expect(nocode.status).toBe(403);
+    expect(nocode.body).toEqual(failed(/do not include rest/));
   });
 
   it('stores only a hash and a readable prefix, never the key', async () => {

@@ -5,6 +5,7 @@ import Koa from 'koa';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT, type KeyLike } from 'jose';
 import { automationAuth } from '../../src/auth/automation-auth';
 import { createJwtAuthority } from '../../src/auth/jwt';
+import { createApiKey } from '../../src/db/repos/api-keys';
 import { createUser, setAllowedIntegrations } from '../../src/db/repos/users';
 import { ApiKeyResolver } from '../../src/http/auth';
 import { errorHandler } from '../../src/http/middleware/errors';
@@ -292,9 +293,15 @@ describe('x-key on the automation middleware', () => {
     expect(await callProbe({ 'x-key': u.superuserKey })).toEqual({ status: 200, body: { workspaceId: u.workspaceId, userId: null, superuser: true, allowedIntegrations: null } });
   });
 
-  it('an ordinary API key is 403, an unknown one 401, both headers at once 400', async () => {
+  it('the workspace\'s ordinary API key is superuser mode in its workspace too (seed section 5)', async () => {
     const u = await newUser();
-    expect(await callProbe({ 'x-key': u.apiKey })).toEqual({ status: 403, body: failed(/x-key takes a superuser API key/) });
+    expect(await callProbe({ 'x-key': u.apiKey })).toEqual({ status: 200, body: { workspaceId: u.workspaceId, userId: null, superuser: true, allowedIntegrations: null } });
+  });
+
+  it('a key whose scopes leave out integrations is 403, an unknown one 401, both headers at once 400', async () => {
+    const u = await newUser();
+    const restOnly = await createApiKey(app.db, u.workspaceId, { name: 'rest only', scopes: ['rest'] });
+    expect(await callProbe({ 'x-key': restOnly.key })).toEqual({ status: 403, body: failed(/scopes \(rest\) do not include integrations/) });
     expect(await callProbe({ 'x-key': 'sbx_nope' })).toEqual({ status: 401, body: failed(/invalid or revoked key/) });
     expect(await callProbe({ 'x-key': u.superuserKey, authorization: `Bearer ${await ownToken(u.userId)}` })).toEqual({ status: 400, body: failed(/not both/) });
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createConnection } from '../../src/connections/store';
+import { createApiKey } from '../../src/db/repos/api-keys';
 import { createUser, setAllowedIntegrations } from '../../src/db/repos/users';
 import { vendorSpec } from '../helpers/vendor-spec';
 import { startTestApp, type TestApp } from '../helpers/stack';
@@ -57,14 +58,24 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect(get('Outcome')).toBe('succeeded');
   });
 
-  it('refuses missing, bad and ordinary keys in the envelope, running nothing', async () => {
+  it('runs with the workspace\'s ordinary API key in x-key, as the seed\'s section 5 says', async () => {
+    fake.on('POST', '/ok', { status: 200, body: { id: 'x2' } });
+    const res = await run(proxy('/ok'), { 'x-key': ws.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, data: { status: 200, body: { id: 'x2' } } });
+    expect(res.body.metadata).toMatchObject({ superuser: true });
+    expect(fake.received('POST', '/ok')).toHaveLength(1);
+  });
+
+  it('refuses missing, bad and integrations-less keys in the envelope, running nothing', async () => {
     const none = await app.request('POST', EXECUTE, { body: proxy('/ok') });
     expect(none.status).toBe(401);
     expect(none.body).toMatchObject({ success: false, error: expect.stringMatching(/Unauthorized/), requestId: expect.any(String), timestamp: expect.any(String) });
     expect((await run(proxy('/ok'), { 'x-key': 'sk_nope' })).status).toBe(401);
-    const ordinary = await run(proxy('/ok'), { 'x-key': ws.apiKey });
-    expect(ordinary.status).toBe(403);
-    expect(ordinary.body.success).toBe(false);
+    const restOnly = await createApiKey(app.db, ws.workspaceId, { name: 'rest only', scopes: ['rest'] });
+    const scoped = await run(proxy('/ok'), { 'x-key': restOnly.key });
+    expect(scoped.status).toBe(403);
+    expect(scoped.body).toMatchObject({ success: false, error: expect.stringMatching(/do not include integrations/) });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -108,6 +119,8 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect(unknown.body).toMatchObject({ success: false, metadata: { errorType: 'unknown_integration' }, error: expect.stringContaining('slack') });
     const invalid = await run({ automationType: 'slack', nodeParams: { action: 'post_message', params: { text: 5 } } });
     expect(invalid.body).toMatchObject({ success: false, metadata: { errorType: 'invalid_params', problems: expect.arrayContaining([expect.stringMatching(/^channel:/), expect.stringMatching(/^text:/)]) } });
+    // Worded as the REST routes word theirs: a missing field is "required", a wrong type says what was expected.
+    expect(invalid.body.metadata.problems).toEqual(expect.arrayContaining(['channel: required', 'text: expected string, received number']));
     const missing = await run({ ...proxy('/ok', { apiURL: 'target_url', customFields: [{ field: 'apiURL', customFieldEnabled: true }] }), callData: { fields: { other: 'x' } } });
     expect(missing.status).toBe(200);
     expect(missing.body).toMatchObject({ success: false, metadata: { errorType: 'custom_field_missing' }, error: expect.stringContaining('"target_url"') });

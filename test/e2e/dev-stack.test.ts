@@ -131,6 +131,15 @@ describe('the dev stack (npm start)', () => {
   it('starts everything, serves a demo workspace, stops cleanly and keeps its data across restarts', async () => {
     let stack = await start();
     const api = `http://127.0.0.1:${ports.api}`;
+    // `ready:` is printed once the server sees every task queue polled, so work sent at once is picked up.
+    const queues = /worker +task queues ([^;]+);/.exec(stack.output())![1]!.split(', ');
+    expect(queues).toHaveLength(4);
+    const conn = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
+    for (const name of queues) {
+      const { pollers } = await conn.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name }, taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW });
+      expect([name, pollers.length > 0]).toEqual([name, true]);
+    }
+    await conn.close();
     expect(stack.output()).toContain(`api           ${api}`);
     expect(stack.output()).toContain(`UI http://127.0.0.1:${ports.ui}`);
     expect(stack.output()).toContain(`telephony     carrier simulator http://127.0.0.1:${ports.sim}  ledger http://127.0.0.1:${ports.sim}/ledger`);
@@ -167,6 +176,15 @@ describe('the dev stack (npm start)', () => {
     const me = await fetch(`${api}/v1/me`, { headers: { authorization: `Bearer ${out.api_key}` } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { workspace_id: string }).workspace_id).toBe(out.workspace_id);
+    // The demo persona's picture and the favicon come from the api itself (no outside link that cannot load).
+    const { agent } = (await (await fetch(`${api}/v1/agents/${out.agent_id}`, { headers: { authorization: `Bearer ${out.api_key}` } })).json()) as { agent: { profile_picture: string } };
+    expect(agent.profile_picture).toBe(`${api}/webchat/avatar.svg`);
+    for (const image of [agent.profile_picture, `${api}/favicon.ico`]) {
+      const res = await fetch(image);
+      expect([image, res.status, res.headers.get('content-type')]).toEqual([image, 200, 'image/svg+xml']);
+      expect(await res.text()).toMatch(/^<svg /);
+    }
+    expect(await (await fetch(out.chat_demo_url)).text()).toContain('<link rel="icon" href="/favicon.svg"');
     // The demo agent is callable: the call goes through the embedded carrier simulator to its end (to a lead whose
     // time zone is in daytime now, so the call window is open whenever the test runs).
     const lead = await fetch(`${api}/v1/lead/create`, {

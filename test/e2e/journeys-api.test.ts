@@ -9,6 +9,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const SUCCESS = { status: 'success', workflow_assigned: true, message: 'Lead successfully added to workflow' };
+const ALREADY = { status: 'success', workflow_assigned: false, message: 'Lead is already in this workflow: not added again' };
 const LEAD_FAILED = { status: 'failed', message: 'Could not find or create lead' };
 const NOT_FOUND = { status: 'failed', message: 'Workflow not found' };
 const quick = [{ id: 'hello', kind: 'tag', tag: 'enrolled' }, { id: 'stop', kind: 'end' }];
@@ -48,15 +49,16 @@ describe('POST /v1/lead/sendtoworkflow: the four rules', () => {
   });
 
   it('rule 4: a lead matched by phone (any format) is enrolled as on file; the other fields are ignored', async () => {
-    const t = await tenant();
+    const t = await tenant(slow);
     const phone = newPhone();
     const first = await t.send({ workflow_id: t.journeyId, record: { phone, first_name: 'Ada' } });
     const again = await t.send({ workflow_id: t.journeyId, record: { phone: `+1 (${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`, first_name: 'Eve', email: 'not an email' } });
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ ...SUCCESS, lead_id: first.body.lead_id });
+    expect(again.body).toEqual({ ...ALREADY, lead_id: first.body.lead_id });
     const lead = await leadRow(app, t.workspaceId, first.body.lead_id);
     expect(lead.first_name).toBe('Ada');
     expect(lead.email).toBeNull();
+    await runOf(app, t.journeyId, lead.id).signal('unenroll');
   });
 
   it('rule 4 by lead_id: enrolls the lead on file', async () => {
@@ -125,13 +127,13 @@ describe('one run per lead and journey', () => {
     const leadId = first.body.lead_id;
     const run1 = (await runOf(app, t.journeyId, leadId).describe()).runId;
     const again = await t.send({ workflow_id: t.journeyId, lead_id: leadId });
-    expect(again.body).toEqual({ ...SUCCESS, lead_id: leadId });
+    expect(again.body).toEqual({ ...ALREADY, lead_id: leadId });
     expect((await runOf(app, t.journeyId, leadId).describe()).runId).toBe(run1);
     expect(await rowsWhen(app, leadId, (rows) => rows.length === 1, 'one row')).toMatchObject([{ status: 'active', run_id: run1 }]);
 
     await runOf(app, t.journeyId, leadId).signal('unenroll');
     await rowsWhen(app, leadId, (rows) => rows[0]?.status === 'unenrolled', 'unenrolled');
-    await t.send({ workflow_id: t.journeyId, lead_id: leadId });
+    expect((await t.send({ workflow_id: t.journeyId, lead_id: leadId })).body).toEqual({ ...SUCCESS, lead_id: leadId });
     const rows = await rowsWhen(app, leadId, (r) => r.length === 2, 'a second run');
     expect(rows.map((r) => r.status)).toEqual(['unenrolled', 'active']);
     expect(rows[1]!.run_id).not.toBe(run1);
@@ -162,6 +164,9 @@ describe('one run per lead and journey', () => {
     expect(Object.fromEntries(statuses)).toEqual({ 200: 1000 });
     const ids = new Set(results.map((r) => r.body.lead_id));
     expect(ids.size).toBe(1);
+    // One request started the run; the other 999 are told the lead was already in the journey.
+    expect(results.filter((r) => r.body.workflow_assigned === true)).toHaveLength(1);
+    expect(results.filter((r) => r.body.workflow_assigned === false).map((r) => r.body.message)).toEqual(Array(999).fill(ALREADY.message));
     const [leadId] = [...ids] as string[];
     expect(await app.db.query('SELECT id FROM leads WHERE workspace_id = $1', [t.workspaceId])).toEqual([{ id: leadId }]);
     const rows = await rowsWhen(app, leadId!, (r) => r.length > 0, 'the enrollment row');

@@ -64,7 +64,7 @@ describe('GET /v1/lead/get', () => {
     ['an invalid phone', 'phone=12345', INVALID_PHONE],
     ['a phone with letters', 'phone=call-me-maybe', INVALID_PHONE],
     ['a malformed lead_id', 'lead_id=42', 'lead_id: must be a UUID'],
-    ['a repeated phone', 'phone=17145551234&phone=17145551235', 'phone: Invalid input: expected string, received array'],
+    ['a repeated phone', 'phone=17145551234&phone=17145551235', 'phone: expected string, received array'],
   ])('answers 400 for %s', async (_name, query, message) => {
     const ws = await app.newWorkspace();
     const res = await get(ws, query);
@@ -134,8 +134,8 @@ describe('POST /v1/lead/create', () => {
     ['an invalid phone', { phone: '555' }, INVALID_PHONE],
     ['a malformed email', { phone: '17145551234', email: 'nope' }, 'email: Invalid email address'],
     ['an unknown time zone', { phone: '17145551234', timezone: 'Moon/Base' }, 'timezone: not a known IANA time zone (e.g. America/New_York)'],
-    ['a non-string name', { phone: '17145551234', first_name: ['A'] }, 'first_name: Invalid input: expected string, received array'],
-    ['a body that is not an object', [1, 2], 'body: Invalid input: expected object, received array'],
+    ['a non-string name', { phone: '17145551234', first_name: ['A'] }, 'first_name: expected string, received array'],
+    ['a body that is not an object', [1, 2], 'body: expected object, received array'],
   ])('answers 400 for %s', async (_name, body, message) => {
     const ws = await app.newWorkspace();
     const res = await app.request('POST', '/v1/lead/create', { key: ws.apiKey, body });
@@ -368,7 +368,7 @@ describe('custom field definitions', () => {
       expect(JSON.parse(logs.join('\n'))).toEqual({ status: 'success', workspace_id: ws.workspaceId, key: 'loyalty_tier', label: 'Loyalty tier' });
       await main(['custom-field', 'define', '--workspace', ws.workspaceId, '--key', 'Bad-Key']);
       expect(process.exitCode).toBe(64);
-      expect(errors.mock.calls[0]![0]).toMatch(/^--key: lowercase letters, digits and underscores/);
+      expect(errors.mock.calls[0]![0]).toMatch(/^error: --key: lowercase letters, digits and underscores/);
     } finally {
       process.exitCode = saved.exitCode;
       process.env.DATABASE_URL = saved.url;

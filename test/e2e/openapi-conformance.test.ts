@@ -72,6 +72,7 @@ describe('the OpenAPI document against the handlers', () => {
     const { id: journeyId } = await importSteps(app, ws.workspaceId, [{ id: 'wait', kind: 'wait', duration: 'PT1H' }, { id: 'end', kind: 'end' }]);
     await call('GET', '/v1/me');
     await call('GET', '/v1/me', { key: null });
+    for (const path of ['/healthz', '/readyz', '/metrics', '/webchat/avatar.svg', '/favicon.ico', '/favicon.svg']) await call('GET', path, { key: null });
     await call('PUT', '/v1/lead/custom-fields', { body: { fields: [{ key: 'plan', label: 'Plan' }, { key: 'score' }] } });
     await call('PUT', '/v1/lead/custom-fields', { body: { fields: [{ key: 'phone' }] } });
     await call('GET', '/v1/lead/custom-fields');
@@ -222,6 +223,21 @@ describe('the OpenAPI document against the handlers', () => {
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.filter((op) => !seen.has(op))).toEqual([]);
+  });
+
+  it('states that both Authorization and x-key at once is a 400 on every automation operation, and answers so (ST202)', async () => {
+    const schemes = (doc as unknown as { components: { securitySchemes: Record<string, { description: string }> } }).components.securitySchemes;
+    for (const name of ['userJwt', 'superuserKey']) expect(schemes[name]!.description).toMatch(/Both Authorization and x-key sent: send exactly one of them \(400\)/);
+    const operations = Object.entries(doc.paths).filter(([path]) => path.startsWith('/api/automation/'));
+    expect(operations.map(([path]) => path).sort()).toEqual(['/api/automation/execute', '/api/automation/integrations', '/api/automation/runs/{requestId}']);
+    for (const [path, ops] of operations) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect([method, path, (op.responses['400'] as { description?: string })?.description]).toEqual([method, path, expect.stringMatching(/^Both Authorization and x-key sent/)]);
+        const body = method === 'post' ? { automationType: 'proxy', nodeParams: { params: {} } } : undefined;
+        const res = await call(method.toUpperCase(), path, { body, headers: { 'x-key': ws.apiKey }, params: { requestId: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' } });
+        expect([path, res.status, res.body.error]).toEqual([path, 400, expect.stringMatching(/not both/)]);
+      }
+    }
   });
 
   it('every request example is valid by its own schema, and links name real operations', () => {

@@ -72,6 +72,18 @@ describe('rate limits', () => {
       for (const path of ['/healthz', '/readyz', '/metrics']) expect((await app.request('GET', path, { headers: from(client) })).status).toBe(200);
       expect((await app.request('GET', '/v1/me', { key: b.apiKey, headers: from(other) })).status).toBe(200);
     });
+
+    it('refuses the automation routes in their own envelope (ST108), counted before auth like every route', async () => {
+      const from = { 'x-forwarded-for': `${someAddress()}, 127.0.0.1` };
+      const execute = () => app.request('POST', '/api/automation/execute', { headers: { ...from, 'x-key': 'sbk_nope' }, body: { automationType: 'proxy', nodeParams: { params: {} } } });
+      for (let i = 0; i < 4; i++) expect((await execute()).status).toBe(401);
+      const limited = await execute();
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(limited.body).toMatchObject({ success: false, data: null, error: expect.stringMatching(/^Too many requests: .* per client address/), requestId: expect.any(String) });
+      const listed = await app.request('GET', '/api/automation/integrations', { headers: from });
+      expect([listed.status, listed.body.success]).toEqual([429, false]);
+    });
   });
 
   describe('two api processes on one database', () => {

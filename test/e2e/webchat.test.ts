@@ -243,7 +243,10 @@ describe('the chat WebSocket', () => {
     c.send({ type: 'dance' });
     expect((await c.next()).message).toMatch(/^Unknown frame type "dance"/);
     c.send({ type: 'message', message: 42 });
-    expect((await c.next()).message).toMatch(/^Malformed message frame/);
+    expect((await c.next()).message).toBe('Malformed message frame: message: expected string, received number');
+    // The same wording as the REST routes and automation params: a missing field is "required".
+    c.send({ type: 'message' });
+    expect((await c.next()).message).toBe('Malformed message frame: message: required');
     c.send({ type: 'message', message: '   ' });
     expect((await c.next()).type).toBe('error');
     c.say('x@example.com');

@@ -1,8 +1,12 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
+import { documentedInput } from '../../src/documented';
 import { createHmac } from 'node:crypto';
 import { demoJourneySteps } from '../../src/cli/demo';
 import { branchTarget } from '../../src/journeys/conditions';
 import { parseIsoDuration } from '../../src/journeys/duration';
-import { JourneyDefinitionError, parseJourneySteps, type StepOf, type TimeWindow } from '../../src/journeys/schema';
+import { JourneyDefinitionError, JourneySteps, parseJourneySteps, type StepOf, type TimeWindow } from '../../src/journeys/schema';
 import { renderTemplate, signWebhook, webhookEventId } from '../../src/journeys/webhook';
 import { msUntilWindow } from '../../src/journeys/window';
 
@@ -243,5 +247,53 @@ describe('webhook helpers', () => {
     expect(
       renderTemplate({ text: 'Hi {{lead.first_name}} ({{ lead_id }}), {{lead.missing}}!', tags: '{{lead.tags}}', plan: '{{lead.custom_fields.plan}}', n: 1, list: ['{{lead_id}}'] }, vars),
     ).toEqual({ text: 'Hi Ada (L1), !', tags: ['a', 'b'], plan: 'pro', n: 1, list: ['L1'] });
+  });
+});
+
+describe('the journey steps\' JSON Schema states every rule JSON Schema can express', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const validSchema = ajv.compile(documentedInput(JourneySteps));
+  const agent = '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47';
+  const window = { days: ['mon'], start: '09:00', end: '17:00' };
+  const agrees = (step: Record<string, unknown>) => {
+    const steps = [step, { id: 'z', kind: 'end' }];
+    let parsed = true;
+    try {
+      parseJourneySteps(steps);
+    } catch {
+      parsed = false;
+    }
+    return { schema: validSchema(steps), parsed };
+  };
+
+  it.each([
+    ['a wait with duration', { id: 'w', kind: 'wait', duration: 'PT1M' }, true],
+    ['a wait with until', { id: 'w', kind: 'wait', until: window }, true],
+    ['a wait with both', { id: 'w', kind: 'wait', duration: 'PT1M', until: window }, false],
+    ['a wait with neither', { id: 'w', kind: 'wait' }, false],
+    ['a zero duration', { id: 'w', kind: 'wait', duration: 'PT0S' }, false],
+    ['a duration in months', { id: 'w', kind: 'wait', duration: 'P1M' }, false],
+    ['a call with agent', { id: 'c', kind: 'call', agent }, true],
+    ['a call with agent and agent_id', { id: 'c', kind: 'call', agent, agent_id: agent }, false],
+    ['a call without an agent', { id: 'c', kind: 'call' }, false],
+    ['retry_on without retries', { id: 'c', kind: 'call', agent, retry_on: ['busy'] }, false],
+    ['retry_on with retries', { id: 'c', kind: 'call', agent, retries: { attempts: 2, spacing: 'PT1H' }, retry_on: ['busy'] }, true],
+    ['update_lead without fields', { id: 'u', kind: 'update_lead', fields: {} }, false],
+    ['update_lead setting phone', { id: 'u', kind: 'update_lead', fields: { phone: '1' } }, false],
+    ['update_lead setting company', { id: 'u', kind: 'update_lead', fields: { company: 'Acme' } }, true],
+  ])('%s: the schema and the import agree', (_name, step, valid) => {
+    expect(agrees(step)).toEqual({ schema: valid, parsed: valid });
+  });
+
+  it('a duration matches the documented pattern exactly when the import takes it', () => {
+    const wait = (duration: string) => agrees({ id: 'w', kind: 'wait', duration });
+    const part = fc.oneof(fc.constantFrom('', '0', '1', '00', '12', '0.5', '1.250', '0.000', '1.2345'), fc.nat(99).map(String));
+    const duration = fc.tuple(fc.constantFrom('P', 'p', ''), part, fc.constantFrom('W', 'D', 'Y', 'M', ''), fc.constantFrom('T', ''), part, fc.constantFrom('H', 'M', 'S', ''), part, fc.constantFrom('S', 'M', ''))
+      .map((t) => t.join(''));
+    fc.assert(fc.property(duration, (d) => {
+      const { schema, parsed } = wait(d);
+      return schema === parsed;
+    }), { numRuns: 2000 });
   });
 });

@@ -41,4 +41,33 @@ describe('request lines', () => {
   it('keep only failures at info for the dev stack; successes go to debug', async () => {
     expect(await requestLevels('failures')).toEqual({ 200: 20, 201: 20, 404: 30, 503: 30 });
   });
+
+  it('carry the reason of a failure with its status, without an echoed phone or email', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(JSON.parse(chunk.toString())), done()) });
+    const koa = new Koa<AppState>();
+    koa.use(requestContext(pino({ level: 'info' }, sink), 'failures'));
+    koa.use((ctx) => {
+      const bodies: Record<string, unknown> = {
+        '/bad': { status: 'failed', message: 'numbers: +1 (714) 555-0101 is not a valid phone number; email: ann@example.com is taken' },
+        '/automation': { success: false, error: 'Unauthorized: invalid or revoked key in x-key' },
+        '/ok': { status: 'success' },
+      };
+      ctx.status = ctx.path === '/ok' ? 200 : ctx.path === '/bad' ? 400 : 401;
+      ctx.body = bodies[ctx.path];
+    });
+    const server = koa.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const p of ['/bad', '/automation', '/ok']) await (await fetch(`${base}${p}`)).text();
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    expect(lines.map((l) => [l.status, l.reason])).toEqual([
+      [400, 'numbers: [redacted] is not a valid phone number; email: [redacted] is taken'],
+      [401, 'Unauthorized: invalid or revoked key in x-key'],
+    ]);
+  });
 });

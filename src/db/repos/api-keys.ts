@@ -7,12 +7,17 @@ const PREFIX_LENGTH = 12;
 /** The NOTIFY channel a revocation is announced on, so every api process drops its cached keys. */
 export const API_KEYS_CHANNEL = 'api_keys_changed';
 
+/** What a key may drive: `rest` the /v1 and no-code routes, `integrations` the automation host in x-key. */
+export const API_KEY_SCOPES = ['rest', 'integrations'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 export interface ApiKeyRow {
   id: string;
   workspace_id: string;
   name: string;
   prefix: string;
   superuser: boolean;
+  scopes: ApiKeyScope[];
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
@@ -24,22 +29,22 @@ export const hashKey = (key: string): Buffer => createHash('sha256').update(key)
 export async function createApiKey(
   db: Queryable,
   workspaceId: string,
-  opts: { name: string; superuser?: boolean },
+  opts: { name: string; superuser?: boolean; scopes?: readonly ApiKeyScope[] },
 ): Promise<{ key: string; row: ApiKeyRow }> {
   const kind = opts.superuser ? 'sbx' : 'sbk';
   const key = `${kind}_${randomBytes(32).toString('base64url')}`;
   const row = await db.one<ApiKeyRow>(
-    `INSERT INTO api_keys (id, workspace_id, name, prefix, key_hash, superuser)
-     VALUES ($1, $2, $3, $4, $5, $6)
-     RETURNING id, workspace_id, name, prefix, superuser, created_at, last_used_at, revoked_at`,
-    [randomUUID(), workspaceId, opts.name, key.slice(0, PREFIX_LENGTH), hashKey(key), opts.superuser ?? false],
+    `INSERT INTO api_keys (id, workspace_id, name, prefix, key_hash, superuser, scopes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     RETURNING id, workspace_id, name, prefix, superuser, scopes, created_at, last_used_at, revoked_at`,
+    [randomUUID(), workspaceId, opts.name, key.slice(0, PREFIX_LENGTH), hashKey(key), opts.superuser ?? false, [...(opts.scopes ?? API_KEY_SCOPES)]],
   );
   return { key, row: row! };
 }
 
 export async function listApiKeys(db: Queryable, workspaceId: string): Promise<ApiKeyRow[]> {
   return db.query<ApiKeyRow>(
-    `SELECT id, workspace_id, name, prefix, superuser, created_at, last_used_at, revoked_at
+    `SELECT id, workspace_id, name, prefix, superuser, scopes, created_at, last_used_at, revoked_at
      FROM api_keys WHERE workspace_id = $1 ORDER BY created_at`,
     [workspaceId],
   );
@@ -61,9 +66,9 @@ export async function revokeApiKey(db: Queryable, workspaceId: string, idOrPrefi
 export async function findLiveKey(
   db: Queryable,
   key: string,
-): Promise<{ id: string; workspace_id: string; superuser: boolean } | undefined> {
+): Promise<{ id: string; workspace_id: string; superuser: boolean; scopes: ApiKeyScope[] } | undefined> {
   return db.one(
-    'SELECT id, workspace_id, superuser FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    'SELECT id, workspace_id, superuser, scopes FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
     [hashKey(key)],
   );
 }

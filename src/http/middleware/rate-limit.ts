@@ -10,10 +10,14 @@ import type { AppState } from '../state';
 
 /** Probes and scrapers call these often from one address; they are cheap and must never be refused. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** The automation routes count the address in their own chain (perAddressInEnvelope), so a refusal wears their envelope. */
+export const ENVELOPE_PREFIX = '/api/automation/';
 
 /** The api's two limits: per client address (every route but the probes, before auth) and per API key (after auth). */
 export interface RateLimits {
   perAddress: Middleware<AppState>;
+  /** The same per-address limit, for the automation routes' chain (perAddress lets their paths through). */
+  perAddressInEnvelope: Middleware<AppState>;
   perKey: Middleware<AppState>;
   /** A separate per-address limit for one group of unauthenticated routes (e.g. chat sessions); 0: none. */
   perAddressOf(group: string, limit: number): Middleware<AppState>;
@@ -22,6 +26,8 @@ export interface RateLimits {
    * limit when given: the refusal (429), or undefined.
    */
   countAddress(ip: string, group?: { name: string; limit: number }): ApiError | undefined;
+  /** Requests refused so far by this process, by limit (address, api_key, or a group's name). */
+  refusals(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -32,8 +38,11 @@ export function createRateLimits(
 ): RateLimits {
   const seconds = config.RATE_LIMIT_WINDOW_SECONDS;
   const counter = new RateLimitCounter(deps.db, deps.logger, seconds * 1000, config.RATE_LIMIT_SYNC_MS);
-  const refuse = (limit: number, per: string, retryAfter: number) =>
-    tooManyRequests(`Too many requests: at most ${limit} per ${seconds} s per ${per}; retry in ${retryAfter} s`, retryAfter);
+  const refused: Record<string, number> = {};
+  const refuse = (limit: number, per: string, retryAfter: number, name: string) => {
+    refused[name] = (refused[name] ?? 0) + 1;
+    return tooManyRequests(`Too many requests: at most ${limit} per ${seconds} s per ${per}; retry in ${retryAfter} s`, retryAfter);
+  };
 
   // Hashed: the counters table holds no client addresses. Clients are few next to requests, so each hash is kept.
   const buckets = new LRUCache<string, string>({ max: 10_000 });
@@ -46,26 +55,27 @@ export function createRateLimits(
   const overAddress = (ip: string): ApiError | undefined => {
     const limit = config.RATE_LIMIT_PER_ADDRESS;
     const wait = limit === 0 ? undefined : counter.hit(addressBucket(ip), limit);
-    return wait === undefined ? undefined : refuse(limit, 'client address', wait);
+    return wait === undefined ? undefined : refuse(limit, 'client address', wait, 'address');
   };
   const overGroup = (group: string, limit: number, ip: string): ApiError | undefined => {
     const wait = limit === 0 ? undefined : counter.hit(`${group}:${addressBucket(ip)}`, limit);
-    return wait === undefined ? undefined : refuse(limit, 'client address', wait);
+    return wait === undefined ? undefined : refuse(limit, 'client address', wait, group);
   };
 
-  const perAddress: Middleware<AppState> = (ctx, next) => {
-    if (UNLIMITED_PATHS.has(ctx.path)) return next();
+  const perAddressInEnvelope: Middleware<AppState> = (ctx, next) => {
     const refusal = overAddress(ctx.ip);
     if (refusal) throw refusal;
     return next();
   };
+  const perAddress: Middleware<AppState> = (ctx, next) =>
+    UNLIMITED_PATHS.has(ctx.path) || ctx.path.startsWith(ENVELOPE_PREFIX) ? next() : perAddressInEnvelope(ctx, next);
 
   const perKey: Middleware<AppState> = (ctx, next) => {
     const limit = config.RATE_LIMIT_PER_KEY;
     const key = ctx.state.auth?.apiKeyId;
     if (limit === 0 || !key) return next();
     const wait = counter.hit(`key:${key}`, limit);
-    if (wait !== undefined) throw refuse(limit, 'API key', wait);
+    if (wait !== undefined) throw refuse(limit, 'API key', wait, 'api_key');
     return next();
   };
 
@@ -77,5 +87,5 @@ export function createRateLimits(
 
   const countAddress = (ip: string, group?: { name: string; limit: number }) => overAddress(ip) ?? (group ? overGroup(group.name, group.limit, ip) : undefined);
 
-  return { perAddress, perKey, perAddressOf, countAddress, close: () => counter.close() };
+  return { perAddress, perAddressInEnvelope, perKey, perAddressOf, countAddress, refusals: () => ({ ...refused }), close: () => counter.close() };
 }

@@ -26,10 +26,22 @@ export function requestContext(logger: Logger, requestLog: RequestLog = 'all'): 
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // The path, not the URL: query strings may carry phone numbers.
-      const level = requestLog === 'all' || ctx.status >= 400 ? 'info' : 'debug';
-      requestLine[level]({ requestId, method: ctx.method, path: ctx._matchedRoute ?? ctx.path, status: ctx.status, ms }, 'request');
+      const failed = ctx.status >= 400;
+      const level = requestLog === 'all' || failed ? 'info' : 'debug';
+      const line = { requestId, method: ctx.method, path: ctx._matchedRoute ?? ctx.path, status: ctx.status, ms };
+      requestLine[level](failed ? { ...line, reason: reasonOf(ctx.body) } : line, 'request');
     }
   };
+}
+
+// What could identify a person in a failure's message (an echoed phone number or email) is left out of the log.
+const PERSONAL = /[^\s@]+@[^\s@]+|\+?\d[\d\s()./-]{5,}\d/g;
+
+/** Why a request failed: the message of its answer (the spec's shape, or the automation envelope's error), scrubbed. */
+export function reasonOf(body: unknown): string | undefined {
+  const b = body as { message?: unknown; error?: unknown } | null | undefined;
+  const message = typeof b?.message === 'string' ? b.message : typeof b?.error === 'string' ? b.error : undefined;
+  return message?.replace(PERSONAL, '[redacted]').slice(0, 300);
 }
 
 /** A request's ctx.state; most requests log nothing but the request line, so the child logger is made on first use. */

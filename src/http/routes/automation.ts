@@ -28,7 +28,7 @@ export const executeRoute = defineRoute({
     'Runs nodeParams.action of automationType with the call context, as a durable run (workflow automation:<requestId>). ' +
     'An action that fails answers 200 with success false, error and metadata.errorType; a malformed request is 400 with the same envelope. ' +
     'With async true the answer comes at once ({requestId, success:true, metadata:{async:true}}) and the envelope is POSTed to callbackUrl, ' +
-    'signed like journey webhooks (Switchboard-Signature) and retried with backoff. Auth: a user JWT (the user\'s own connection) or x-key with a superuser key (the workspace\'s connection).',
+    'signed like journey webhooks (Switchboard-Signature) and retried with backoff. Auth: a user JWT (the user\'s own connection) or x-key with the workspace\'s API key (superuser mode: the workspace\'s connection).',
   auth: 'automation',
   idempotent: true,
   body: ExecuteBody,

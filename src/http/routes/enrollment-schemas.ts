@@ -30,14 +30,20 @@ export const SendBody = documentAs(
   },
 );
 
-/** The spec's success body. */
-export const Sent = z.object({
-  status: z.literal('success'),
-  lead_id: z.guid(),
-  workflow_assigned: z.literal(true),
-  message: z.literal('Lead successfully added to workflow'),
-  ignored_fields: z.array(z.string()).optional().describe('Fields of record that were not stored: not standard and not defined custom fields'),
-});
+export const ADDED = 'Lead successfully added to workflow';
+export const ALREADY_IN = 'Lead is already in this workflow: not added again';
+
+const sent = <A extends boolean, M extends string>(assigned: A, message: M) =>
+  z.object({
+    status: z.literal('success'),
+    lead_id: z.guid(),
+    workflow_assigned: z.literal(assigned),
+    message: z.literal(message),
+    ignored_fields: z.array(z.string()).optional().describe('Fields of record that were not stored: not standard and not defined custom fields'),
+  });
+
+/** The spec's success body: assigned, or (workflow_assigned false) the lead was already running the journey. */
+export const Sent = z.union([sent(true, ADDED), sent(false, ALREADY_IN)]);
 
 /** One enrollment as GET /v1/lead/enrollments lists it. */
 export const Enrollment = z.object({

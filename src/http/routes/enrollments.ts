@@ -7,7 +7,7 @@ import { latestJourney, startEnrollment } from '../../journeys/enroll';
 import { normalizeRecordPhone, splitRecordFor } from '../../leads/record';
 import { workspaceRegion } from '../../leads/region';
 import { defineRoute, workspaceOf, type RouteInput } from '../route';
-import { Enrollments, SendBody, Sent } from './enrollment-schemas';
+import { ADDED, ALREADY_IN, Enrollments, SendBody, Sent } from './enrollment-schemas';
 import { LEAD_NOT_FOUND } from './leads';
 import { isUuid } from '../../ids';
 
@@ -15,7 +15,10 @@ const TAG = 'Journeys';
 const LEAD_FAILED = 'Could not find or create lead';
 
 const sendResponses = {
-  200: { description: 'Enrolled (or already running this journey: no second run starts)', schema: Sent },
+  200: {
+    description: `Enrolled (workflow_assigned true), or the lead was already running this journey: no second run starts, workflow_assigned false, message "${ALREADY_IN}"`,
+    schema: Sent,
+  },
   400: { description: 'Both or neither of record and lead_id; a record without a valid phone ("Could not find or create lead"); an invalid field' },
   404: { description: '"Workflow not found" (unknown journey, or another workspace\'s), or lead_id not on file ("Could not find or create lead")' },
   503: { description: 'The workflow engine did not accept the start; the lead is saved, retry the request' },
@@ -66,12 +69,11 @@ async function send(input: SendInput, update: boolean) {
   if ((record === undefined) === (lead_id === undefined)) throw badRequest('record, lead_id: provide exactly one of them');
   const journey = await latestJourney(db, ws, workflow_id, input.deps.journeyVersions);
   const { lead, ignored } = lead_id !== undefined ? { lead: await byId(db, ws, lead_id), ignored: [] } : await byRecord(db, ws, record!, update);
-  await startEnrollment({ client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX, log: input.ctx.state.log }, ws, lead.id, journey);
+  const assigned = await startEnrollment({ client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX, log: input.ctx.state.log }, ws, lead.id, journey);
   return {
     status: 'success' as const,
     lead_id: lead.id,
-    workflow_assigned: true as const,
-    message: 'Lead successfully added to workflow' as const,
+    ...(assigned ? { workflow_assigned: true as const, message: ADDED } : { workflow_assigned: false as const, message: ALREADY_IN }),
     ...(ignored.length ? { ignored_fields: ignored } : {}),
   };
 }

@@ -21,7 +21,7 @@ const RotateBody = z.object({
     .describe('How long webhooks stay signed with the replaced secret too (default 24 h, at most 7 days, 0: not at all)'),
 });
 
-const superuserOnly = { 403: { description: 'The API key is not a superuser key' } };
+const superuserOnly = { 403: { description: 'The API key is not a superuser key, or its scopes leave out rest' } };
 
 const present = (s: WebhookSecrets | undefined) => {
   if (!s) throw notFound('Workspace not found');

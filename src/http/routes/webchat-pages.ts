@@ -7,6 +7,30 @@ import { packageRoot } from '../../paths';
 import { defineRoute } from '../route';
 
 const WIDGET = readFileSync(path.join(packageRoot, 'public', 'webchat', 'widget.js'), 'utf8');
+const AVATAR = readFileSync(path.join(packageRoot, 'public', 'webchat', 'avatar.svg'), 'utf8');
+const FAVICON = readFileSync(path.join(packageRoot, 'public', 'favicon.svg'), 'utf8');
+
+/** A static SVG image, cached for a day. */
+const svg = (routePath: string, summary: string, body: string) =>
+  defineRoute({
+    method: 'get',
+    path: routePath,
+    tag: 'Web chat',
+    summary,
+    auth: 'none',
+    responses: { 200: { description: 'An SVG image', contentType: 'image/svg+xml' } },
+    async handler({ ctx }) {
+      ctx.type = 'image/svg+xml';
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      return body;
+    },
+  });
+
+/** GET /webchat/avatar.svg: the demo persona's picture, served by the api itself. */
+export const demoAvatar = svg('/webchat/avatar.svg', "The demo persona's avatar", AVATAR);
+/** GET /favicon.ico and /favicon.svg: the api's icon (SVG; browsers ask /favicon.ico by default). */
+export const faviconIco = svg('/favicon.ico', 'The favicon (SVG)', FAVICON);
+export const faviconSvg = svg('/favicon.svg', 'The favicon (SVG)', FAVICON);
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -46,12 +70,12 @@ export const demoPage = defineRoute({
     ctx.type = 'text/html; charset=utf-8';
     return (
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-      `<title>${escapeHtml(flow.name)} · chat demo</title></head><body><h1>${escapeHtml(flow.name)}</h1>` +
+      `<title>${escapeHtml(flow.name)} · chat demo</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head><body><h1>${escapeHtml(flow.name)}</h1>` +
       `<p>Chat with ${escapeHtml(flow.owner_name)} in the corner of this page.</p>` +
       `<script src="/webchat/widget.js" data-flow-id="${escapeHtml(flow.id)}"></script></body></html>`
     );
   },
 });
 
-/** The chat's pages (static script, demo): not counted against the session limit. */
-export const webchatPageRoutes = [widgetScript, demoPage];
+/** The chat's pages (static script, demo, images): not counted against the session limit. */
+export const webchatPageRoutes = [widgetScript, demoPage, demoAvatar, faviconIco, faviconSvg];

@@ -74,8 +74,8 @@ export class Keyring {
     return this.open(envelope, aad).toString('utf8');
   }
 
-  /** The id of the current key, as envelopes carry it (bytes 1–8). */
-  get currentKeyId(): Buffer {
+  /** The id of the current key as bytes, as envelopes carry it (bytes 1–8). */
+  get currentKeyIdBytes(): Buffer {
     return Buffer.from(this.current.id);
   }
 

@@ -40,7 +40,7 @@ export async function resealSecrets(
 }
 
 async function resealColumn(db: Queryable, keyring: Keyring, c: SealedColumn, batchSize: number, onProgress?: (p: ResealProgress) => void): Promise<ResealProgress> {
-  const kid = keyring.currentKeyId;
+  const kid = keyring.currentKeyIdBytes;
   const staleWhere = `${c.column} IS NOT NULL AND ${KID(c.column)} <> $1`;
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${c.table} WHERE ${staleWhere}`, [kid]);
   const progress: ResealProgress = { column: `${c.table}.${c.column}`, stale: n, resealed: 0, failed: [] };

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { migrate, migrationsDir } from '../../src/db/migrate';
 import { createDb } from '../../src/db/pool';
-import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { testEnv } from '../helpers/env';
+import { databaseMigratedBefore } from '../helpers/scratch-db';
 
 describe('migrations', () => {
   const name = `sb_migrate_${randomBytes(4).toString('hex')}`;
@@ -44,15 +43,8 @@ describe('migrations', () => {
   });
 
   it('006 gives journey_versions and chat_messages their parent\'s workspace_id, required and pinned to the parent', async () => {
-    const older = mkdtempSync(path.join(os.tmpdir(), 'sb-migrations-'));
-    for (const f of readdirSync(migrationsDir).filter((f) => f.endsWith('.sql') && f < '006_')) copyFileSync(path.join(migrationsDir, f), path.join(older, f));
-    const dbName = `sb_migrate_${randomBytes(4).toString('hex')}`;
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    const u = new URL(testEnv('databaseUrl'));
-    u.pathname = `/${dbName}`;
-    const db = createDb(u.toString(), { max: 1 });
+    const { db, drop } = await databaseMigratedBefore('006_');
     try {
-      await migrate(db, older);
       const [a, b, journey, flow] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
       await db.query("INSERT INTO workspaces (id, name) VALUES ($1, 'a'), ($2, 'b')", [a, b]);
       await db.query("INSERT INTO journeys (id, workspace_id, name) VALUES ($1, $2, 'j')", [journey, a]);
@@ -74,8 +66,7 @@ describe('migrations', () => {
         db.query("INSERT INTO chat_messages (id, workspace_id, session_id, seq, sender, content) VALUES ($1, $2, 'webchat-session.1', 2, 'bot', 'x')", [randomUUID(), b]),
       ).rejects.toThrow(/foreign key/);
     } finally {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await drop();
     }
   });
 

@@ -1,18 +1,14 @@
 // Issue 22, finding 1: an anonymous chat visitor who knows a lead's phone must not read that lead, change it, or run
 // a flow's automation with its stored data. Only a session created with the workspace's API key is the lead's.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, copyFileSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { parseFlowGraph } from '../../src/chat/flow-schema';
-import { migrate, migrationsDir } from '../../src/db/migrate';
-import { createDb } from '../../src/db/pool';
+import { migrate } from '../../src/db/migrate';
 import { chatAutomations } from '../../src/db/repos/chat';
 import { importFlow } from '../../src/db/repos/flows';
 import { chatWorkflowId } from '../../src/temporal/ids';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { startTestApp, type TestApp } from '../helpers/stack';
-import { testEnv } from '../helpers/env';
+import { databaseMigratedBefore } from '../helpers/scratch-db';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { eventually } from '../helpers/webhook-receiver';
 
@@ -130,16 +126,8 @@ test("another workspace's key gets 404, an invalid key 401, an anonymous bad pho
 
 describe('sessions bound before sessions took a key (all of them unverified)', () => {
   test('migration 020 unbinds them and keeps the phone the visitor gave on the session', async () => {
-    const older = mkdtempSync(path.join(os.tmpdir(), 'sb-migrations-'));
-    for (const f of readdirSync(migrationsDir).filter((f) => f.endsWith('.sql') && f < '020_')) copyFileSync(path.join(migrationsDir, f), path.join(older, f));
-    const admin = createDb(testEnv('databaseUrl'), { max: 1 });
-    const dbName = `sb_migrate_${randomBytes(4).toString('hex')}`;
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    const u = new URL(testEnv('databaseUrl'));
-    u.pathname = `/${dbName}`;
-    const db = createDb(u.toString(), { max: 1 });
+    const { db, drop } = await databaseMigratedBefore('020_');
     try {
-      await migrate(db, older);
       const [workspace, flow, lead] = [randomUUID(), randomUUID(), randomUUID()];
       await db.query("INSERT INTO workspaces (id, name) VALUES ($1, 'w')", [workspace]);
       await db.query("INSERT INTO flows (id, workspace_id, name, owner_name, graph) VALUES ($1, $2, 'f', 'o', '{}')", [flow, workspace]);
@@ -151,9 +139,7 @@ describe('sessions bound before sessions took a key (all of them unverified)', (
         { id: 'webchat-session.bound', lead_id: null, record: { phone: '+17145550188' } },
       ]);
     } finally {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.close();
+      await drop();
     }
   });
 

@@ -1,4 +1,4 @@
-/** Stable codes domain code (src/leads, src/journeys) fails with; src/http maps each to a status (http/error-status.ts). */
+/** Stable codes domain code (src/leads, src/journeys, src/automation, …) fails with; src/http maps each to a status (http/error-status.ts). */
 export const DOMAIN_ERROR_CODES = [
   'invalid_fields',
   'invalid_journey',
@@ -8,6 +8,9 @@ export const DOMAIN_ERROR_CODES = [
   'agent_not_found',
   'phone_number_not_found',
   'phone_number_taken',
+  'journey_step_not_found',
+  'hook_limit_reached',
+  'automation_not_allowed',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/pool';
 import { settleAutomationRun } from '../db/repos/automation-runs';
-import { forbidden, unavailable } from '../errors';
+import { DomainError } from '../errors';
 import { ActionInputError } from '../integrations/define';
 import { prepareInput, resolveAction } from '../integrations/run';
 import { automationWorkflowId } from '../temporal/ids';
@@ -30,9 +30,9 @@ export interface ExecuteRequest {
 /** Refuses a JWT user another user's userId or an integration they are not allowed (403). */
 export function authorize(auth: AutomationAuth, body: ExecuteRequest): void {
   if (auth.superuser) return;
-  if (body.userId !== undefined && body.userId !== auth.userId) throw forbidden('Forbidden: userId must be your own user (or use a superuser key)');
+  if (body.userId !== undefined && body.userId !== auth.userId) throw new DomainError('automation_not_allowed', 'Forbidden: userId must be your own user (or use a superuser key)');
   if (auth.allowedIntegrations && !auth.allowedIntegrations.includes(body.automationType)) {
-    throw forbidden(`Forbidden: you are not allowed to run ${body.automationType} automations`);
+    throw new DomainError('automation_not_allowed', `Forbidden: you are not allowed to run ${body.automationType} automations`);
   }
 }
 
@@ -97,7 +97,7 @@ export async function executeAutomation(
   // Only a workflow engine that cannot be reached is a 503 (retry later); any other failure is thrown as it is (a 500).
   const engineDown = (err: unknown) => {
     if (!engineUnreachable(err)) throw err;
-    throw Object.assign(unavailable('Could not run the automation (workflow engine unavailable), please retry'), { cause: err });
+    throw Object.assign(new DomainError('workflow_unavailable', 'Could not run the automation (workflow engine unavailable), please retry'), { cause: err });
   };
   const client = deps.eagerClient ?? deps.client;
   if (body.async) {

@@ -10,6 +10,9 @@ export const STATUS_OF_DOMAIN_CODE = {
   agent_not_found: 404,
   phone_number_not_found: 404,
   phone_number_taken: 409,
+  journey_step_not_found: 404,
+  hook_limit_reached: 409,
+  automation_not_allowed: 403,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */

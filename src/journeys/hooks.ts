@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/pool';
 import { subscribeJourneyHook, type JourneyHookRow } from '../db/repos/journey-hooks';
 import { currentJourneySteps } from '../db/repos/nocode-options';
-import { badRequest, conflict, notFound } from '../errors';
+import { DomainError } from '../errors';
 import { ssrfAllowlist } from '../net/ssrf';
 
 /** How many REST hooks a workspace may hold. */
@@ -21,7 +21,7 @@ export interface TriggerOption {
 /** The trigger steps of the journey's newest version; 404 when the workspace has no such journey. */
 export async function triggerSteps(db: Db, workspaceId: string, journeyId: string): Promise<{ steps: { id: string; kind: string }[]; triggers: TriggerOption[] }> {
   const stored = await currentJourneySteps(db, workspaceId, journeyId);
-  if (!stored) throw notFound(JOURNEY_NOT_FOUND);
+  if (!stored) throw new DomainError('journey_not_found', JOURNEY_NOT_FOUND);
   const steps = stored.filter((s): s is { id: string; kind: string; name?: string } => !!s && typeof s === 'object' && typeof (s as { id?: unknown }).id === 'string');
   return { steps, triggers: steps.filter((s) => s.kind === 'trigger').map((s) => ({ id: s.id, ...(typeof s.name === 'string' ? { name: s.name } : {}) })) };
 }
@@ -38,20 +38,20 @@ export async function subscribeToTrigger(
 ): Promise<{ hook: JourneyHookRow; created: boolean }> {
   const { steps } = await triggerSteps(deps.db, workspaceId, s.journeyId);
   const step = steps.find((x) => x.id === s.stepId);
-  if (!step) throw notFound(`Node not found: the journey's current version has no step ${s.stepId}`);
-  if (step.kind !== 'trigger') throw badRequest(`automation_node_id: step ${s.stepId} is a ${step.kind} step; only trigger steps can be subscribed to`);
+  if (!step) throw new DomainError('journey_step_not_found', `Node not found: the journey's current version has no step ${s.stepId}`);
+  if (step.kind !== 'trigger') throw new DomainError('invalid_fields', `automation_node_id: step ${s.stepId} is a ${step.kind} step; only trigger steps can be subscribed to`);
   let url: URL;
   try {
     url = await checkSubscriptionUrl(s.url, { allow: ssrfAllowlist(deps.config.SSRF_ALLOWLIST) });
   } catch (err) {
-    throw badRequest(`webhook_url: ${(err as Error).message}`);
+    throw new DomainError('invalid_fields', `webhook_url: ${(err as Error).message}`);
   }
   const hook = { id: randomUUID(), workspaceId, journeyId: s.journeyId, stepId: s.stepId, url: url.href, platform: s.platform };
   const result = await subscribeJourneyHook(deps.db, hook, MAX_JOURNEY_HOOKS).catch((err: unknown) => {
     // The journey was deleted between the check and the insert.
-    if ((err as { code?: string }).code === '23503') throw notFound(JOURNEY_NOT_FOUND);
+    if ((err as { code?: string }).code === '23503') throw new DomainError('journey_not_found', JOURNEY_NOT_FOUND);
     throw err;
   });
-  if (!result) throw conflict(`A workspace can have at most ${MAX_JOURNEY_HOOKS} hooks`);
+  if (!result) throw new DomainError('hook_limit_reached', `A workspace can have at most ${MAX_JOURNEY_HOOKS} hooks`);
   return result;
 }

@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { executeAutomation, type ExecuteRequest } from '../../src/automation/execute';
-import { ApiError } from '../../src/errors';
+import { DomainError } from '../../src/errors';
+import { knownErrorStatus } from '../../src/http/error-status';
 import { startTestApp, type TestApp } from '../helpers/stack';
 
 // Issue 22 §7: every failure to start or await an automation run answered 503 "workflow engine unavailable, please
@@ -36,8 +37,9 @@ describe('the automation endpoint and the workflow engine', () => {
       const client = new Client({ connection, namespace: app.config.TEMPORAL_NAMESPACE });
       const deps = { db: app.db, client, taskQueuePrefix: app.config.TEMPORAL_TASK_QUEUE_PREFIX };
       const err = await executeAutomation(deps, auth(workspaceId), request({ n: 1 }), Date.now()).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ApiError);
-      expect(err).toMatchObject({ status: 503, message: expect.stringContaining('workflow engine unavailable') });
+      expect(err).toBeInstanceOf(DomainError);
+      expect(err).toMatchObject({ code: 'workflow_unavailable', message: expect.stringContaining('workflow engine unavailable') });
+      expect(knownErrorStatus(err)).toBe(503);
     } finally {
       await connection.close();
     }
@@ -48,7 +50,7 @@ describe('the automation endpoint and the workflow engine', () => {
     const deps = { db: app.db, client: app.temporal.client, taskQueuePrefix: app.config.TEMPORAL_TASK_QUEUE_PREFIX };
     const err = await executeAutomation(deps, auth(workspaceId), request({ n: 1n }), Date.now()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
-    expect(err).not.toBeInstanceOf(ApiError);
+    expect(knownErrorStatus(err)).toBeUndefined(); // not a known failure: a 500, never the 503 of an unreachable engine
     expect((err as Error).message).toMatch(/Unable to convert .* to payload/);
   });
 });

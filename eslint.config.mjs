@@ -53,7 +53,8 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
-    ignores: ['src/db/**', 'src/devstack/**'],
+    // A domain's repository (src/<domain>/db, issue 23's layout) is SQL's home too.
+    ignores: ['src/db/**', 'src/devstack/**', 'src/*/db/**', 'src/*/*/db/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -67,6 +68,8 @@ export default tseslint.config(
   },
   {
     files: ['src/cli/**/*.ts', 'src/leads/**/*.ts', 'src/journeys/**/*.ts', 'src/automation/**/*.ts', 'activities/**/*.ts'],
+    // A domain's routes (src/<domain>/http) and repository (src/<domain>/db) are where HTTP and SQL belong (issue 23).
+    ignores: ['src/*/http/**', 'src/*/*/http/**', 'src/*/db/**', 'src/*/*/db/**'],
     rules: {
       'no-restricted-imports': [
         'error',

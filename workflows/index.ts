@@ -6,3 +6,4 @@ export { deliverJourneyTrigger } from './journey-trigger';
 export { outboundCall } from './outbound-call';
 export { automationRun } from './automation-run';
 export { chatSession } from './chat-session';
+export { leadImport } from './leads/import';

@@ -1,0 +1,19 @@
+import type { Db } from '../../src/db/pool';
+import { applyNextChunk, type ChunkResult } from '../../src/leads/import/apply';
+import { failImport } from '../../src/leads/import/db/imports';
+
+/** Lead import activities: each chunk in one transaction with its progress (src/leads/import/apply.ts). */
+export function createLeadImportActivities(deps: { db: Db }) {
+  return {
+    /** Applies the import's next chunkRows records; idempotent by the progress it records with them. */
+    importLeadChunk(importId: string, chunkRows: number): Promise<ChunkResult> {
+      return applyNextChunk(deps.db, importId, chunkRows);
+    },
+    /** Ends the import as failed with the reason (a record that cannot be read, data Postgres refuses). */
+    failLeadImport(importId: string, message: string): Promise<void> {
+      return failImport(deps.db, importId, message);
+    },
+  };
+}
+
+export type LeadImportActivities = ReturnType<typeof createLeadImportActivities>;

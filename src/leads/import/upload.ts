@@ -38,12 +38,13 @@ export async function streamUpload(source: Readable, copy: Writable, o: { import
     },
   });
   const encoder = new CopyEncoder(o.importId);
-  const stages = o.format === 'csv' ? [csvRecords(), csvToRows(), encoder] : [ndjsonRows(), encoder];
+  const lines = new CsvLines();
+  const stages = o.format === 'csv' ? [csvRecords(), csvToRows(lines), encoder] : [ndjsonRows(), encoder];
   try {
     await pipeline(source, meter, ...(stages as [Transform]), copy);
   } catch (err) {
     if (err instanceof DomainError) throw err;
-    if ((err as CsvError).code?.startsWith?.('CSV_')) throw malformed(`CSV line ${(err as CsvError).lines}: ${(err as Error).message}`);
+    if ((err as CsvError).code?.startsWith?.('CSV_')) throw malformed(`CSV line ${lines.of(Number((err as CsvError).lines))}: ${(err as Error).message.replace(/ at line \d+/, '')}`);
     throw err;
   }
   return { rows: encoder.rows, digest: hash.digest() };
@@ -60,12 +61,27 @@ function csvRecords(): Transform {
   return parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_RECORD_BYTES });
 }
 
+/** File lines from csv-parse's count, which counts a CRLF inside a quoted field as two lines. */
+class CsvLines {
+  private extra = 0;
+  /** The file line of csv-parse's line number, given the fields read so far. */
+  of(parserLine: number): number {
+    return parserLine - this.extra;
+  }
+  /** Counts a record's quoted CRLFs. */
+  read(record: string[]): void {
+    for (const field of record) if (field.includes('\r\n')) this.extra += field.split('\r\n').length - 1;
+  }
+}
+
 /** CSV records (arrays) → staged rows named by the header. */
-function csvToRows(): Transform {
+function csvToRows(lines: CsvLines): Transform {
   let header: string[] | undefined;
   return new Transform({
     objectMode: true,
-    transform({ record, info }: { record: string[]; info: { lines: number } }, _enc, done) {
+    transform({ record, info: parsed }: { record: string[]; info: { lines: number } }, _enc, done) {
+      lines.read(record);
+      const info = { lines: lines.of(parsed.lines) };
       if (!header) {
         header = record.map((c) => c.trim().toLowerCase());
         const dup = header.find((c, i) => header!.indexOf(c) !== i);

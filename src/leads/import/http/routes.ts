@@ -51,7 +51,11 @@ export const importLeadsRoute = defineRoute({
     const { importId, digest } = await startImport(
       { db: deps.db, client: deps.temporal.client, taskQueuePrefix: deps.config.TEMPORAL_TASK_QUEUE_PREFIX, limitBytes, chunkRows: deps.config.LEAD_IMPORT_CHUNK_ROWS },
       { workspaceId: ws, format, onConflict: input.query.on_conflict ?? 'skip', tag: input.query.tag, source: ctx.req },
-    );
+    ).catch((err: unknown) => {
+      // Answered before the client finished sending (malformed, too large): the connection cannot carry another request.
+      if (!ctx.req.complete) ctx.res.shouldKeepAlive = false;
+      throw err;
+    });
     ctx.state.bodyDigest = digest;
     return { import_id: importId, status: 'queued' as const };
   },

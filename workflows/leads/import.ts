@@ -9,9 +9,11 @@ export interface LeadImportInput {
 }
 
 // A chunk's activity retries until it commits (a restart, Postgres away); only a final failure (a record that cannot be
-// read, data Postgres refuses) ends the import, as failed with that reason.
+// read, data Postgres refuses) ends the import, as failed with that reason. It heartbeats while it runs, so a worker's
+// death is noticed within the heartbeat timeout, not after the whole start-to-close timeout.
 const imports = proxyActivities<LeadImportActivities>({
-  startToCloseTimeout: '5 minutes',
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 

@@ -105,6 +105,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     const started = performance.now();
     const accepted = await upload(api.message.port, ws.key, file);
     clearInterval(sampler);
+    ctx.say(`Uploaded ${path.basename(file)} in ${((performance.now() - started) / 1000).toFixed(1)} s; applying it.`);
     const uploaded = (performance.now() - started) / 1000;
     for (const deadline = Date.now() + 30 * 60_000; ; ) {
       if (Date.now() > deadline) throw new Error('the import did not complete within 30 minutes');

@@ -1,4 +1,4 @@
-// Child process of bench/import.ts: serves the real api (no workers), and answers 'memory' with its memory after a GC.
+// Child process of bench/import.ts: serves the real api (no workers), and answers 'memory' with its memory (no GC first: the peak is what counts).
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
@@ -20,7 +20,6 @@ async function main(): Promise<void> {
 process.on('disconnect', () => process.exit(0));
 process.on('message', (m) => {
   if (m !== 'memory') return;
-  (globalThis as { gc?: () => void }).gc?.();
   process.send!({ memory: process.memoryUsage() });
 });
 main().catch((err) => {

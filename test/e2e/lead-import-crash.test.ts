@@ -74,3 +74,23 @@ describe('a worker killed with SIGKILL in the middle of a lead import', () => {
     await new Promise((r) => worker.once('exit', r));
   });
 });
+
+describe('an import whose stored record cannot be read', () => {
+  it('fails with the line named, and applies nothing of that chunk', async () => {
+    const ws = await app.newWorkspace();
+    const csv = ['phone', ...Array.from({ length: 5 }, (_, i) => phone(100 + i))].join('\n');
+    // No worker runs yet: the records wait in the staging table, where one is damaged (as only tampering could).
+    const res = await app.request('POST', '/v1/leads/import', { key: ws.apiKey, body: csv, headers: { 'content-type': 'text/csv' } });
+    expect(res.status).toBe(202);
+    await app.db.query(`UPDATE lead_import_rows SET record = '{"phone":' WHERE import_id = $1 AND row_number = 3`, [res.body.import_id]);
+    const worker = await startWorkerProcess(app);
+    const done = await eventually(async () => {
+      const r = await app.request('GET', `/v1/leads/imports/${res.body.import_id}`, { key: ws.apiKey });
+      return r.body.status === 'failed' ? r.body : undefined;
+    }, 60_000, 'the import to fail');
+    expect(done).toMatchObject({ message: 'line 4: the stored record cannot be read', rows: { total: 5, read: 0, created: 0, failed: 0 } });
+    expect(await app.db.one('SELECT count(*)::int AS n FROM leads WHERE workspace_id = $1', [ws.workspaceId])).toEqual({ n: 0 });
+    worker.kill('SIGTERM');
+    await new Promise((r) => worker.once('exit', r));
+  });
+});

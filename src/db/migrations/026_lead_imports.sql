@@ -18,30 +18,35 @@ CREATE TABLE lead_imports (
   message       text,
   created_at    timestamptz NOT NULL DEFAULT now(),
   started_at    timestamptz,
-  finished_at   timestamptz
+  finished_at   timestamptz,
+  UNIQUE (id, workspace_id)
 );
 CREATE INDEX lead_imports_list ON lead_imports (workspace_id, created_at, id);
 
 -- Staged records not yet applied: line is the file line the record ends on (for error messages), problem why the
 -- parser already knows it cannot be a lead (e.g. a CSV record with more fields than the header).
 CREATE TABLE lead_import_rows (
-  import_id   uuid NOT NULL REFERENCES lead_imports(id) ON DELETE CASCADE,
+  import_id     uuid NOT NULL,
+  workspace_id  uuid NOT NULL,
   row_number  integer NOT NULL,
   line        integer NOT NULL,
   record      text NOT NULL,
   problem     text,
-  PRIMARY KEY (import_id, row_number)
+  PRIMARY KEY (import_id, row_number),
+  FOREIGN KEY (import_id, workspace_id) REFERENCES lead_imports (id, workspace_id) ON DELETE CASCADE
 );
 
 -- What each record did: lead_id is the lead it created or updated (null when skipped or failed).
 CREATE TABLE lead_import_items (
-  import_id   uuid NOT NULL REFERENCES lead_imports(id) ON DELETE CASCADE,
+  import_id     uuid NOT NULL,
+  workspace_id  uuid NOT NULL,
   row_number  integer NOT NULL,
   line        integer NOT NULL,
   lead_id     uuid REFERENCES leads(id) ON DELETE SET NULL,
   outcome     text NOT NULL CHECK (outcome IN ('created', 'updated', 'skipped', 'failed')),
   reason      text,
-  PRIMARY KEY (import_id, row_number)
+  PRIMARY KEY (import_id, row_number),
+  FOREIGN KEY (import_id, workspace_id) REFERENCES lead_imports (id, workspace_id) ON DELETE CASCADE
 );
 CREATE INDEX lead_import_items_failed ON lead_import_items (import_id, row_number) WHERE outcome = 'failed';
 CREATE INDEX lead_import_items_lead ON lead_import_items (lead_id) WHERE lead_id IS NOT NULL;

@@ -64,7 +64,7 @@ export async function applyNextChunk(db: Db, importId: string, chunkRows: number
     await addTags(q, imp.workspace_id, tagsByLead);
 
     const lastRow = rows.at(-1)?.row_number ?? imp.rows_total;
-    const after = await finishChunk(q, importId, [...items.values()], lastRow);
+    const after = await finishChunk(q, importId, imp.workspace_id, [...items.values()], lastRow);
     return state(after.status, after.rows_done);
   });
 }

@@ -40,7 +40,7 @@ export interface ImportDeps {
 export async function startImport(deps: ImportDeps, req: ImportRequest): Promise<{ importId: string; digest: Buffer }> {
   const importId = randomUUID();
   const { digest } = await storeUpload(deps.db, { id: importId, workspaceId: req.workspaceId, format: req.format, onConflict: req.onConflict, tag: req.tag }, (copy) =>
-    streamUpload(req.source, copy, { importId, format: req.format, limitBytes: deps.limitBytes }),
+    streamUpload(req.source, copy, { importId, workspaceId: req.workspaceId, format: req.format, limitBytes: deps.limitBytes }),
   );
   try {
     await deps.client.workflow.start(LEAD_IMPORT_WORKFLOW, {

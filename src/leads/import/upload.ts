@@ -22,11 +22,15 @@ const malformed = (message: string) => new DomainError('malformed_file', message
 
 /**
  * Streams an upload into `copy` (a COPY … FROM STDIN of lead_import_rows) as one text-format line per record
- * (import_id, row_number, line, record as JSON, problem), never holding more than a few records: a byte counter
+ * (import_id, workspace_id, row_number, line, record as JSON, problem), never holding more than a few records: a byte counter
  * (file_too_large past limitBytes) → the CSV or NDJSON parser → the COPY encoder. A file the parser cannot read is a
  * malformed_file DomainError naming the line; a record it reads but that cannot be a lead fails later, on its own.
  */
-export async function streamUpload(source: Readable, copy: Writable, o: { importId: string; format: ImportFormat; limitBytes: number }): Promise<Uploaded> {
+export async function streamUpload(
+  source: Readable,
+  copy: Writable,
+  o: { importId: string; workspaceId: string; format: ImportFormat; limitBytes: number },
+): Promise<Uploaded> {
   const hash = createHash('sha256');
   let bytes = 0;
   const meter = new Transform({
@@ -37,7 +41,7 @@ export async function streamUpload(source: Readable, copy: Writable, o: { import
       done(null, chunk);
     },
   });
-  const encoder = new CopyEncoder(o.importId);
+  const encoder = new CopyEncoder(`${o.importId}\t${o.workspaceId}`);
   const lines = new CsvLines();
   const stages = o.format === 'csv' ? [csvRecords(), csvToRows(lines), encoder] : [ndjsonRows(), encoder];
   try {
@@ -142,14 +146,15 @@ class CopyEncoder extends Transform {
   rows = 0;
   private batch: string[] = [];
 
-  constructor(private readonly importId: string) {
+  /** key: the import's id and workspace id, as the line's first two columns. */
+  constructor(private readonly key: string) {
     super({ writableObjectMode: true });
   }
 
   override _transform(row: StagedRow, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
     const record = row.record === undefined ? '{}' : JSON.stringify(row.record);
     const problem = row.problem === undefined ? '\\N' : copyText(row.problem);
-    this.batch.push(`${this.importId}\t${++this.rows}\t${row.line}\t${copyText(record)}\t${problem}\n`);
+    this.batch.push(`${this.key}\t${++this.rows}\t${row.line}\t${copyText(record)}\t${problem}\n`);
     if (this.batch.length >= 256) this.flushBatch();
     done();
   }

@@ -90,11 +90,11 @@ export async function addTags(q: Queryable, workspaceId: string, tagsByLead: Map
  * Records the chunk's items and progress and deletes its staged rows, in the chunk's transaction: the import is
  * completed when no staged row is left.
  */
-export async function finishChunk(q: Queryable, importId: string, items: ImportItem[], lastRow: number): Promise<{ rows_done: number; rows_total: number; status: string }> {
+export async function finishChunk(q: Queryable, importId: string, workspaceId: string, items: ImportItem[], lastRow: number): Promise<{ rows_done: number; rows_total: number; status: string }> {
   await q.query(
-    `INSERT INTO lead_import_items (import_id, row_number, line, lead_id, outcome, reason)
-     SELECT $1, * FROM unnest($2::int[], $3::int[], $4::uuid[], $5::text[], $6::text[])`,
-    [importId, items.map((i) => i.row), items.map((i) => i.line), items.map((i) => i.leadId), items.map((i) => i.outcome), items.map((i) => i.reason)],
+    `INSERT INTO lead_import_items (import_id, workspace_id, row_number, line, lead_id, outcome, reason)
+     SELECT $1, $7, * FROM unnest($2::int[], $3::int[], $4::uuid[], $5::text[], $6::text[])`,
+    [importId, items.map((i) => i.row), items.map((i) => i.line), items.map((i) => i.leadId), items.map((i) => i.outcome), items.map((i) => i.reason), workspaceId],
   );
   await q.query('DELETE FROM lead_import_rows WHERE import_id = $1 AND row_number <= $2', [importId, lastRow]);
   const count = (o: ImportItem['outcome']) => items.filter((i) => i.outcome === o).length;

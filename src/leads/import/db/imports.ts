@@ -50,7 +50,7 @@ export async function storeUpload<T extends { rows: number }>(db: Db, imp: NewIm
       imp.onConflict,
       imp.tag ?? null,
     ]);
-    const result = await write(client.query(copyFrom('COPY lead_import_rows (import_id, row_number, line, record, problem) FROM STDIN')));
+    const result = await write(client.query(copyFrom('COPY lead_import_rows (import_id, workspace_id, row_number, line, record, problem) FROM STDIN')));
     await client.query('UPDATE lead_imports SET rows_total = $2 WHERE id = $1', [imp.id, result.rows]);
     await client.query('COMMIT');
     client.release();

@@ -24,7 +24,7 @@ export async function applyNextChunk(db: Db, importId: string, chunkRows: number
     if (!imp) return { done: true, status: 'missing', rowsDone: 0, rowsTotal: 0 };
     const state = (status: string, rowsDone: number) => ({ done: status === 'completed' || status === 'failed', status, rowsDone, rowsTotal: imp.rows_total });
     if (imp.status === 'completed' || imp.status === 'failed') return state(imp.status, imp.rows_done);
-    const rows = await stagedRows(q, importId, chunkRows);
+    const rows = await stagedRows(q, importId, imp.rows_done, chunkRows);
     const items = new Map<number, ImportItem>();
     const item = (row: StagedRow, outcome: ImportItem['outcome'], leadId: string | null = null, reason: string | null = null) =>
       items.set(row.row_number, { row: row.row_number, line: row.line, leadId, outcome, reason });

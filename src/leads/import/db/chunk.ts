@@ -33,9 +33,16 @@ export function lockImport(q: Queryable, importId: string): Promise<LockedImport
   return q.one<LockedImport>('SELECT workspace_id, on_conflict, tag, status, rows_done, rows_total FROM lead_imports WHERE id = $1 FOR UPDATE', [importId]);
 }
 
-/** The next `limit` staged records (the ones after the import's progress: applied rows are deleted). */
-export function stagedRows(q: Queryable, importId: string, limit: number): Promise<StagedRow[]> {
-  return q.query<StagedRow>('SELECT row_number, line, record, problem FROM lead_import_rows WHERE import_id = $1 ORDER BY row_number LIMIT $2', [importId, limit]);
+/**
+ * The next `limit` staged records after the import's progress. The index scan starts at the progress, not at the rows
+ * earlier chunks deleted (their dead index entries would otherwise be passed over again by every chunk until a vacuum).
+ */
+export function stagedRows(q: Queryable, importId: string, after: number, limit: number): Promise<StagedRow[]> {
+  return q.query<StagedRow>('SELECT row_number, line, record, problem FROM lead_import_rows WHERE import_id = $1 AND row_number > $2 ORDER BY row_number LIMIT $3', [
+    importId,
+    after,
+    limit,
+  ]);
 }
 
 /** The workspace's leads with these phones: phone → lead id. */

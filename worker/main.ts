@@ -1,8 +1,8 @@
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { loadConfigOrExit, type Config } from '../src/config';
+import { loadConfigOrExit, type Config } from '../src/core/config';
 import { createDb } from '../src/db/pool';
-import { createLogger, type Logger } from '../src/log';
-import { handleShutdownSignals } from '../src/shutdown';
+import { createLogger, type Logger } from '../src/telemetry/log';
+import { handleShutdownSignals } from '../src/core/shutdown';
 import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { startWorkerHealth } from './health';

@@ -1,6 +1,6 @@
 // What the api (POST/PATCH /v1/agents, /v1/phone-numbers) and the CLI (agent create|update, phone-number add) accept.
 import { z } from 'zod';
-import { documentAs, NO_NUL_PATTERN, PHONE_PATTERN } from '../documented';
+import { documentAs, NO_NUL_PATTERN, PHONE_PATTERN } from '../core/documented';
 import { CallWindow } from '../journeys/schema';
 
 const noNul = (s: string) => !s.includes('\u0000');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/pool';
-import { settleAutomationRun } from '../db/repos/automation-runs';
-import { DomainError } from '../errors';
+import { settleAutomationRun } from './db/automation-runs';
+import { DomainError } from '../core/errors';
 import { ActionInputError } from '../integrations/define';
 import { prepareInput, resolveAction } from '../integrations/run';
 import { automationWorkflowId } from '../temporal/ids';

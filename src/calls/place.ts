@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { DateTime } from 'luxon';
-import { ApiError, badRequest, conflict, notFound, unavailable } from '../errors';
-import { reclaimStaleSlots } from '../db/repos/call-slots';
-import { deleteUnstartedCall } from '../db/repos/calls';
-import { callAgentFacts, placeCallIfAllowed, type ApiCall, type CallAgentFacts, type PlacedCallFacts } from '../db/repos/calls-place';
+import { ApiError, badRequest, conflict, notFound, unavailable } from '../core/errors';
+import { reclaimStaleSlots } from './db/call-slots';
+import { deleteUnstartedCall } from './db/calls';
+import { callAgentFacts, placeCallIfAllowed, type ApiCall, type CallAgentFacts, type PlacedCallFacts } from './db/calls-place';
 import type { Db } from '../db/pool';
-import { isUuid } from '../ids';
-import { isWindowOpen, msUntilWindow } from '../journeys/window';
-import { normalizePhone } from '../phone';
+import { isUuid } from '../core/ids';
+import { isWindowOpen, msUntilWindow } from '../schedule/window';
+import { normalizePhone } from '../core/phone';
 import { callTimeZone, effectiveWindow } from './rules';
 import { startOutboundCall } from './start';
-import { expiringCache } from '../expiring-cache';
+import { expiringCache } from '../core/expiring-cache';
 
 export const INVALID_AGENT = 'Invalid agent';
 /** Seconds a client over the concurrent-call cap is told to wait (a call lasts about that long). */

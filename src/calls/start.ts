@@ -2,7 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import { callWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
-import type { OutboundCallInput } from '../../workflows/outbound-call-types';
+import type { OutboundCallInput } from '../../workflows/calls/outbound-call-types';
 
 /** The workflow type journeys run as a child (`executeChild('outboundCall', { workflowId: callWorkflowId(id) })`). */
 export const OUTBOUND_CALL_WORKFLOW = 'outboundCall';

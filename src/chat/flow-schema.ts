@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resolveAction } from '../integrations/run';
-import { issueLines } from '../validation';
+import { issueLines } from '../core/validation';
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'node ids: letters, digits, _ and -, 1–64 characters');
 const text = z.string().min(1).max(4000);

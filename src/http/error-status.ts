@@ -1,4 +1,4 @@
-import { ApiError, DomainError, type DomainErrorCode } from '../errors';
+import { ApiError, DomainError, type DomainErrorCode } from '../core/errors';
 
 /** The one place domain error codes become HTTP statuses. */
 export const STATUS_OF_DOMAIN_CODE = {

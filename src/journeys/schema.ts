@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DomainError } from '../errors';
+import { DomainError } from '../core/errors';
 import { FieldKey as FieldName, Tag } from '../leads/rules';
-import { parseIsoDuration } from './duration';
+import { parseIsoDuration } from '../schedule/duration';
 import { graphProblems } from './graph';
-import { issueText } from '../validation';
+import { issueText } from '../core/validation';
 
 const StepId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (1-64 characters)');
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { STANDARD_FIELDS } from '../db/repos/leads';
-import { documentAs, NO_NUL_PATTERN } from '../documented';
+import { STANDARD_FIELDS } from './db/leads';
+import { documentAs, NO_NUL_PATTERN } from '../core/documented';
 
 // One schema per rule: the REST API, journeys and the CLI all take their tag and field-name rules from here.
 

@@ -2,9 +2,9 @@
 // each call is judged and written as if alone (the cap holds exactly), and one call Postgres refuses fails only itself.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createDb, type Db } from '../../src/db/pool';
-import { createAgent, createPhoneGroup } from '../../src/db/repos/agents';
-import { placeCallIfAllowed, type ApiCall, type CallAssumptions } from '../../src/db/repos/calls-place';
-import { createWorkspace } from '../../src/db/repos/workspaces';
+import { createAgent, createPhoneGroup } from '../../src/agents/db/agents';
+import { placeCallIfAllowed, type ApiCall, type CallAssumptions } from '../../src/calls/db/calls-place';
+import { createWorkspace } from '../../src/workspaces/db/workspaces';
 import { phoneEnding } from '../helpers/calls';
 import { countingQueryable } from '../helpers/counting-db';
 import { testEnv } from '../helpers/env';

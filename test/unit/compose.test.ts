@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { parse, parseDocument } from 'yaml';
-import { API_NODE_FLAGS } from '../../src/node-flags';
+import { API_NODE_FLAGS } from '../../src/core/node-flags';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const composeText = readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf8');
@@ -367,7 +367,7 @@ describe('Dockerfile and .dockerignore', () => {
     expect(user).not.toMatch(/^USER (root|0)(:|$)/);
     const cmd = runtime[runtime.length - 1]!;
     expect(cmd.startsWith('CMD ')).toBe(true);
-    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
+    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/http/main.js']);
     expect(API_NODE_FLAGS).toContain('--max-semi-space-size=64');
   });
 

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
-import { ApiError, DOMAIN_ERROR_CODES, DomainError } from '../../src/errors';
+import { ApiError, DOMAIN_ERROR_CODES, DomainError } from '../../src/core/errors';
 import { errorHandler } from '../../src/http/middleware/errors';
 import { knownErrorStatus, STATUS_OF_DOMAIN_CODE } from '../../src/http/error-status';
 import { JourneyDefinitionError } from '../../src/journeys/schema';

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { ApiError, failureBody } from '../../errors';
+import { ApiError, failureBody } from '../../core/errors';
 import { knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 

@@ -1,0 +1,22 @@
+import type { Queryable } from '../../db/pool';
+import type { LeadRow } from '../../leads/db/leads';
+
+/** A lead with the time zone its windows use: its own, else its workspace's. */
+export async function leadForJourney(
+  db: Queryable,
+  workspaceId: string,
+  leadId: string,
+): Promise<(LeadRow & { workspace_timezone: string; on_dnc: boolean }) | undefined> {
+  return db.one(
+    `SELECT l.*, w.timezone AS workspace_timezone,
+            EXISTS (SELECT 1 FROM do_not_call d WHERE d.workspace_id = l.workspace_id AND d.phone = l.phone) AS on_dnc
+     FROM leads l JOIN workspaces w ON w.id = l.workspace_id
+     WHERE l.workspace_id = $1 AND l.id = $2`,
+    [workspaceId, leadId],
+  );
+}
+
+/** True when the workspace has this agent (a call step names one by id). */
+export async function workspaceHasAgent(db: Queryable, workspaceId: string, agentId: string): Promise<boolean> {
+  return (await db.one('SELECT 1 AS found FROM agents WHERE workspace_id = $1 AND id = $2', [workspaceId, agentId])) !== undefined;
+}

@@ -4,7 +4,7 @@ import { patched, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { createAutomationActivities } from '../../activities/automation/automations';
 import type { ChatActivities } from '../../activities/chat/chat';
 import type { AutomationResult } from '../../src/chat/engine';
-import type { FlowNode } from '../../src/chat/flow-schema';
+import type { FlowNode } from '../../src/chat/flow-types';
 import { runAutomationChild } from '../automation/automation-child';
 import type { ChatInput } from './chat-messages';
 

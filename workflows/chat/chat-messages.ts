@@ -1,7 +1,7 @@
 // The chatSession workflow's input and updates: shared by the workflow and the api that calls it.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { EngineState } from '../../src/chat/engine';
-import type { FlowGraph } from '../../src/chat/flow-schema';
+import type { FlowGraph } from '../../src/chat/flow-types';
 
 /** A message as stored and sent: ids are UUIDs, seq orders a conversation. */
 export interface ChatMessage {

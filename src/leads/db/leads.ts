@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { perHandle, prepared, type Prepared, type Queryable } from '../../db/pool';
 import { LeadInserts, type NewLeadValues } from './lead-inserts';
+import { STANDARD_FIELDS, type StandardField } from '../rules';
 
 export interface LeadRow {
   id: string;
@@ -17,9 +18,7 @@ export interface LeadRow {
   updated_at: Date;
 }
 
-/** Standard lead fields a caller may set (phone is the identity and is set separately). */
-export const STANDARD_FIELDS = ['first_name', 'last_name', 'email', 'company', 'timezone'] as const;
-export type StandardField = (typeof STANDARD_FIELDS)[number];
+export { STANDARD_FIELDS, type StandardField };
 export type LeadFields = Partial<Record<StandardField, string | null>>;
 
 const COLUMNS = 'id, workspace_id, phone, first_name, last_name, email, company, timezone, tags, custom_fields, created_at, updated_at';

@@ -20,7 +20,7 @@ export interface ActivityDeps {
   chatModel?: ChatModel;
 }
 
-/** Activities: thin wrappers that call src/ (db, telephony, integrations). */
+/** Every activity of every domain (activities/<domain>/), built from the worker's dependencies. */
 export function createActivities(deps: ActivityDeps) {
   const ssrfAllowlist = deps.config?.SSRF_ALLOWLIST ?? [];
   return {

@@ -1,4 +1,4 @@
-/** Stable codes domain code (src/leads, src/journeys, src/automation, …) fails with; src/http maps each to a status (http/error-status.ts). */
+/** Stable codes domain code (src/<domain> outside its http/ folder) fails with; src/http maps each to a status (src/http/error-status.ts). */
 export const DOMAIN_ERROR_CODES = [
   'invalid_fields',
   'invalid_journey',
@@ -28,7 +28,11 @@ export class DomainError extends Error {
   }
 }
 
-/** An HTTP-only failure (auth, body parsing, idempotency, route checks): a status, a stable code and a human message. */
+/**
+ * A failure that carries its HTTP status, a stable code and a human message: thrown by src/http and the domains' http/
+ * folders (body parsing, idempotency, route checks) and by the request auth in src/auth (401/429/503); domain rules
+ * throw DomainError instead.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

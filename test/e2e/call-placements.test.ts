@@ -1,4 +1,4 @@
-// Concurrent api calls share one placing statement (src/db/repos/call-placements.ts, migration 019), on real Postgres:
+// Concurrent api calls share one placing statement (src/calls/db/call-placements.ts, migration 019), on real Postgres:
 // each call is judged and written as if alone (the cap holds exactly), and one call Postgres refuses fails only itself.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createDb, type Db } from '../../src/db/pool';

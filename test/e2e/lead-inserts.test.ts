@@ -1,4 +1,4 @@
-// Concurrent lead creations share multi-row INSERTs (src/db/repos/lead-inserts.ts), on real Postgres: each caller still
+// Concurrent lead creations share multi-row INSERTs (src/leads/db/lead-inserts.ts), on real Postgres: each caller still
 // gets its own lead, a phone is one lead however many callers race for it, and one bad row fails only its caller.
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db } from '../../src/db/pool';

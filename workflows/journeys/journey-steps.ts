@@ -1,4 +1,4 @@
-// One function per step kind of a journey; workflows/journey.ts runs them in order.
+// One function per step kind of a journey; journey.ts runs them in order.
 import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { JourneyActivities, StepContext } from '../../activities/journeys/journeys';
 import { branchTarget, outcomeOnly } from '../../src/journeys/conditions';

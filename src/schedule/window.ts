@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { DateTime, IANAZone } from 'luxon';
-import { WEEKDAYS, type TimeWindow } from '../journeys/schema';
+import { WEEKDAYS, type TimeWindow } from './window-schema';
 
 // Luxon checks a name by building an Intl.DateTimeFormat each time (a fair share of a placed call's CPU); the answer
 // never changes within a process, and few names are in use. Bounded: cleared when it grows past what real use needs.

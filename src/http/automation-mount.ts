@@ -3,8 +3,7 @@ import type { Middleware } from 'koa';
 import { authorize, type ExecuteRequest } from '../automation/execute';
 import { failureEnvelope } from '../automation/envelope';
 import type { AppDeps } from '../deps';
-import { ApiError } from '../errors';
-import { knownErrorStatus } from './error-status';
+import { knownErrorHeaders, knownErrorStatus } from './error-status';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
 import type { Route } from './route';
@@ -26,7 +25,7 @@ function envelopeErrors(): Middleware<AppState> {
         status = 500;
         message = 'Internal server error';
       }
-      if (err instanceof ApiError) ctx.set(err.headers);
+      ctx.set(knownErrorHeaders(err));
       if (status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', '1');
       ctx.status = status;
       ctx.body = failureEnvelope(randomUUID(), message, (ctx.request.jsonBody ?? {}) as object);

@@ -66,7 +66,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**/*.ts', 'src/leads/**/*.ts', 'src/journeys/**/*.ts', 'src/automation/**/*.ts', 'activities/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'src/leads/**/*.ts', 'src/journeys/**/*.ts', 'src/automation/**/*.ts', 'src/calls/*.ts', 'src/calls/db/**/*.ts', 'activities/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

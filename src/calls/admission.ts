@@ -55,7 +55,7 @@ export interface CallAsk {
  * it) the window closed.
  */
 export function judgeCall(facts: AdmissionFacts | undefined, ask: CallAsk, now: number, o: { waitForWindow: boolean }): Verdict {
-  if (!facts) return { ok: false, code: 'invalid_agent' };
+  if (!facts?.agentId) return { ok: false, code: 'invalid_agent' };
   if (ask.from && !facts.givenFromIsOurs) return { ok: false, code: 'from_not_ours' };
   if (facts.doNotCall) return { ok: false, code: 'do_not_call' };
   const from = ask.from || chooseFrom(facts.groupNumbers, ask.to);
@@ -190,7 +190,12 @@ export async function admitQueuedCall(db: Queryable, ask: QueuedCallAsk): Promis
 /** Milliseconds until an admitted call's window opens in its zone (0: open now). */
 export const msUntilOpen = (a: { window: TimeWindow; timeZone: string }, now = Date.now()): number => msUntilWindow(now, a.window, a.timeZone);
 
-/** Judges a journey's call to a lead before it is placed: the refusal it would meet now, window and slot aside. */
+/**
+ * Judges a journey's call to a lead before it is placed: the refusal it would meet now, window and slot aside. A lead
+ * on the do-not-call list is refused as such whatever the agent (a journey skips the step rather than fail it).
+ */
 export async function judgeLeadCall(db: Queryable, c: { workspaceId: string; agentId: string; to: string; leadId: string }): Promise<Verdict> {
-  return judgeCall(await readAdmissionFacts(db, c), c, Date.now(), { waitForWindow: true });
+  const facts = await readAdmissionFacts(db, c);
+  if (facts?.doNotCall) return { ok: false, code: 'do_not_call' };
+  return judgeCall(facts, c, Date.now(), { waitForWindow: true });
 }

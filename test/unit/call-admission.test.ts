@@ -33,6 +33,7 @@ describe('judgeCall', () => {
   it('refuses in order: unknown agent, a caller id not ours, do-not-call, no caller id, window closed', () => {
     const to = '12125550001';
     expect(judgeCall(undefined, { to }, NOON_NY, api)).toEqual({ ok: false, code: 'invalid_agent' });
+    expect(judgeCall(facts({ agentId: null, doNotCall: true }), { to }, NOON_NY, api)).toEqual({ ok: false, code: 'invalid_agent' });
     expect(judgeCall(facts({ doNotCall: true }), { to, from: '19995550000' }, NOON_NY, api)).toEqual({ ok: false, code: 'from_not_ours' });
     expect(judgeCall(facts({ doNotCall: true, groupNumbers: [] }), { to }, NOON_NY, queued)).toEqual({ ok: false, code: 'do_not_call' });
     expect(judgeCall(facts({ groupNumbers: [], agentWindow: { start: '01:00', end: '02:00' } }), { to }, NOON_NY, api)).toEqual({ ok: false, code: 'no_caller_id' });

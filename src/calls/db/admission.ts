@@ -6,7 +6,8 @@ import type { CallWindow } from '../../../workflows/outbound-call-types';
 
 /** Everything a call is judged on, read in one statement. */
 export interface AdmissionFacts {
-  agentId: string;
+  /** Null when the agent is not the workspace's (the workspace's facts are still read). */
+  agentId: string | null;
   transferNumber: string | null;
   agentWindow: CallWindow | null;
   defaultRegion: string;
@@ -21,7 +22,7 @@ export interface AdmissionFacts {
   groupNumbers: string[];
 }
 
-// One row per asked call (n: its place in the batch) whose agent is the workspace's.
+// One row per asked call (n: its place in the batch) whose workspace exists.
 const FACTS = prepared(
   'call_admission_facts',
   `SELECT q.n, a.id AS "agentId", a.transfer_number AS "transferNumber", a.call_window AS "agentWindow",
@@ -32,8 +33,8 @@ const FACTS = prepared(
           ARRAY(SELECT p.phone FROM phone_numbers p WHERE p.workspace_id = w.id AND p.phone_group_id = a.phone_group_id
                 ORDER BY p.last_used_at ASC NULLS FIRST, p.phone) AS "groupNumbers"
    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[]) WITH ORDINALITY AS q(ws, agent, phone, given, lead, n)
-   JOIN agents a ON a.workspace_id = q.ws AND a.id = q.agent
-   JOIN workspaces w ON w.id = a.workspace_id
+   JOIN workspaces w ON w.id = q.ws
+   LEFT JOIN agents a ON a.workspace_id = w.id AND a.id = q.agent
    LEFT JOIN leads l ON l.workspace_id = w.id AND (CASE WHEN q.lead IS NULL THEN l.phone = q.phone ELSE l.id = q.lead END)`,
 );
 
@@ -65,7 +66,7 @@ const factReads = perHandle(
     ),
 );
 
-/** What a call to `to` by the workspace's agent is judged on; undefined when the agent is not the workspace's. */
+/** What a call to `to` by the workspace's agent is judged on; undefined when the workspace does not exist. */
 export function readAdmissionFacts(db: Queryable, c: FactsAsk): Promise<AdmissionFacts | undefined> {
   return factReads(db).add(c);
 }

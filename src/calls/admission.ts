@@ -112,6 +112,24 @@ function readRegion(db: Queryable, workspaceId: string): Promise<string | undefi
   return read;
 }
 
+// Caller ids this process chose in the last minute (by workspace and number: when). Calls judged at once read the same
+// last-use order (their reads share a statement); this keeps them from all choosing the same number before the
+// writes mark it used.
+const justChosen = expiringCache<string, number>({ max: 10_000, ttlMs: 60_000 });
+
+/** The group's numbers least recently used first, counting the ones chosen here that the facts read may not show yet. */
+function byLastUse(workspaceId: string, numbers: string[]): string[] {
+  const chosenAt = (n: string) => justChosen.get(`${workspaceId}:${n}`) ?? -1;
+  return numbers.map((n, i) => ({ n, i, at: chosenAt(n) })).sort((a, b) => a.at - b.at || a.i - b.i).map((x) => x.n);
+}
+
+/** Judges a call on facts read now, remembering the caller id it chooses. */
+function judgeNow(workspaceId: string, facts: AdmissionFacts | undefined, ask: CallAsk, o: { waitForWindow: boolean }): Verdict {
+  const verdict = judgeCall(facts && { ...facts, groupNumbers: byLastUse(workspaceId, facts.groupNumbers) }, ask, Date.now(), o);
+  if (verdict.ok && verdict.chosen) justChosen.set(`${workspaceId}:${verdict.from}`, performance.now());
+  return verdict;
+}
+
 /** Tries before a call whose workspace's region keeps changing under it gives up (each try reads it anew). */
 const ATTEMPTS = 4;
 
@@ -151,7 +169,7 @@ export async function admitApiCall(db: Queryable, workspaceId: string, ask: ApiC
       region = facts.defaultRegion;
       continue;
     }
-    const verdict = judgeCall(facts, { to, from: given }, Date.now(), { waitForWindow: false });
+    const verdict = judgeNow(workspaceId, facts, { to, from: given }, { waitForWindow: false });
     if (!verdict.ok) return verdict;
     const call: AdmittedCall = { id: ask.id, workspaceId, agentId: ask.agentId, leadId: verdict.leadId, to, from: verdict.from, requestData: ask.requestData };
     for (;;) {
@@ -179,7 +197,7 @@ export interface QueuedCallAsk extends CallAsk {
  */
 export async function admitQueuedCall(db: Queryable, ask: QueuedCallAsk): Promise<Verdict> {
   const facts = await readAdmissionFacts(db, ask);
-  const verdict = judgeCall(facts, ask, Date.now(), { waitForWindow: true });
+  const verdict = judgeNow(ask.workspaceId, facts, ask, { waitForWindow: true });
   if (verdict.ok) {
     const call = { id: ask.callId, workspaceId: ask.workspaceId, agentId: ask.agentId, leadId: ask.leadId ?? verdict.leadId, to: ask.to, from: verdict.from, requestData: ask.requestData };
     await recordQueuedCall(db, call, verdict.chosen);

@@ -60,6 +60,22 @@ describe('concurrent api call placement', () => {
     expect(await used(ws.workspaceId)).toBe(25);
   });
 
+  it("spreads calls judged at once over the group's numbers, least recently used first", async () => {
+    const ws = await callingWorkspace(100);
+    // Destinations whose area code (305) no number of the group shares.
+    const asks = Array.from({ length: 10 }, () => ({ ...ws.ask(), phone: phoneEnding('0001').replace(/^1212/, '1305') }));
+    const results = await Promise.all(asks.map((a) => admitApiCall(db, ws.workspaceId, a)));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const from = await db.query<{ phone_from: string; n: number }>(
+      'SELECT phone_from, count(*)::int AS n FROM calls WHERE workspace_id = $1 GROUP BY phone_from ORDER BY phone_from',
+      [ws.workspaceId],
+    );
+    expect(from).toEqual([
+      { phone_from: '12125559002', n: 5 },
+      { phone_from: '17145559001', n: 5 },
+    ]);
+  });
+
   it('writes exactly as many calls as the cap allows, each once, in fewer statements than callers', async () => {
     const ws = await callingWorkspace(25);
     const q = counting();

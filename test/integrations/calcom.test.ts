@@ -1,6 +1,7 @@
 import { actionHarness } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
 import { calcom as cases } from './cases/calcom';
+import { describeFailureModes } from '../helpers/failure-modes';
 
 // The requests of every action are the cases in ./cases/calcom.ts; these are the refusals and the check's liveness.
 const calcom = actionHarness(cases);
@@ -27,3 +28,5 @@ describe('calcom', () => {
     expect(err.message).toContain('Booking with uid=nope was not found');
   });
 });
+
+describeFailureModes(cases, ['get_booking']);

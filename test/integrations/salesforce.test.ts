@@ -1,6 +1,7 @@
 import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
 import { caseConnection } from '../helpers/action-cases';
+import { describeFailureModes } from '../helpers/failure-modes';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { salesforce as cases } from './cases/salesforce';
 
@@ -30,6 +31,33 @@ describe('salesforce', () => {
 
   it('a connection without instance_url fails asking to reconnect, sending nothing', async () => {
     await expect(run('create_lead', { LastName: 'X', Company: 'Y' }, { ...connection(), settings: {} })).rejects.toMatchObject({ type: 'connection_incomplete', message: expect.stringContaining('instance_url') });
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describeFailureModes(cases, ['upsert_lead', 'update_record']);
+
+describe('salesforce depth', () => {
+  let fake: VendorFake;
+  const run = (action: string, params: unknown) =>
+    runIntegrationAction({ action, integration: 'salesforce', params, connection: caseConnection(cases, fake.url), idempotencyKey: 'req-1', ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
+
+  beforeAll(async () => {
+    fake = await startVendorFake();
+  });
+  afterAll(() => fake.stop());
+  beforeEach(() => fake.clear());
+
+  it('upsert_lead: creating a lead without LastName surfaces Salesforce\'s REQUIRED_FIELD_MISSING after the lookup', async () => {
+    fake.on('GET', '/services/data/v62.0/query', { status: 200, body: { totalSize: 0, done: true, records: [] } });
+    fake.on('POST', '/services/data/v62.0/sobjects/Lead', { status: 400, body: [{ message: 'Required fields are missing: [LastName, Company]', errorCode: 'REQUIRED_FIELD_MISSING' }] });
+    await expect(run('upsert_lead', { Email: 'ada@example.com' })).rejects.toMatchObject({ type: 'vendor_rejected', message: expect.stringContaining('LastName') });
+    expect(fake.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+  });
+
+  it('update_record refuses a malformed id or no fields and sends nothing', async () => {
+    await expect(run('update_record', { object: 'Lead', id: '../Account/1', fields: { Status: 'x' } })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^id:/)] });
+    await expect(run('update_record', { object: 'Lead', id: '00Q5e00000AbCdEFGH', fields: {} })).rejects.toMatchObject({ type: 'invalid_params' });
     expect(fake.requests).toHaveLength(0);
   });
 });

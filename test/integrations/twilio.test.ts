@@ -3,6 +3,7 @@ import { caseParams } from '../helpers/action-cases';
 import { vendorFakeRunner } from '../helpers/integration-harness';
 import { twilio as cases } from './cases/twilio';
 import { vendorSpec } from '../helpers/vendor-spec';
+import { describeFailureModes } from '../helpers/failure-modes';
 
 const check = vendorSpec('twilio.json');
 const SID = 'AC0123456789abcdef0123456789abcdef';
@@ -52,5 +53,17 @@ describe('twilio', () => {
   it('the description check can fail: a message without To is reported', () => {
     const problems = check({ method: 'POST', path: MESSAGES, query: {}, headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'Body=x', body: { Body: 'x' } });
     expect(problems.join('\n')).toMatch(/To/);
+  });
+});
+
+describeFailureModes(cases, ['get_message_status']);
+
+describe('twilio depth', () => {
+  const h = vendorFakeRunner(cases, 'req-1');
+
+  it('get_message_status without an account_sid asks to reconnect and sends nothing', async () => {
+    await expect(h.run('get_message_status', { sid: `SM${'a'.repeat(32)}` }, { ...h.connection, settings: {} })).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringContaining('account_sid') });
+    await expect(h.run('get_message_status', { sid: 'SM1' })).rejects.toMatchObject({ type: 'invalid_params' });
+    expect(h.fake.requests).toHaveLength(0);
   });
 });

@@ -64,7 +64,7 @@ export const calendly: IntegrationCases = {
           response: { status: 201, body: { resource: { canceled_by: 'Acme Bot', reason: 'The caller cancelled', canceler_type: 'host', created_at: '2026-03-01T10:00:00.000000Z' } } },
         },
       ],
-      data: { canceled_by: 'Acme Bot', reason: 'The caller cancelled', created_at: '2026-03-01T10:00:00.000000Z' },
+      data: { already_canceled: false, canceled_by: 'Acme Bot', reason: 'The caller cancelled', created_at: '2026-03-01T10:00:00.000000Z' },
     },
   ],
 };

@@ -1,7 +1,6 @@
 import { actionHarness } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
 import { calcom as cases } from './cases/calcom';
-import { describeFailureModes } from '../helpers/failure-modes';
 
 // The requests of every action are the cases in ./cases/calcom.ts; these are the refusals and the check's liveness.
 const calcom = actionHarness(cases);
@@ -28,5 +27,3 @@ describe('calcom', () => {
     expect(err.message).toContain('Booking with uid=nope was not found');
   });
 });
-
-describeFailureModes(cases, ['get_booking']);

@@ -1,7 +1,6 @@
 import { caseParams } from '../helpers/action-cases';
 import { actionHarness } from '../helpers/integration-harness';
 import { calendly as cases } from './cases/calendly';
-import { describeFailureModes } from '../helpers/failure-modes';
 
 // The requests of every action are the cases in ./cases/calendly.ts; these are Calendly's refusals.
 const calendly = actionHarness(cases);
@@ -22,8 +21,6 @@ describe('calendly', () => {
     expect(calendly.fake.requests).toHaveLength(0);
   });
 });
-
-describeFailureModes(cases, ['get_reschedule_link', 'cancel_event']);
 
 describe('calendly depth', () => {
   test('get_reschedule_link: an event without an active invitee is vendor_not_found', async () => {

@@ -3,7 +3,6 @@ import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { caseConnection, caseParams } from '../helpers/action-cases';
 import { vendorSpec } from '../helpers/vendor-spec';
 import { google_calendar as cases } from './cases/google-calendar';
-import { describeFailureModes } from '../helpers/failure-modes';
 import { vendorFakeRunner } from '../helpers/integration-harness';
 
 const check = vendorSpec('google-calendar.json');
@@ -47,8 +46,6 @@ describe('google_calendar appointment', () => {
     expect(problems.join('\n')).toMatch(/colour/);
   });
 });
-
-describeFailureModes(cases, ['check_availability', 'list_events', 'reschedule_appointment', 'cancel_appointment']);
 
 describe('google_calendar depth', () => {
   const h = vendorFakeRunner(cases, 'req-1');

@@ -3,7 +3,6 @@ import { runIntegrationAction } from '../../src/integrations/run';
 import { vendorFakeRunner } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
 import { hubspot as cases } from './cases/hubspot';
-import { describeFailureModes } from '../helpers/failure-modes';
 import { resolveAction } from '../../src/integrations/run';
 
 const check = vendorSpec('hubspot.json');
@@ -29,8 +28,6 @@ describe('hubspot create_contact', () => {
     expect(problems.length).toBeGreaterThan(0);
   });
 });
-
-describeFailureModes(cases, ['create_contact', 'upsert_contact', 'update_contact', 'search_contacts', 'add_note', 'create_deal', 'associate']);
 
 describe('hubspot depth', () => {
   const h = vendorFakeRunner(cases, 'req-1');

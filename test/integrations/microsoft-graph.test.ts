@@ -1,6 +1,5 @@
 import { vendorFakeRunner } from '../helpers/integration-harness';
 import { microsoft_graph as cases } from './cases/microsoft-graph';
-import { describeFailureModes } from '../helpers/failure-modes';
 
 // Microsoft's Graph OpenAPI is too large to keep in ../shared/vendor-apis/ (see its INDEX.md): exact requests only,
 // written from the sendMail and create-event reference pages.
@@ -42,8 +41,6 @@ describe('microsoft_graph', () => {
     expect(h.fake.requests).toHaveLength(0);
   });
 });
-
-describeFailureModes(cases, ['check_availability', 'list_events', 'reschedule_event', 'cancel_event']);
 
 describe('microsoft_graph depth', () => {
   const h = vendorFakeRunner(cases, 'req-1');

@@ -2,7 +2,6 @@ import type { Connection } from '../../src/integrations/define';
 import pipedrive from '../../src/integrations/pipedrive';
 import { vendorFakeRunner } from '../helpers/integration-harness';
 import { pipedrive as cases } from './cases/pipedrive';
-import { describeFailureModes } from '../helpers/failure-modes';
 
 // The requests of every action are the cases in ./cases/pipedrive.ts; these are the variants, failures and refusals.
 describe('pipedrive', () => {
@@ -40,8 +39,6 @@ describe('pipedrive', () => {
     expect(base({ ...h.connection, settings: { api_domain: 'https://evil.example', company_domain: 'acme' } })).toBe('https://acme.pipedrive.com');
   });
 });
-
-describeFailureModes(cases, ['update_person', 'find_person', 'update_deal']);
 
 describe('pipedrive depth', () => {
   const h = vendorFakeRunner(cases, 'req-1');

@@ -1,7 +1,6 @@
 import type { Connection } from '../../src/integrations/define';
 import { runIntegrationAction } from '../../src/integrations/run';
 import { caseConnection } from '../helpers/action-cases';
-import { describeFailureModes } from '../helpers/failure-modes';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { salesforce as cases } from './cases/salesforce';
 
@@ -34,8 +33,6 @@ describe('salesforce', () => {
     expect(fake.requests).toHaveLength(0);
   });
 });
-
-describeFailureModes(cases, ['upsert_lead', 'update_record']);
 
 describe('salesforce depth', () => {
   let fake: VendorFake;

@@ -2,7 +2,6 @@ import type { Connection } from '../../src/integrations/define';
 import { vendorFakeRunner } from '../helpers/integration-harness';
 import { vendorSpec } from '../helpers/vendor-spec';
 import { slack as cases } from './cases/slack';
-import { describeFailureModes } from '../helpers/failure-modes';
 
 // INDEX.md: Slack's description is stale and flawed (tuple items, type null): lenient mode.
 const check = vendorSpec('slack.json', { lenient: true });
@@ -37,8 +36,6 @@ describe('slack post_message', () => {
     expect(problems.join('\n')).toMatch(/channel/);
   });
 });
-
-describeFailureModes(cases, ['post_thread_reply', 'find_user_by_email', 'list_channels']);
 
 describe('slack depth', () => {
   const h = vendorFakeRunner(cases, 'req-1');

@@ -3,7 +3,6 @@ import { caseParams } from '../helpers/action-cases';
 import { vendorFakeRunner } from '../helpers/integration-harness';
 import { twilio as cases } from './cases/twilio';
 import { vendorSpec } from '../helpers/vendor-spec';
-import { describeFailureModes } from '../helpers/failure-modes';
 
 const check = vendorSpec('twilio.json');
 const SID = 'AC0123456789abcdef0123456789abcdef';
@@ -55,8 +54,6 @@ describe('twilio', () => {
     expect(problems.join('\n')).toMatch(/To/);
   });
 });
-
-describeFailureModes(cases, ['get_message_status']);
 
 describe('twilio depth', () => {
   const h = vendorFakeRunner(cases, 'req-1');

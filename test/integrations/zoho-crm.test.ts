@@ -3,7 +3,6 @@ import { zohoBaseUrl } from '../../src/integrations/zoho_crm';
 import { vendorFakeRunner } from '../helpers/integration-harness';
 import { zoho_crm as cases } from './cases/zoho-crm';
 import { vendorSpec } from '../helpers/vendor-spec';
-import { describeFailureModes } from '../helpers/failure-modes';
 
 const check = vendorSpec('zoho-crm.json');
 const created = (id: string, action?: string) => ({ status: 201, body: { data: [{ code: 'SUCCESS', status: 'success', message: 'record added', ...(action ? { action } : {}), details: { id } }] } });
@@ -46,8 +45,6 @@ describe('zoho_crm', () => {
     expect(() => zohoBaseUrl(conn({ api_domain: 'https://zohoapis.com.evil.example' }))).toThrow(expect.objectContaining({ type: 'connection_incomplete' }));
   });
 });
-
-describeFailureModes(cases, ['update_record', 'find_records']);
 
 describe('zoho_crm depth', () => {
   const h = vendorFakeRunner(cases, 'req-1');

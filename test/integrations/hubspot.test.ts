@@ -54,6 +54,11 @@ describe('hubspot depth', () => {
     expect(h.fake.received('POST', '/crm/v3/objects/contacts/search')[0]!.body).toEqual({ query: 'nobody', properties: ['email', 'firstname', 'lastname', 'phone'], limit: 10 });
   });
 
+  it('upsert_contact: a 207 whose row failed is the contact\'s failure, not a crash', async () => {
+    h.fake.on('POST', '/crm/v3/objects/contacts/batch/upsert', { status: 207, body: { status: 'COMPLETE', results: [], numErrors: 1, errors: [{ status: 'error', category: 'VALIDATION_ERROR', message: 'Property values were not valid' }] } });
+    await expect(h.run('upsert_contact', { email: 'x@example.com', properties: { lifecyclestage: 'nope' } })).rejects.toMatchObject({ type: 'vendor_error_in_body', message: expect.stringContaining('Property values were not valid'), retryable: false });
+  });
+
   it('refuses params that name no record, or the same type twice, sending nothing', async () => {
     await expect(h.run('update_contact', { email: 'a@example.com', id: '5', properties: { phone: '1' } })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringContaining('exactly one of email and id')] });
     await expect(h.run('search_contacts', {})).rejects.toMatchObject({ type: 'invalid_params' });

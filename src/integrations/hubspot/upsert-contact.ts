@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineAction } from '../define';
+import { defineAction, VendorError } from '../define';
+import { vendorMessage } from '../http';
 import { contactProperties, type HubspotObject } from './properties';
 
 const input = z
@@ -20,12 +21,14 @@ export default defineAction({
   idempotent: true,
   docs: 'https://developers.hubspot.com/docs/api/crm/contacts#create-or-update-contacts',
   async run(p, { http }) {
-    const res = await http.request<{ results: Array<HubspotObject & { new?: boolean }> }>({
+    const res = await http.request<{ results?: Array<HubspotObject & { new?: boolean }>; errors?: unknown[] }>({
       method: 'POST',
       path: '/crm/v3/objects/contacts/batch/upsert',
       json: { inputs: [{ idProperty: 'email', id: p.email, properties: { ...p.properties, email: p.email } }] },
     });
-    const row = res.body.results[0]!;
+    const row = res.body.results?.[0];
+    // A batch answers 207 with the row's failure under `errors` instead of a result.
+    if (!row) throw new VendorError('vendor_error_in_body', `HubSpot did not upsert the contact (${vendorMessage(res.body)})`, false, res.status);
     return { id: row.id, created: row.new === true, properties: row.properties ?? {} };
   },
 });

@@ -1,26 +1,19 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { loadConfig, telephonyUrls, type Config } from '../../src/core/config';
-import { callTimeZone, chooseFrom, effectiveWindow } from '../../src/calls/rules';
+import { admitQueuedCall, msUntilOpen } from '../../src/calls/admission';
 import { SlotWakeups } from '../../src/calls/slot-wakeups';
 import { acquireCallSlot, releaseCallSlot } from '../../src/calls/db/call-slots';
 import {
   applyCallChange,
-  callContext,
-  createCall,
   createLeg,
   endCall,
-  findCallAgent,
   markTransferred,
-  onDoNotCallList,
-  phoneGroupNumbers,
   providerSidOf,
   recordedProviderSids,
   setProviderSid,
-  touchNumber,
   type CallChange,
 } from '../../src/calls/db/calls';
 import type { Db } from '../../src/db/pool';
-import { msUntilWindow } from '../../src/schedule/window';
 import type { TimeWindow } from '../../src/journeys/schema';
 import type { Logger } from '../../src/telemetry/log';
 import { TelephonyError } from '../../src/telephony/errors';
@@ -66,35 +59,24 @@ export function createCallActivities(deps: { db: Db; logger: Logger; config?: Co
   };
 
   return {
-    /** Checks the do-not-call list, resolves lead, caller id and window, and records the call (queued) if new. */
+    /** Asks call admission (src/calls/admission.ts) about the call and records it queued if new; the window and the slot wait. */
     async prepareCall(input: OutboundCallInput): Promise<PreparedCall> {
-      const agent = await findCallAgent(db, input.workspaceId, input.agentId);
-      if (!agent) return { ok: false, reason: 'invalid_agent' };
-      if (await onDoNotCallList(db, input.workspaceId, input.to)) return { ok: false, reason: 'do_not_call' };
-      const ctx = await callContext(db, input.workspaceId, input.to, input.leadId);
-      if (!ctx) return { ok: false, reason: 'invalid_agent' };
-      let from = input.from;
-      if (!from && agent.phone_group_id) {
-        from = chooseFrom(await phoneGroupNumbers(db, input.workspaceId, agent.phone_group_id), input.to);
-        if (from) await touchNumber(db, input.workspaceId, from);
-      }
-      if (!from) return { ok: false, reason: 'no_caller_id' };
-      const leadId = input.leadId ?? ctx.leadId;
-      await createCall(db, { id: input.callId, workspaceId: input.workspaceId, agentId: agent.id, leadId, to: input.to, from, requestData: input.requestData });
+      const v = await admitQueuedCall(db, input);
+      if (!v.ok) return { ok: false, reason: v.code === 'do_not_call' || v.code === 'invalid_agent' ? v.code : 'no_caller_id' };
       return {
         ok: true,
-        from,
-        leadId,
-        timeZone: callTimeZone(ctx.leadTimezone, ctx.workspaceTimezone),
-        window: effectiveWindow(input.window, agent.call_window),
-        transferTo: agent.transfer_number,
+        from: v.from,
+        leadId: input.leadId ?? v.leadId,
+        timeZone: v.zone,
+        window: v.window,
+        transferTo: v.transferTo,
         providerTimeoutMs: config.CALL_PROVIDER_TIMEOUT_SECONDS * 1000,
       };
     },
 
     /** Milliseconds until the window opens in the zone (0: open now). */
     async msUntilCallWindow(a: { window: TimeWindow; timeZone: string }): Promise<number> {
-      return msUntilWindow(Date.now(), a.window, a.timeZone);
+      return msUntilOpen(a);
     },
 
     /** Takes a concurrent-call slot; false at the workspace's cap. */

@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../../src/db/pool';
 import { finishEnrollment, recordEnrollmentStart, setEnrollmentStep } from '../../src/journeys/db/enrollments';
-import { leadForJourney, workspaceHasAgent } from '../../src/journeys/db/journey-runtime';
+import { judgeLeadCall } from '../../src/calls/admission';
+import { leadForJourney } from '../../src/journeys/db/journey-runtime';
 import { journeyVersionSteps } from '../../src/journeys/db/journeys';
 import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
 import { addTag, customFieldKeys, presentLead, removeTag, STANDARD_FIELDS, updateLead } from '../../src/leads/db/leads';
@@ -121,11 +122,16 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
       return { ms: msUntilWindow(Date.now(), c.until, timeZone), timeZone };
     },
 
-    /** Whom a call step calls: the lead's phone, unless it is on the do-not-call list or the agent is not the workspace's. */
+    /**
+     * Whom a call step calls: the lead's phone, unless call admission (src/calls/admission.ts) refuses it for the
+     * do-not-call list or an agent that is not the workspace's (the call itself judges the rest).
+     */
     async journeyCallTarget(c: StepContext & { agentId: string }): Promise<{ skip: 'dnc' | 'unknown_agent' } | { skip: null; phone: string }> {
-      const [l, hasAgent] = await Promise.all([lead(c), workspaceHasAgent(db, c.workspaceId, c.agentId), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
-      if (l.on_dnc) return { skip: 'dnc' };
-      return hasAgent ? { skip: null, phone: l.phone } : { skip: 'unknown_agent' };
+      const [l] = await Promise.all([lead(c), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
+      const verdict = await judgeLeadCall(db, { workspaceId: c.workspaceId, agentId: c.agentId, to: l.phone, leadId: c.leadId });
+      if (!verdict.ok && verdict.code === 'do_not_call') return { skip: 'dnc' };
+      if (!verdict.ok && verdict.code === 'invalid_agent') return { skip: 'unknown_agent' };
+      return { skip: null, phone: l.phone };
     },
 
     /** Runs recorded before the call step existed (they skipped it): the do-not-call list, else not available yet. */

@@ -11,6 +11,12 @@ export const DOMAIN_ERROR_CODES = [
   'journey_step_not_found',
   'hook_limit_reached',
   'automation_not_allowed',
+  'no_caller_id',
+  'do_not_call',
+  'outside_call_window',
+  'concurrent_call_cap',
+  'call_ended',
+  'call_facts_changed',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
@@ -19,12 +25,17 @@ export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
  * one through fails for good with the code as its Temporal failure type (worker/activity-errors.ts).
  */
 export class DomainError extends Error {
+  /** Whole seconds after which the same request may succeed (e.g. a cap reached), when the rule knows. */
+  readonly retryAfterSeconds?: number;
+
   constructor(
     readonly code: DomainErrorCode,
     message: string,
+    opts: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'DomainError';
+    if (opts.retryAfterSeconds !== undefined) this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 }
 

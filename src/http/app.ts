@@ -21,6 +21,7 @@ import { createRateLimits } from './middleware/rate-limit';
 import { requestContext, type RequestLog } from './middleware/request-context';
 import { mountRoutes } from './mount';
 import { buildOpenApi } from './openapi';
+import { buildAsyncApi } from '../chat/http/asyncapi';
 import { LatestJourneyVersions } from '../journeys/latest-versions';
 import { routes } from './routes';
 import { automationRoutes } from '../automation/http/automation';
@@ -83,6 +84,10 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   const openapi = buildOpenApi([...routes, ...automationRoutes, ...webchatRoutes, ...webchatPageRoutes, ...system], publicUrls(deps.config));
   api.get('/v1/openapi.json', (ctx) => {
     ctx.body = openapi;
+  });
+  const asyncapi = buildAsyncApi(publicUrls(deps.config).wss_url);
+  api.get('/v1/asyncapi.json', (ctx) => {
+    ctx.body = asyncapi;
   });
   const guardAutomation = automationAuth({ db: deps.db, jwt, keys });
   mountRoutes(

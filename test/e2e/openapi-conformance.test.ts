@@ -217,6 +217,12 @@ describe('the OpenAPI document against the handlers', () => {
     await call('POST', '/webchat/session', { key: null, body: { record: { phone: newPhone() }, flow_id: randomUUID() } });
     await call('POST', '/webchat/session', { body: { record: { phone: newPhone() }, flow_id: flow.id } });
     await call('POST', '/webchat/session', { key: 'not-a-key', body: { record: { phone: newPhone() }, flow_id: flow.id } });
+    const keyed = await call('POST', '/webchat/session', { body: { record: { phone: newPhone(), first_name: 'Cy' }, flow_id: flow.id } });
+    await call('GET', '/v1/chat/sessions', { query: { limit: '1' } });
+    await call('GET', '/v1/chat/sessions', { query: { lead_id: 'x' } });
+    await call('GET', '/v1/chat/sessions/{session}/messages', { params: { session: keyed.body.session } });
+    await call('GET', '/v1/chat/sessions/{session}/messages', { params: { session: 'nope' } });
+    await call('GET', '/v1/chat/sessions/{session}/messages', { params: { session: keyed.body.session }, query: { cursor: 'x' } });
     await call('GET', '/webchat/widget.js', { key: null });
     conforms('GET', '/webchat/demo/{flowId}', await app.request('GET', `/webchat/demo/${flow.id}`));
     conforms('GET', '/webchat/demo/{flowId}', await app.request('GET', `/webchat/demo/${randomUUID()}`));

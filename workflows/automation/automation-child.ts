@@ -4,7 +4,7 @@ import { executeChild } from '@temporalio/workflow';
 import { AUTOMATION_RUN_ATTEMPTS } from '../../src/automation/types';
 import { automationWorkflowId } from '../../src/temporal/ids';
 import { SA } from '../../src/temporal/search-attribute-keys';
-import type { automationRun } from './automation-run';
+import { automationRun } from './automation-run';
 
 /** What one automation child runs: the action, its params and the callData its custom fields resolve from. */
 export interface AutomationChild {
@@ -19,7 +19,7 @@ export interface AutomationChild {
 
 /** Runs automationRun as a child workflow (id `automation:<requestId>`) and resolves with its outcome. */
 export function runAutomationChild(c: AutomationChild): ReturnType<typeof automationRun> {
-  return executeChild<typeof automationRun>('automationRun', {
+  return executeChild(automationRun, {
     workflowId: automationWorkflowId(c.requestId),
     args: [
       {

@@ -5,7 +5,7 @@ import { parseIsoDuration } from '../../src/schedule/duration';
 import type { CallOutcome, StepOf } from '../../src/journeys/schema';
 import { callWorkflowId } from '../../src/temporal/ids';
 import { SA } from '../../src/temporal/search-attribute-keys';
-import type { outboundCall } from '../calls/outbound-call';
+import { outboundCall } from '../calls/outbound-call';
 import type { OutboundCallInput } from '../calls/outbound-call-types';
 
 /** Outcomes that call again when the step has retries but no retry_on. */
@@ -20,7 +20,7 @@ const callsQueue = (): string => {
 /** One call as a child workflow; its failure (not a cancellation of this run) is the outcome `failed`. */
 async function placeCall(input: OutboundCallInput): Promise<{ outcome: CallOutcome; detail: string }> {
   try {
-    const r = await executeChild<typeof outboundCall>('outboundCall', {
+    const r = await executeChild(outboundCall, {
       workflowId: callWorkflowId(input.callId),
       taskQueue: callsQueue(),
       args: [input],

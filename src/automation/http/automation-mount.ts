@@ -3,8 +3,7 @@ import type { Middleware } from 'koa';
 import { authorize, type ExecuteRequest } from '../execute';
 import { failureEnvelope } from '../envelope';
 import type { AppDeps } from '../../core/deps';
-import { ApiError } from '../../core/errors';
-import { knownErrorStatus } from '../../http/error-status';
+import { knownErrorHeaders, knownErrorStatus } from '../../http/error-status';
 import { jsonBody } from '../../http/middleware/body';
 import { idempotency } from '../../http/middleware/idempotency';
 import type { Route } from '../../http/route';
@@ -26,7 +25,7 @@ function envelopeErrors(): Middleware<AppState> {
         status = 500;
         message = 'Internal server error';
       }
-      if (err instanceof ApiError) ctx.set(err.headers);
+      ctx.set(knownErrorHeaders(err));
       if (status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', '1');
       ctx.status = status;
       ctx.body = failureEnvelope(randomUUID(), message, (ctx.request.jsonBody ?? {}) as object);

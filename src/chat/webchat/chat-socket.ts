@@ -5,7 +5,7 @@ import type { Logger } from '../../telemetry/log';
 import type { ChatMessageRow } from '../db/chat';
 import { FLOW_ENDED_TYPE, type ChatTurn } from '../../../workflows/chat/chat-messages';
 import type { Conversation } from './conversation';
-import { CLOSE, parseClientFrame } from './frames';
+import { CLOSE, parseClientFrame, type ServerFrame } from './frames';
 
 /** Settings every chat socket of a process shares (one object, not one per socket). */
 export interface ChatSocketOptions {
@@ -41,7 +41,8 @@ export class ChatSocket {
     if (now - this.lastFrame >= this.o.silenceGraceMs) this.close(CLOSE.silent, `No frame within ${Math.round(this.o.silenceGraceMs / 1000)} s (send a heartbeat every 15 s)`);
   }
 
-  send(frame: Record<string, unknown>): void {
+  /** Sends one frame of the protocol (ServerFrame, documented in the AsyncAPI document). */
+  send(frame: ServerFrame): void {
     if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(frame));
   }
 

@@ -1,4 +1,4 @@
-import { QueryNotRegisteredError, QueryRejectedError, WithStartWorkflowOperation, WorkflowClient, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { QueryNotRegisteredError, QueryRejectedError, WorkflowClient, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Config } from '../../core/config';
@@ -8,6 +8,7 @@ import { findChatResume, type ChatSessionRow, type FlowRow } from '../db/chat';
 import { chatWorkflowId } from '../../temporal/ids';
 import { SA } from '../../temporal/search-attribute-keys';
 import { taskQueue } from '../../temporal/task-queues';
+import { startOperation, WORKFLOW } from '../../temporal/workflow-types';
 import type { UnstoredConversation } from './opening';
 import { chatMessageUpdate, chatOpenUpdate, chatUnsavedQuery, RUN_CLOSING_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from '../../../workflows/chat/chat-messages';
 import type { chatSession } from '../../../workflows/chat/chat-session';
@@ -115,7 +116,7 @@ export class Conversation {
     // A run that ended (idle, or an api restart in between) comes back from the state stored with the last turn.
     const resume = await findChatResume(this.deps.db, this.session.id);
     if (!resume) throw new Error('chat session no longer stored');
-    const startWorkflowOperation = new WithStartWorkflowOperation<typeof chatSession>('chatSession', this.startOptions(resume.graph, (resume.state as ChatCarried | null) ?? undefined));
+    const startWorkflowOperation = startOperation(WORKFLOW.chatSession, this.startOptions(resume.graph, (resume.state as ChatCarried | null) ?? undefined));
     return client.workflow.executeUpdateWithStart(def as UpdateDefinition<ChatTurn, [unknown]>, { args: args as [unknown], updateId, startWorkflowOperation });
   }
 

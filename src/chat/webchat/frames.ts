@@ -28,6 +28,20 @@ export const ClientFrame = z.discriminatedUnion('type', [
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 
+const Persona = { id: z.string(), profilepic: z.string().describe('Image URL (empty when none)'), name: z.string() };
+
+/** Frames the server sends: the spec's opening three (section 6), then replies, echoes and notices. */
+export const ServerFrame = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('session'), id: z.string().describe('Message id'), session_id: z.string().describe('webchat-session.<uuid>: store it to resume') }),
+  z.strictObject({ type: z.literal('chatowner'), ...Persona }).describe("The flow's persona; id is the flow id"),
+  z.strictObject({ type: z.literal('message'), ...Persona, content: z.string() }).describe("The bot's message"),
+  z.strictObject({ type: z.literal('recv'), ...Persona, content: z.string() }).describe("Echo of the user's own message (name: the lead's, or Anonymous)"),
+  z.strictObject({ type: z.literal('end'), session_id: z.string() }).describe('The flow ended; the server closes with 1000 next'),
+  z.strictObject({ type: z.literal('error'), message: z.string() }).describe('A frame refused or a turn that failed; the socket stays open unless a close follows'),
+  z.strictObject({ type: z.literal('pong') }).describe('Answer to ping'),
+]);
+export type ServerFrame = z.infer<typeof ServerFrame>;
+
 /** Parses a text frame; a string error when it is not a known, well-formed frame. */
 export function parseClientFrame(text: string): ClientFrame | string {
   let json: unknown;

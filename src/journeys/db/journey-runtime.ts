@@ -16,7 +16,3 @@ export async function leadForJourney(
   );
 }
 
-/** True when the workspace has this agent (a call step names one by id). */
-export async function workspaceHasAgent(db: Queryable, workspaceId: string, agentId: string): Promise<boolean> {
-  return (await db.one('SELECT 1 AS found FROM agents WHERE workspace_id = $1 AND id = $2', [workspaceId, agentId])) !== undefined;
-}

@@ -32,6 +32,7 @@ export const goal = 0.8;
 export const options = {
   leads: 'leads enrolled and left sleeping (default 100000; the rss checkpoints are 1%, 10% and 100% of it)',
   concurrency: 'enrollments in flight (default 64)',
+  'max-cached': "the worker's WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS (default: the SDK's, which follows the heap size)",
 };
 
 const STEPS = parseJourneySteps([{ id: 'sleep', kind: 'wait', duration: 'P30D' }, { id: 'stop', kind: 'end' }]);
@@ -40,6 +41,7 @@ const MiB = 1024 * 1024;
 export async function run(ctx: BenchContext): Promise<number> {
   const leads = ctx.flags.int('leads', 100_000);
   const concurrency = ctx.flags.int('concurrency', 64);
+  const maxCached = ctx.flags.str('max-cached', '');
   const checkpoints = [...new Set([Math.max(1, Math.round(leads / 100)), Math.max(1, Math.round(leads / 10)), leads])];
 
   // A dev server of this run's own: its SQLite file is what Temporal stores for the sleeping runs.
@@ -83,11 +85,12 @@ export async function run(ctx: BenchContext): Promise<number> {
     WORKER_HEALTH_PORT: '0',
     WORKER_METRICS_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
+    ...(maxCached ? { WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS: maxCached } : {}),
   });
   const rssAtStart = (await worker.memory()).rss;
 
   const log = createLogger('warn', 'bench');
-  const figures: Figure[] = [['worker rss with nothing enrolled', rssAtStart / MiB, 'MiB']];
+  const figures: Figure[] = [['worker sticky cache (WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS)', maxCached || "SDK's default"], ['worker rss with nothing enrolled', rssAtStart / MiB, 'MiB']];
   const rss = new Map<number, number>();
   let enrolled = 0;
   for (const checkpoint of checkpoints) {

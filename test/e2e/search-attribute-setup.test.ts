@@ -7,7 +7,8 @@ import { startApi } from '../../src/main';
 import { SA } from '../../src/temporal/search-attribute-keys';
 import { setupSearchAttributes } from '../../src/temporal/setup-search-attributes';
 import { testEnv } from '../helpers/env';
-import { testConfig } from '../helpers/stack';
+import { testConfig, startTestApp } from '../helpers/stack';
+import { killWorkerProcesses, startWorkerProcess } from '../helpers/worker-process';
 
 const ours = Object.values(SA).map((k) => k.name).sort();
 let connection: Connection;
@@ -15,7 +16,10 @@ let connection: Connection;
 beforeAll(async () => {
   connection = await Connection.connect({ address: testEnv('temporalAddress') });
 });
-afterAll(() => connection.close());
+afterAll(async () => {
+  killWorkerProcesses();
+  await connection.close();
+});
 
 /** A new namespace, once the frontend answers for it (its namespace cache learns of it a moment later). */
 async function newNamespace(): Promise<string> {
@@ -58,4 +62,21 @@ describe('search attribute registration', () => {
     await api2.close();
     expect(await registered(on)).toEqual(ours);
   }, 120_000);
+
+  it('the worker process registers none at start with TEMPORAL_REGISTER_SEARCH_ATTRIBUTES=false, and all by default', async () => {
+    const app = await startTestApp();
+    try {
+      const off = await newNamespace();
+      const quiet = await startWorkerProcess(app, { TEMPORAL_NAMESPACE: off, TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: 'false', WORKER_TASK_QUEUES: 'automations' });
+      quiet.kill('SIGKILL');
+      expect(await registered(off)).toEqual([]);
+
+      const on = await newNamespace();
+      const registering = await startWorkerProcess(app, { TEMPORAL_NAMESPACE: on, WORKER_TASK_QUEUES: 'automations' });
+      registering.kill('SIGKILL');
+      expect(await registered(on)).toEqual(ours);
+    } finally {
+      await app.close();
+    }
+  }, 180_000);
 });

@@ -63,6 +63,8 @@ const fields = z.object({
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   TEMPORAL_CONFIG_FILE: z.string().min(1).optional(),
   TEMPORAL_PROFILE: z.string().min(1).optional(),
+  /** The api and worker register missing search attributes at start (needs operator rights); false where a setup job does. */
+  TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: bool.default(true),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TEMPORAL_TASK_QUEUE_PREFIX: z

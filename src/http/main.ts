@@ -16,7 +16,7 @@ import { createLogger, type Logger } from '../telemetry/log';
 import { recheckOpenCalls } from '../calls/recheck';
 import { handleShutdownSignals } from '../core/shutdown';
 import { connectTemporal } from '../temporal/client';
-import { ensureSearchAttributes } from '../temporal/search-attributes';
+import { registerSearchAttributesAtStart } from '../temporal/search-attributes';
 import { startInProcessAutomationWorker } from '../../worker/in-process';
 
 export interface RunningApi {
@@ -37,7 +37,7 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   const sealed = await sealLegacyWebhookSecrets(db, keyringFromConfig(config));
   if (sealed) logger.info({ workspaces: sealed }, 'plaintext webhook secrets sealed');
   const temporal = await connectTemporal(config);
-  const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
+  const added = await registerSearchAttributesAtStart(config, async () => temporal.connection);
   if (added.length) logger.info({ added }, 'search attributes registered');
   const inProcess = config.API_AUTOMATION_WORKER ? await startInProcessAutomationWorker(config, db, logger) : undefined;
   const app = createApp({ config, db, temporal, logger, eagerClient: opts.eagerClient ?? inProcess?.eagerClient }, { requestLog: opts.requestLog });

@@ -22,6 +22,13 @@ describe('WORKER_TASK_QUEUES and per-queue limits', () => {
     expect(workerLimits(c, 'calls')).toEqual({});
   });
 
+  it('WORKER_<QUEUE>_MAX_CACHED_WORKFLOWS bounds a queue’s sticky cache (0: none), the memory of sleeping runs', () => {
+    const c = config({ WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS: '500', WORKER_CHAT_MAX_CACHED_WORKFLOWS: '0' });
+    expect(workerLimits(c, 'journeys')).toEqual({ maxCachedWorkflows: 500 });
+    expect(workerLimits(c, 'chat')).toEqual({ maxCachedWorkflows: 0 });
+    expect(() => config({ WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS: '-1' })).toThrow(/WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS/);
+  });
+
   it('refuses limits the SDK would not take', () => {
     expect(() => config({ WORKER_CALLS_MAX_CONCURRENT_WORKFLOW_TASKS: '1' })).toThrow(/WORKER_CALLS_MAX_CONCURRENT_WORKFLOW_TASKS/);
     expect(() => config({ WORKER_CALLS_MAX_CONCURRENT_ACTIVITIES: 'lots' })).toThrow(/WORKER_CALLS_MAX_CONCURRENT_ACTIVITIES/);

@@ -1,4 +1,4 @@
-import { normalizePhone } from '../../src/phone';
+import { normalizePhone } from '../../src/core/phone';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';
 import { killWorkerProcesses, startWorkerProcess } from '../helpers/worker-process';

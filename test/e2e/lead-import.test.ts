@@ -1,5 +1,5 @@
-import { defineCustomField } from '../../src/db/repos/leads';
-import { normalizePhone } from '../../src/phone';
+import { defineCustomField } from '../../src/leads/db/leads';
+import { normalizePhone } from '../../src/core/phone';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/pool';
-import { DomainError } from '../../errors';
-import { customFieldKeys, updateLead } from '../../db/repos/leads';
+import { DomainError } from '../../core/errors';
+import { customFieldKeys, updateLead } from '../db/leads';
 import { workspaceRegion } from '../region';
 import { addTags, finishChunk, insertLeads, leadIdsByPhone, lockImport, stagedRows, type ImportItem, type StagedRow } from './db/chunk';
 import { readRow, type ImportLead, type RowContext } from './rows';

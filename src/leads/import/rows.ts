@@ -1,5 +1,5 @@
-import { DomainError } from '../../errors';
-import type { LeadFields } from '../../db/repos/leads';
+import { DomainError } from '../../core/errors';
+import type { LeadFields } from '../db/leads';
 import { INVALID_PHONE, normalizeRecordPhone, splitRecord } from '../record';
 import { Tag, TAG_RULE } from '../rules';
 

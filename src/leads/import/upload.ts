@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DomainError } from '../../errors';
+import { DomainError } from '../../core/errors';
 
 export type ImportFormat = 'csv' | 'ndjson';
 

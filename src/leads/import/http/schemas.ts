@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NextCursor, PageCursor, PageLimit } from '../../../http/routes/page-schemas';
+import { NextCursor, PageCursor, PageLimit } from '../../../http/page-schemas';
 import { Tag } from '../../rules';
 
 /** POST /v1/leads/import's options, in the query string (the body is the file). */

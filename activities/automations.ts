@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { createHash } from 'node:crypto';
 import { connectionFor } from '../src/automation/connection';
+import { brokenPublisher } from './connections/refresh';
 import { outcomeEnvelope } from '../src/automation/envelope';
 import { automationOutcomes } from '../src/automation/outcome-hub';
 import { redact, redactMessage } from '../src/automation/redact';
@@ -79,7 +80,7 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
     const reached = { acted: false };
     try {
       const { integration } = resolveAction(input.automationType, input.action);
-      const connection = await connectionFor(db, input, integration, deps.config);
+      const connection = await connectionFor(db, input, integration, deps.config, brokenPublisher(deps.config));
       const result = await runIntegrationAction({
         integration: input.automationType,
         action: input.action,

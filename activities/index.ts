@@ -9,6 +9,8 @@ import type { ChatModel } from '../src/llm/model';
 import { createChatActivities } from './chat';
 import { createJourneyTriggerActivities } from './journey-triggers';
 import { createJourneyActivities } from './journeys';
+import { createConnectionEventActivities } from './connections/events';
+import { createConnectionRefreshActivities } from './connections/refresh';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
 export interface ActivityDeps {
@@ -29,6 +31,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createJourneyTriggerActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
+    ...createConnectionEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
+    ...createConnectionRefreshActivities({ db: deps.db, config: deps.config }),
     ...createChatActivities({ db: deps.db, logger: deps.logger, model: deps.chatModel ?? chatModelFromConfig(deps.config) }),
   };
 }

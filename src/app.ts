@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import websockify from 'koa-websocket';
 import { automationAuth } from './auth/automation-auth';
 import { nocodeAuth } from './auth/nocode-auth';
+import { keyOrUserAuth } from './auth/key-or-user';
 import { createJwtAuthority, type JwtAuthority } from './auth/jwt';
 import { createLoginLimits } from './auth/login-limits';
 import { publicUrls } from './config';
@@ -88,7 +89,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   mountRoutes(
     api,
     routes,
-    { apiKey: [apiKeyAuth(keys), limits.perKey], automation: [guardAutomation, limits.perKey], nocode: [nocodeAuth({ db: deps.db, jwt, keys }), limits.perKey], none: [] },
+    { apiKey: [apiKeyAuth(keys), limits.perKey], automation: [guardAutomation, limits.perKey], nocode: [nocodeAuth({ db: deps.db, jwt, keys }), limits.perKey], keyOrUser: [keyOrUserAuth({ db: deps.db, jwt, keys }), limits.perKey], none: [] },
     { ...deps, journeyVersions, auth: { jwt, loginLimits } },
   );
   // The automation endpoint's routes answer every refusal in the 4.6 envelope (their own mount).

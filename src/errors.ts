@@ -11,6 +11,10 @@ export const DOMAIN_ERROR_CODES = [
   'journey_step_not_found',
   'hook_limit_reached',
   'automation_not_allowed',
+  'connection_not_found',
+  'oauth_not_configured',
+  'oauth_return_url_not_allowed',
+  'oauth_state_invalid',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

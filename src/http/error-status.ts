@@ -13,6 +13,10 @@ export const STATUS_OF_DOMAIN_CODE = {
   journey_step_not_found: 404,
   hook_limit_reached: 409,
   automation_not_allowed: 403,
+  connection_not_found: 404,
+  oauth_not_configured: 409,
+  oauth_return_url_not_allowed: 400,
+  oauth_state_invalid: 400,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */

@@ -120,9 +120,9 @@ export const startOAuthRoute = defineRoute({
     'OAUTH_<INTEGRATION>_CLIENT_ID/_CLIENT_SECRET/_SCOPES.',
   auth: 'keyOrUser',
   query: StartQuery,
-  example: { params: { integration: 'hubspot' }, query: { return_url: 'https://app.example.com/settings/integrations' } },
+  example: { params: { integration: 'hubspot' }, query: { redirect: 'false', return_url: 'https://app.example.com/settings/integrations' } },
   responses: {
-    200: { description: 'Not answered: see 302', schema: StartAnswer },
+    200: { description: 'With redirect=false: the authorize URL to send the browser to', schema: StartAnswer },
     302: { description: "To the vendor's authorize URL (Location); the body has it too", schema: StartAnswer },
     400: { description: 'A return_url outside OAUTH_RETURN_URLS' },
     409: { description: 'Not an OAuth integration, or no OAuth client configured for it' },
@@ -130,7 +130,7 @@ export const startOAuthRoute = defineRoute({
   async handler(input) {
     const who = callerOf(input);
     const { authorizeUrl, expiresAt } = await startAuthorization(input.deps.db, input.deps.config, who, input.params.integration ?? '', input.query.return_url);
-    input.ctx.redirect(authorizeUrl);
+    if (input.query.redirect !== 'false') input.ctx.redirect(authorizeUrl);
     return { status: 'success' as const, authorize_url: authorizeUrl, expires_at: expiresAt.toISOString() };
   },
 });
@@ -145,6 +145,7 @@ function endFlow(ctx: ParameterizedContext<AppState>, outcome: FlowOutcome): str
     const url = new URL(outcome.returnUrl);
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
     ctx.redirect(url.toString());
+    ctx.type = 'text/plain';
     return `Redirecting to ${url.toString()}`;
   }
   ctx.type = 'text/html';
@@ -164,7 +165,7 @@ export const oauthCallbackRoute = defineRoute({
     'status=connected&connection_id=… or status=failed&error=…), else on a small page. An unknown, replayed or expired state is 400 and stores nothing.',
   auth: 'none',
   query: CallbackQuery,
-  example: { query: { state: 'aW52YWxpZA', code: 'code-from-the-vendor' } },
+  example: { query: { state: 'aW52YWxpZA', code: 'code-from-the-vendor', error: 'access_denied', error_description: 'The user declined' } },
   responses: {
     200: { description: 'A page saying how the flow ended', contentType: 'text/html' },
     302: { description: 'To the return_url with the outcome in its query', contentType: 'text/plain' },

@@ -33,6 +33,7 @@ export const ConnectionDeleted = z.object({
 });
 
 export const StartQuery = z.strictObject({
+  redirect: z.enum(['true', 'false']).optional().describe('false: answer 200 with authorize_url instead of redirecting (a single-page app that navigates itself)'),
   return_url: z.string().max(2048).optional().describe('Where the browser goes when the flow ends; must start with one of OAUTH_RETURN_URLS. Absent: a small page'),
 });
 export const StartAnswer = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { latestActionVersion } from '../integrations/registry';
 import { resolveAction } from '../integrations/run';
 import { issueLines } from '../validation';
 
@@ -37,6 +38,8 @@ const Node = z.discriminatedUnion('type', [
     /** The integration (automation type, as on the automation endpoint) and its action. */
     integration: z.string().min(1),
     action: z.string().min(1),
+    /** The action's version; set to the latest at import when absent (a later change to its params never breaks the flow). */
+    version: z.number().int().min(1).optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     next: id,
     /** Where the flow goes when the action failed; absent: on to next as on success. */
@@ -70,7 +73,7 @@ function graphProblems(graph: FlowGraph): string[] {
     if (n.type === 'question' && n.validate !== 'choice' && n.choices) problems.push(`node "${n.id}": "choices" only go with validate "choice"`);
     if (n.type === 'automation') {
       try {
-        resolveAction(n.integration, n.action);
+        resolveAction(n.integration, n.action, n.version);
       } catch (err) {
         problems.push(`node "${n.id}": ${(err as Error).message}`);
       }
@@ -100,6 +103,18 @@ export function edgesOf(n: FlowNode): string[] {
   if (n.type === 'decision') return [...n.branches.map((b) => b.next), n.otherwise];
   if (n.type === 'automation' && n.on_failure) return [n.next, n.on_failure];
   return [n.next];
+}
+
+/** The graph as imported: each automation node without a version pinned to its action's latest (a later params change never breaks it). */
+export function pinFlowActionVersions(graph: FlowGraph): FlowGraph {
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) => {
+      if (n.type !== 'automation' || n.version !== undefined) return n;
+      const version = latestActionVersion(n.integration, n.action);
+      return version === undefined ? n : { ...n, version };
+    }),
+  };
 }
 
 /** Validates a flow graph; throws an Error listing every problem (path and rule) when it is not a valid flow. */

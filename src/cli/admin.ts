@@ -10,7 +10,7 @@ import { resealSecrets } from '../db/repos/reseal';
 import { createUser, setAllowedIntegrations } from '../db/repos/users';
 import { sealLegacyWebhookSecrets } from '../db/repos/webhook-secrets';
 import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
-import { parseFlowGraph } from '../chat/flow-schema';
+import { parseFlowGraph, pinFlowActionVersions } from '../chat/flow-schema';
 import { isUuid } from '../ids';
 import { importJourneyDefinition, InvalidJourneyDefinition, JourneyIdTaken } from '../journeys/import';
 import { CustomFieldDef } from '../leads/rules';
@@ -123,7 +123,7 @@ export async function flowImport(db: Db, ws: string, path: string) {
   }
   let graph;
   try {
-    graph = parseFlowGraph(file.graph);
+    graph = pinFlowActionVersions(parseFlowGraph(file.graph));
   } catch (err) {
     throw new Error(`${path}: ${(err as Error).message}`);
   }

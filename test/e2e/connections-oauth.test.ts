@@ -234,6 +234,34 @@ describe('connection health', () => {
     expect((await app.request('GET', `/v1/connections/${id}`, { key: apiKey })).body.connection).toMatchObject({ health: 'ok', broken_at: null, broken_reason: null });
   });
 
+  it('an automation run whose refresh is refused: reconnect_required, the connection broken and announced; later runs fail without asking the vendor', async () => {
+    const { workspaceId, apiKey, superuserKey } = await app.newWorkspace({ superuser: true });
+    receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: superuserKey })).body.webhook_secret;
+    const path = `/run-broken-${workspaceId}`;
+    await app.request('POST', '/v1/calls/subscriptions', { key: apiKey, body: { url: receiverUrl + path, events: ['connection.broken'] } });
+    const id = (await finish((await consent(apiKey)).callback)).to!.searchParams.get('connection_id')!;
+    await app.db.query("UPDATE integration_connections SET expires_at = now() - interval '1 minute' WHERE id = $1", [id]);
+    const execute = () =>
+      app.request('POST', '/api/automation/execute', {
+        headers: { 'x-key': superuserKey },
+        body: { automationType: 'google_calendar', nodeParams: { action: 'appointment', params: { summary: 'Call back', start: '2030-01-07T10:00:00Z' } } },
+      });
+    fake.refuseRefresh = true;
+    try {
+      const first = await execute();
+      expect(first.body).toMatchObject({ success: false, error: expect.stringMatching(/must be reconnected.*invalid_grant/), metadata: { errorType: 'reconnect_required' } });
+      const asked = tokenRequests();
+      const second = await execute();
+      expect(second.body).toMatchObject({ success: false, metadata: { errorType: 'reconnect_required' } });
+      expect(tokenRequests()).toBe(asked);
+    } finally {
+      fake.refuseRefresh = false;
+    }
+    const delivery = await eventually(async () => receiver.on(path)[0], 30_000, 'connection.broken from the run');
+    expect(JSON.parse(delivery.body)).toMatchObject({ type: 'connection.broken', data: { connection: { id, health: 'broken' } } });
+    expect(delivery.verified).toBe(true);
+  });
+
   it('delete revokes the grant at the vendor (RFC 7009) and removes the connection', async () => {
     const { workspaceId, apiKey } = await app.newWorkspace();
     const id = (await finish((await consent(apiKey)).callback)).to!.searchParams.get('connection_id')!;

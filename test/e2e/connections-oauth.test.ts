@@ -23,6 +23,7 @@ beforeAll(async () => {
   fake.clients.set('gcal-client', { secret: 'gcal-secret', auth: 'client_secret_post' });
   fake.clients.set('sf-client', { secret: 'sf-secret', auth: 'client_secret_post', extra: { instance_url: 'https://acme.my.salesforce.com' } });
   fake.clients.set('zoom-client', { secret: 'zoom secret/+', auth: 'client_secret_basic' });
+  fake.clients.set('hub-client', { secret: 'hub-secret', auth: 'client_secret_post' });
   const client = (key: string, id: string, secret: string) => ({
     [`OAUTH_${key}_CLIENT_ID`]: id,
     [`OAUTH_${key}_CLIENT_SECRET`]: secret,
@@ -39,6 +40,7 @@ beforeAll(async () => {
       ...client('GOOGLE_CALENDAR', 'gcal-client', 'gcal-secret'),
       ...client('SALESFORCE', 'sf-client', 'sf-secret'),
       ...client('ZOOM', 'zoom-client', 'zoom secret/+'),
+      ...client('HUBSPOT', 'hub-client', 'hub-secret'),
     },
   });
   // The vendor sends the browser back to the api's own address.
@@ -67,7 +69,7 @@ async function consent(token: string, integration = 'google_calendar', returnUrl
 async function finish(callback: URL) {
   const res = await manual(callback.toString());
   const location = res.headers.get('location');
-  return { status: res.status, to: location ? new URL(location) : undefined, body: await res.text() };
+  return { status: res.status, to: location ? new URL(location) : undefined, body: await res.text(), headers: res.headers };
 }
 
 const tokenRequests = () => fake.tokenRequests.length;
@@ -96,6 +98,7 @@ describe('OAuth authorization code + PKCE', () => {
 
     const done = await finish(callback);
     expect(done.status).toBe(302);
+    expect([done.headers.get('referrer-policy'), done.headers.get('cache-control')]).toEqual(['no-referrer', 'no-store']);
     expect(done.to!.origin + done.to!.pathname).toBe(RETURN);
     expect(Object.fromEntries(done.to!.searchParams)).toEqual({ status: 'connected', integration: 'google_calendar', connection_id: expect.any(String) });
     const exchange = fake.tokenRequests.at(-1)!.form;
@@ -121,13 +124,17 @@ describe('OAuth authorization code + PKCE', () => {
     const conn = await loadConnection(app.db, { workspaceId, userId: user.id, integration: 'salesforce' });
     expect(conn?.settings.instance_url).toBe('https://acme.my.salesforce.com');
 
+    await finish((await consent(jwt, 'hubspot')).callback);
+    // HubSpot's portal id, from its token-information endpoint.
+    expect((await loadConnection(app.db, { workspaceId, userId: user.id, integration: 'hubspot' }))?.settings.portal_id).toBe('4242');
+
     await finish((await consent(jwt, 'zoom')).callback);
     const basic = fake.tokenRequests.at(-1)!;
     expect(Buffer.from(basic.authorization!.slice(6), 'base64').toString()).toBe(`zoom-client:${encodeURIComponent('zoom secret/+')}`);
     expect(basic.form.get('client_secret')).toBeNull();
 
     const mine = (await app.request('GET', '/v1/connections', { key: jwt })).body.connections;
-    expect(mine.map((c: { integration: string; user_id: string }) => [c.integration, c.user_id]).sort()).toEqual([['salesforce', user.id], ['zoom', user.id]]);
+    expect(mine.map((c: { integration: string; user_id: string }) => [c.integration, c.user_id]).sort()).toEqual([['hubspot', user.id], ['salesforce', user.id], ['zoom', user.id]]);
     const other = await app.newWorkspace();
     expect((await app.request('GET', `/v1/connections/${conn!.id}`, { key: other.apiKey })).status).toBe(404);
     expect((await app.request('DELETE', `/v1/connections/${conn!.id}`, { key: other.apiKey })).status).toBe(404);
@@ -153,6 +160,13 @@ describe('OAuth authorization code + PKCE', () => {
     expect((await finish(forged)).status).toBe(400);
     expect(tokenRequests()).toBe(asked);
     expect(await connections(a.apiKey)).toEqual(before);
+
+    // Expired: a flow not finished within OAUTH_STATE_TTL_SECONDS.
+    const late = await consent(a.apiKey);
+    await app.db.query("UPDATE oauth_states SET expires_at = now() - interval '1 second' WHERE workspace_id = $1", [a.workspaceId]);
+    expect((await finish(late.callback)).status).toBe(400);
+    expect(tokenRequests()).toBe(asked);
+    expect(await statesOf(a.workspaceId)).toBe('0');
 
     // The spent code, injected into another workspace's flow: the vendor refuses it, nothing is stored there.
     const b = await app.newWorkspace();

@@ -138,6 +138,9 @@ export const startOAuthRoute = defineRoute({
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function endFlow(ctx: ParameterizedContext<AppState>, outcome: FlowOutcome): string {
+  // The callback URL carried the code: never leak it to the next page (Referer) or keep it in a cache.
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Cache-Control', 'no-store');
   const params = outcome.ok
     ? { status: 'connected', integration: outcome.integration, connection_id: outcome.connection.id }
     : { status: 'failed', integration: outcome.integration, error: outcome.error };

@@ -7,7 +7,7 @@ import { createUser } from '../../src/db/repos/users';
 import { taskQueue } from '../../src/temporal/task-queues';
 import { FakeOAuthServer } from '../helpers/fake-oauth-server';
 import { startTestApp, type TestApp } from '../helpers/stack';
-import { eventually, verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';
+import { eventually, verifySignature, WebhookReceiver, type Delivery } from '../helpers/webhook-receiver';
 
 // Issue 27: the authorization-code flow with PKCE against a local authorization server, connections as an API, and
 // connection health (a refused refresh breaks a connection and says so; connecting again mends it).
@@ -209,6 +209,8 @@ describe('connection health', () => {
     const { workspaceId, apiKey, superuserKey } = await app.newWorkspace({ superuser: true });
     receiver.secret = (await app.request('GET', '/v1/journeys/webhook-secret', { key: superuserKey })).body.webhook_secret;
     const path = `/broken-${workspaceId}`;
+    // The subscriber fails once: the event comes again (same id) and is processed once.
+    receiver.script(path, [503, 200]);
     const sub = await app.request('POST', '/v1/calls/subscriptions', { key: apiKey, body: { url: receiverUrl + path, events: ['connection.broken'] } });
     expect(sub.status).toBe(200);
     const id = (await finish((await consent(apiKey)).callback)).to!.searchParams.get('connection_id')!;
@@ -227,7 +229,10 @@ describe('connection health', () => {
     }
     expect((await connections(apiKey))[0]).toMatchObject({ id, health: 'broken' });
 
-    const delivery = await eventually(async () => receiver.on(path)[0], 30_000, 'connection.broken');
+    await eventually(async () => receiver.on(path).length >= 2, 30_000, 'connection.broken, retried');
+    const [failed, delivery] = receiver.on(path) as [Delivery, Delivery];
+    expect([failed.status, delivery.status, failed.eventId, failed.body]).toEqual([503, 200, delivery.eventId, delivery.body]);
+    expect(receiver.processed.filter((e) => e === delivery.eventId)).toHaveLength(1);
     expect(delivery.verified).toBe(true);
     expect(verifySignature(receiver.secret, delivery.signature, delivery.body)).toBe(true);
     const event = JSON.parse(delivery.body);
@@ -240,7 +245,7 @@ describe('connection health', () => {
       args: [{ workspaceId, connectionId: id, type: 'connection.broken', eventId: delivery.eventId!, at: event.created_at }],
     });
     expect(again).toEqual({ delivered: 0, refused: 0 });
-    expect(receiver.on(path)).toHaveLength(1);
+    expect(receiver.on(path)).toHaveLength(2);
 
     // Connecting again through the flow mends it (same connection id).
     const mended = await finish((await consent(apiKey)).callback);

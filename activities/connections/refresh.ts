@@ -2,11 +2,10 @@ import { Context } from '@temporalio/activity';
 import type { Config } from '../../src/config';
 import { connectionRowById, connectionsExpiringBefore } from '../../src/connections/db/health';
 import { publishConnectionBroken } from '../../src/connections/events';
-import { ensureFreshConnection } from '../../src/connections/refresh';
+import { ensureFreshConnection, type BrokenConnection } from '../../src/connections/refresh';
 import { toConnection } from '../../src/connections/sealed';
 import { defaultKeyring } from '../../src/crypto/envelope';
 import type { Db } from '../../src/db/pool';
-import type { ConnectionRow } from '../../src/db/repos/connections';
 import { VendorError } from '../../src/integrations/define';
 import { findIntegration } from '../../src/integrations/registry';
 
@@ -14,14 +13,14 @@ import { findIntegration } from '../../src/integrations/registry';
 export type RefreshOutcome = 'refreshed' | 'fresh' | 'broken' | 'skipped';
 
 /** Starts connection.broken's delivery from an activity, with the worker's own client (outside one, e.g. the bench: nothing). */
-export const brokenPublisher = (config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'> | undefined) => async (row: ConnectionRow) => {
+export const brokenPublisher = (config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'> | undefined) => async (broken: BrokenConnection) => {
   let client;
   try {
     client = Context.current().client;
   } catch {
     return;
   }
-  await publishConnectionBroken(client, config?.TEMPORAL_TASK_QUEUE_PREFIX ?? '', { workspaceId: row.workspace_id, connectionId: row.id, brokenAt: row.broken_at! });
+  await publishConnectionBroken(client, config?.TEMPORAL_TASK_QUEUE_PREFIX ?? '', broken);
 };
 
 /** The activities of the refresh schedule: which connections expire soon, and renewing one. */

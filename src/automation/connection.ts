@@ -31,7 +31,11 @@ export async function connectionFor(
     const whose = who.superuser ? 'this workspace' : 'this user';
     throw new VendorError('not_connected', `${integration.name} is not connected for ${whose}: connect it first (${connectCommand(integration, who)})`, false);
   }
-  // Broken: the vendor already refused its refresh; only connecting again helps, so the vendor is not asked again.
-  if (stored.brokenAt) throw reconnect(integration.key, stored.brokenReason ?? 'the vendor refused to renew its token');
+  // Broken: the vendor already refused its refresh; only connecting again helps, so the vendor is not asked again. The
+  // event is published again (the same id: delivered once) in case the try that broke it could not publish it.
+  if (stored.brokenAt) {
+    await onBroken?.({ connectionId: stored.id, workspaceId: stored.workspaceId, brokenAt: stored.brokenAt });
+    throw reconnect(integration.key, stored.brokenReason ?? 'the vendor refused to renew its token');
+  }
   return stored.kind === 'oauth2' ? ensureFreshConnection(db, stored, integration.auth, { config, onBroken }) : stored;
 }

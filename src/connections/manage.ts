@@ -1,14 +1,13 @@
 import type { Config } from '../config';
 import { defaultKeyring, type Keyring } from '../crypto/envelope';
 import type { Db } from '../db/pool';
-import type { ConnectionRow } from '../db/repos/connections';
 import { DomainError } from '../errors';
 import { VendorError } from '../integrations/define';
 import { findIntegration } from '../integrations/registry';
 import { findConnectionById } from './db/health';
 import { oauthClient } from './oauth/clients';
 import { revokeGrant } from './oauth/token';
-import { ensureFreshConnection } from './refresh';
+import { ensureFreshConnection, type FreshnessOptions } from './refresh';
 import { openSecrets, toConnection } from './sealed';
 import { deleteConnection, presentConnection, type ConnectionSummary } from './store';
 
@@ -41,7 +40,7 @@ export async function testConnection(
   config: ManageConfig,
   workspaceId: string,
   id: string,
-  opts: { onBroken?: (row: ConnectionRow) => Promise<void>; keyring?: Keyring } = {},
+  opts: { onBroken?: FreshnessOptions['onBroken']; keyring?: Keyring } = {},
 ): Promise<ConnectionTest> {
   const keyring = opts.keyring ?? defaultKeyring();
   const row = await findConnectionById(db, workspaceId, id);

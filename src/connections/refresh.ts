@@ -1,12 +1,19 @@
 import type { Config } from '../config';
 import { defaultKeyring, type Keyring } from '../crypto/envelope';
 import type { Db } from '../db/pool';
-import { lockConnectionRow, updateConnectionSecrets, type ConnectionRow } from '../db/repos/connections';
+import { lockConnectionRow, updateConnectionSecrets } from '../db/repos/connections';
 import { markConnectionBroken } from './db/health';
 import { clientCredentials, oauthClient } from './oauth/clients';
 import { VendorError, type AuthSpec, type Connection } from '../integrations/define';
 import { outboundRequest } from '../net/outbound';
 import { connectionAad, toConnection, type StoredConnection } from './sealed';
+
+/** A connection the vendor refused to renew, as connection.broken announces it. */
+export interface BrokenConnection {
+  connectionId: string;
+  workspaceId: string;
+  brokenAt: Date;
+}
 
 export interface FreshnessOptions {
   keyring?: Keyring;
@@ -20,7 +27,7 @@ export interface FreshnessOptions {
   /** Renew now whatever the expiry (a connection test). */
   force?: boolean;
   /** Called once when a refused refresh marks the connection broken (e.g. to publish connection.broken). */
-  onBroken?: (row: ConnectionRow) => Promise<void>;
+  onBroken?: (broken: BrokenConnection) => Promise<void>;
 }
 
 // Callers in one process share one refresh per connection; the row lock serialises processes.
@@ -30,8 +37,9 @@ const inFlight = new Map<string, Promise<StoredConnection>>();
  * An OAuth2 connection whose access token is good for at least refreshBeforeMs: refreshed through the token endpoint
  * (the connection's `token_url` setting, else the integration's auth.oauth2.tokenUrl) with the standard refresh_token
  * grant, one refresh at a time per connection across processes (the row is locked for update; whoever waited finds
- * it fresh). A refused refresh fails with type reconnect_required; an unreachable token endpoint uses the current
- * token while it is still valid, else fails retryably. Other kinds come back unchanged.
+ * it fresh). A refused refresh marks the connection broken (onBroken is told, once) and fails with type
+ * reconnect_required; an unreachable token endpoint uses the current token while it is still valid, else fails
+ * retryably. Other kinds come back unchanged.
  */
 export async function ensureFreshConnection(db: Db, conn: Connection, auth: AuthSpec, opts: FreshnessOptions = {}): Promise<Connection> {
   if (conn.kind !== 'oauth2' || !conn.id) return conn;
@@ -52,11 +60,11 @@ export async function ensureFreshConnection(db: Db, conn: Connection, auth: Auth
 
 const due = (expiresAt: Date | null, now: number, margin: number) => expiresAt !== null && expiresAt.getTime() - now <= margin;
 
-/** The failure of a connection that must be connected again; `hint` says how. */
+/** The failure of a connection that must be connected again, saying how to. */
 export function reconnect(integration: string, why: string): VendorError {
   return new VendorError(
     'reconnect_required',
-    `The ${integration} connection must be reconnected: ${why}. Connect it again (POST /v1/connections/oauth/${integration}/start, or switchboard connection create --integration ${integration} …).`,
+    `The ${integration} connection must be reconnected: ${why}. Connect it again (GET /v1/connections/oauth/${integration}/start, or switchboard connection create --integration ${integration} …).`,
     false,
   );
 }
@@ -74,7 +82,7 @@ class RefreshRefused extends VendorError {
 /** Records the refusal on the row (the first time, telling onBroken), then fails as before. */
 async function broken(db: Db, id: string, err: RefreshRefused, onBroken: FreshnessOptions['onBroken']): Promise<never> {
   const row = await markConnectionBroken(db, id, `the vendor refused the token refresh (${err.reason})`);
-  if (row && onBroken) await onBroken(row);
+  if (row && onBroken) await onBroken({ connectionId: row.id, workspaceId: row.workspace_id, brokenAt: row.broken_at! });
   throw err;
 }
 

@@ -279,6 +279,11 @@ describe('connection health', () => {
     const delivery = await eventually(async () => receiver.on(path)[0], 30_000, 'connection.broken from the run');
     expect(JSON.parse(delivery.body)).toMatchObject({ type: 'connection.broken', data: { connection: { id, health: 'broken' } } });
     expect(delivery.verified).toBe(true);
+    // A later run on the broken connection publishes the same event again: still delivered once.
+    expect((await execute()).body).toMatchObject({ success: false, metadata: { errorType: 'reconnect_required' } });
+    const handle = app.temporal.client.workflow.getHandle(`connection-event:${delivery.eventId}`);
+    await handle.result();
+    expect(receiver.on(path)).toHaveLength(1);
   });
 
   it('delete revokes the grant at the vendor (RFC 7009) and removes the connection', async () => {

@@ -6,7 +6,7 @@ import { publishConnectionBroken } from '../events';
 import { deleteAndRevoke, showConnection, testConnection } from '../manage';
 import { completeAuthorization, startAuthorization, type FlowOutcome } from '../oauth/flow';
 import { listConnections } from '../store';
-import type { ConnectionRow } from '../../db/repos/connections';
+import type { BrokenConnection } from '../refresh';
 import { DomainError } from '../../errors';
 import { isUuid } from '../../ids';
 import { CallbackQuery, ConnectionAnswer, ConnectionDeleted, ConnectionList, ConnectionTestAnswer, StartAnswer, StartQuery } from './schemas';
@@ -81,8 +81,8 @@ export const testConnectionRoute = defineRoute({
     const { who, id } = await visible(input);
     const { client } = input.deps.temporal;
     const prefix = input.deps.config.TEMPORAL_TASK_QUEUE_PREFIX;
-    const onBroken = async (row: ConnectionRow) => {
-      await publishConnectionBroken(client, prefix, { workspaceId: row.workspace_id, connectionId: row.id, brokenAt: row.broken_at! });
+    const onBroken = async (broken: BrokenConnection) => {
+      await publishConnectionBroken(client, prefix, broken);
     };
     return { status: 'success' as const, ...(await testConnection(input.deps.db, input.deps.config, who.workspaceId, id, { onBroken })) };
   },

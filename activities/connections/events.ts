@@ -3,10 +3,10 @@ import { connectionEventBody, type ConnectionEventInput } from '../../src/connec
 import { findConnectionById } from '../../src/connections/db/health';
 import { presentConnection } from '../../src/connections/store';
 import type { Db } from '../../src/db/pool';
-import { pendingCallSubscribers, settleCallEvent } from '../../src/db/repos/call-events';
-import { webhookSecrets } from '../../src/db/repos/webhook-secrets';
-import { deliverWebhook } from '../../src/journeys/webhook';
-import type { Logger } from '../../src/log';
+import { pendingCallSubscribers, settleCallEvent } from '../../src/calls/db/call-events';
+import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
+import { deliverWebhook } from '../../src/webhooks/webhook';
+import type { Logger } from '../../src/telemetry/log';
 import { ssrfAllowlist } from '../../src/net/ssrf';
 
 /** The failure a publish raises while some subscriber can still take the event later (retried with backoff). */

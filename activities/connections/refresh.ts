@@ -1,10 +1,10 @@
 import { Context } from '@temporalio/activity';
-import type { Config } from '../../src/config';
+import type { Config } from '../../src/core/config';
 import { connectionRowById, connectionsExpiringBefore } from '../../src/connections/db/health';
 import { publishConnectionBroken } from '../../src/connections/events';
 import { ensureFreshConnection, type BrokenConnection } from '../../src/connections/refresh';
 import { toConnection } from '../../src/connections/sealed';
-import { defaultKeyring } from '../../src/crypto/envelope';
+import { defaultKeyring } from '../../src/crypto/keyring';
 import type { Db } from '../../src/db/pool';
 import { VendorError } from '../../src/integrations/define';
 import { findIntegration } from '../../src/integrations/registry';

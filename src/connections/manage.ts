@@ -1,7 +1,7 @@
-import type { Config } from '../config';
-import { defaultKeyring, type Keyring } from '../crypto/envelope';
+import type { Config } from '../core/config';
+import { defaultKeyring, type Keyring } from '../crypto/keyring';
 import type { Db } from '../db/pool';
-import { DomainError } from '../errors';
+import { DomainError } from '../core/errors';
 import { VendorError } from '../integrations/define';
 import { findIntegration } from '../integrations/registry';
 import { findConnectionById } from './db/health';

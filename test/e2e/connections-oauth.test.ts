@@ -3,7 +3,7 @@ import { deliverConnectionEvent } from '../../workflows/connections/events';
 import { refreshExpiringConnections } from '../../workflows/connections/refresh';
 import { loadConnection } from '../../src/connections/store';
 import { ensureRefreshSchedule, refreshScheduleId } from '../../src/connections/schedule';
-import { createUser } from '../../src/db/repos/users';
+import { createUser } from '../../src/workspaces/db/users';
 import { taskQueue } from '../../src/temporal/task-queues';
 import { FakeOAuthServer } from '../helpers/fake-oauth-server';
 import { startTestApp, type TestApp } from '../helpers/stack';

@@ -1,5 +1,6 @@
 import { clientCredentials, oauthClient } from '../../src/connections/oauth/clients';
 import { returnUrlAllowed } from '../../src/connections/oauth/flow';
+import { findIntegration } from '../../src/integrations/registry';
 
 // Issue 27: one configuration scheme (OAUTH_<INTEGRATION>_*) over built-in vendor defaults and quirks.
 describe('OAuth clients from configuration', () => {
@@ -16,7 +17,7 @@ describe('OAuth clients from configuration', () => {
     const slack = oauthClient('slack', { OAUTH_SLACK_CLIENT_ID: 's', OAUTH_SLACK_SCOPES: 'chat:write users:read' });
     expect([slack.scopes, slack.scopeSeparator, slack.revoke]).toEqual([['chat:write', 'users:read'], ',', 'bearer']);
     expect(oauthClient('salesforce', { OAUTH_SALESFORCE_CLIENT_ID: 'x' })).toMatchObject({ authorizeUrl: 'https://login.salesforce.com/services/oauth2/authorize', revokeUrl: 'https://login.salesforce.com/services/oauth2/revoke' });
-    expect(oauthClient('hubspot', { OAUTH_HUBSPOT_CLIENT_ID: 'x', OAUTH_HUBSPOT_TOKEN_URL: 'https://hub.example.com/oauth/v1/token' })).toMatchObject({ authorizeUrl: 'https://app.hubspot.com/oauth/authorize', tokenUrl: 'https://hub.example.com/oauth/v1/token', scopes: ['crm.objects.contacts.write'] });
+    expect(oauthClient('hubspot', { OAUTH_HUBSPOT_CLIENT_ID: 'x', OAUTH_HUBSPOT_TOKEN_URL: 'https://hub.example.com/oauth/v1/token' })).toMatchObject({ authorizeUrl: 'https://app.hubspot.com/oauth/authorize', tokenUrl: 'https://hub.example.com/oauth/v1/token', scopes: findIntegration('hubspot')!.auth.oauth2!.scopes });
   });
 
   it('refuses an integration without a client id, without OAuth, or without known URLs, naming what to set', () => {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool';
-import { CONNECTION_COLUMNS, type ConnectionRow } from '../../db/repos/connections';
+import { CONNECTION_COLUMNS, type ConnectionRow } from './connections';
 
 /** One of the workspace's connections by id (undefined for another workspace's). */
 export async function findConnectionById(db: Queryable, workspaceId: string, id: string): Promise<ConnectionRow | undefined> {

@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import { unauthorized } from '../../errors';
+import { unauthorized } from '../../core/errors';
 import type { AppState } from '../../http/state';
 import { defineRoute, type RouteInput } from '../../http/route';
 import { publishConnectionBroken } from '../events';
@@ -7,8 +7,8 @@ import { deleteAndRevoke, showConnection, testConnection } from '../manage';
 import { completeAuthorization, startAuthorization, type FlowOutcome } from '../oauth/flow';
 import { listConnections } from '../store';
 import type { BrokenConnection } from '../refresh';
-import { DomainError } from '../../errors';
-import { isUuid } from '../../ids';
+import { DomainError } from '../../core/errors';
+import { isUuid } from '../../core/ids';
 import { CallbackQuery, ConnectionAnswer, ConnectionDeleted, ConnectionList, ConnectionTestAnswer, StartAnswer, StartQuery } from './schemas';
 
 const TAG = 'Connections';

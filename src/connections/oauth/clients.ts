@@ -1,4 +1,4 @@
-import { DomainError } from '../../errors';
+import { DomainError } from '../../core/errors';
 import { findIntegration } from '../../integrations/registry';
 import { OAUTH_VENDORS, type ClientAuth, type RevokeStyle } from './vendors';
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { publicUrls, type Config } from '../../config';
-import { defaultKeyring, type Keyring } from '../../crypto/envelope';
+import { publicUrls, type Config } from '../../core/config';
+import { defaultKeyring, type Keyring } from '../../crypto/keyring';
 import type { Db } from '../../db/pool';
-import { DomainError } from '../../errors';
+import { DomainError } from '../../core/errors';
 import { createConnection, type ConnectionSummary } from '../store';
 import { consumeOAuthState, deleteExpiredOAuthStates, insertOAuthState } from '../db/oauth-states';
 import { oauthClient, type OAuthClient } from './clients';

@@ -10,6 +10,8 @@ import { createChatActivities } from './chat/chat';
 import { createJourneyTriggerActivities } from './journeys/journey-triggers';
 import { createJourneyActivities } from './journeys/journeys';
 import { createLeadImportActivities } from './leads/import';
+import { createConnectionEventActivities } from './connections/events';
+import { createConnectionRefreshActivities } from './connections/refresh';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
 export interface ActivityDeps {
@@ -31,6 +33,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createLeadImportActivities({ db: deps.db }),
+    ...createConnectionEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
+    ...createConnectionRefreshActivities({ db: deps.db, config: deps.config }),
     ...createChatActivities({ db: deps.db, logger: deps.logger, model: deps.chatModel ?? chatModelFromConfig(deps.config) }),
   };
 }

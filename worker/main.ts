@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../src/telemetry/log';
 import { handleShutdownSignals } from '../src/core/shutdown';
 import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { registerSearchAttributesAtStart } from '../src/temporal/search-attributes';
+import { ensureRefreshSchedule } from '../src/connections/schedule';
 import { startWorkerHealth } from './health';
 import { untilPolling } from './polling';
 import { installSdkRuntime } from './runtime';
@@ -41,6 +42,13 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
     await registerSearchAttributesAtStart(config, async () => (admin = (await connectTemporal(config)).connection)).finally(() => admin?.close());
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'could not register search attributes');
+  }
+  try {
+    // OAuth tokens are renewed ahead of expiry by a Temporal Schedule; creating it is idempotent.
+    const temporal = await connectTemporal(config);
+    await ensureRefreshSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE_PREFIX).finally(() => temporal.connection.close());
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'could not create the connection refresh schedule');
   }
   const workers = await workerSetFromConfig(config, { connection, db, logger });
   const host = config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1';

@@ -7,3 +7,5 @@ export { outboundCall } from './calls/outbound-call';
 export { automationRun } from './automation/automation-run';
 export { chatSession } from './chat/chat-session';
 export { leadImport } from './leads/import';
+export { deliverConnectionEvent } from './connections/events';
+export { refreshExpiringConnections } from './connections/refresh';

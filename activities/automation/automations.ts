@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { createHash } from 'node:crypto';
 import { connectionFor } from '../../src/automation/run-connection';
+import { brokenPublisher } from '../connections/refresh';
 import { outcomeEnvelope } from '../../src/automation/envelope';
 import { automationOutcomes } from '../../src/automation/outcome-hub';
 import { redact, redactMessage } from '../../src/automation/redact';
@@ -35,7 +36,7 @@ function finalFailure(err: unknown): { type: string; message: string; retryable:
  */
 const skipsFirstBegin = (input: AutomationRunInput) => input.firstTask !== undefined && !input.callbackUrl;
 
-const idempotent = (input: AutomationRunInput) => actionIdempotent(input.automationType, input.action, input.params, input.call.callData);
+const idempotent = (input: AutomationRunInput) => actionIdempotent(input.automationType, input.action, input.params, input.call.callData, input.version);
 
 /** The ending of a try that follows one which may have reached the vendor, for an action that must not run twice. */
 const outcomeUnknown = (input: AutomationRunInput, runAttempts: number): AutomationOutcome => ({
@@ -78,11 +79,12 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
   const tryAction = async (input: AutomationRunInput, attempt: number, runAttempts: number): Promise<AutomationOutcome> => {
     const reached = { acted: false };
     try {
-      const { integration } = resolveAction(input.automationType, input.action);
-      const connection = await connectionFor(db, input, integration, deps.config);
+      const { integration } = resolveAction(input.automationType, input.action, input.version);
+      const connection = await connectionFor(db, input, integration, deps.config, brokenPublisher(deps.config));
       const result = await runIntegrationAction({
         integration: input.automationType,
         action: input.action,
+        version: input.version,
         params: input.params,
         connection,
         idempotencyKey: input.requestId,

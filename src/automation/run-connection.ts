@@ -1,5 +1,6 @@
 import type { Config } from '../core/config';
-import { ensureFreshConnection, loadConnection } from '../connections/store';
+import { reconnect } from '../connections/refresh';
+import { ensureFreshConnection, loadConnection, type FreshnessOptions } from '../connections/store';
 import type { Db } from '../db/pool';
 import { VendorError, type Connection, type IntegrationDefinition } from '../integrations/define';
 
@@ -22,6 +23,7 @@ export async function connectionFor(
   who: { workspaceId: string; userId: string | null; superuser: boolean },
   integration: IntegrationDefinition,
   config: Config | undefined,
+  onBroken?: FreshnessOptions['onBroken'],
 ): Promise<Connection> {
   const stored = await loadConnection(db, { workspaceId: who.workspaceId, userId: who.superuser ? null : who.userId, integration: integration.key });
   if (!stored) {
@@ -29,5 +31,11 @@ export async function connectionFor(
     const whose = who.superuser ? 'this workspace' : 'this user';
     throw new VendorError('not_connected', `${integration.name} is not connected for ${whose}: connect it first (${connectCommand(integration, who)})`, false);
   }
-  return stored.kind === 'oauth2' ? ensureFreshConnection(db, stored, integration.auth, { config }) : stored;
+  // Broken: the vendor already refused its refresh; only connecting again helps, so the vendor is not asked again. The
+  // event is published again (the same id: delivered once) in case the try that broke it could not publish it.
+  if (stored.brokenAt) {
+    await onBroken?.({ connectionId: stored.id, workspaceId: stored.workspaceId, brokenAt: stored.brokenAt });
+    throw reconnect(integration.key, stored.brokenReason ?? 'the vendor refused to renew its token');
+  }
+  return stored.kind === 'oauth2' ? ensureFreshConnection(db, stored, integration.auth, { config, onBroken }) : stored;
 }

@@ -12,6 +12,8 @@ export interface AutomationRunInput {
   superuser: boolean;
   automationType: string;
   action: string;
+  /** The action's version (pinned by a stored step, or nodeParams.version); absent: the latest. */
+  version?: number;
   nodeId: string | null;
   params: unknown;
   call: { callData?: Record<string, unknown>; transcript?: unknown; context?: unknown };

@@ -1,3 +1,4 @@
+import { latestActionVersion } from '../integrations/registry';
 import { FlowGraph, type FlowNode } from './flow-types';
 import { resolveAction } from '../integrations/run';
 import { issueLines } from '../core/validation';
@@ -24,7 +25,7 @@ function graphProblems(graph: FlowGraph): string[] {
     if (n.type === 'question' && n.validate !== 'choice' && n.choices) problems.push(`node "${n.id}": "choices" only go with validate "choice"`);
     if (n.type === 'automation') {
       try {
-        resolveAction(n.integration, n.action);
+        resolveAction(n.integration, n.action, n.version);
       } catch (err) {
         problems.push(`node "${n.id}": ${(err as Error).message}`);
       }
@@ -54,6 +55,18 @@ export function edgesOf(n: FlowNode): string[] {
   if (n.type === 'decision') return [...n.branches.map((b) => b.next), n.otherwise];
   if (n.type === 'automation' && n.on_failure) return [n.next, n.on_failure];
   return [n.next];
+}
+
+/** The graph as imported: each automation node without a version pinned to its action's latest (a later params change never breaks it). */
+export function pinFlowActionVersions(graph: FlowGraph): FlowGraph {
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) => {
+      if (n.type !== 'automation' || n.version !== undefined) return n;
+      const version = latestActionVersion(n.integration, n.action);
+      return version === undefined ? n : { ...n, version };
+    }),
+  };
 }
 
 /** Validates a flow graph; throws an Error listing every problem (path and rule) when it is not a valid flow. */

@@ -38,6 +38,8 @@ const Node = z.discriminatedUnion('type', [
     /** The integration (automation type, as on the automation endpoint) and its action. */
     integration: z.string().min(1),
     action: z.string().min(1),
+    /** The action's version; set to the latest at import when absent (a later change to its params never breaks the flow). */
+    version: z.number().int().min(1).optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     next: id,
     /** Where the flow goes when the action failed; absent: on to next as on success. */

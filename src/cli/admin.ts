@@ -10,7 +10,7 @@ import { resealSecrets } from '../crypto/db/reseal';
 import { createUser, setAllowedIntegrations } from '../workspaces/db/users';
 import { sealLegacyWebhookSecrets } from '../webhooks/db/webhook-secrets';
 import { createWorkspace, getWorkspace } from '../workspaces/db/workspaces';
-import { parseFlowGraph } from '../chat/flow-schema';
+import { parseFlowGraph, pinFlowActionVersions } from '../chat/flow-schema';
 import { isUuid } from '../core/ids';
 import { importJourneyDefinition, InvalidJourneyDefinition, JourneyIdTaken } from '../journeys/import';
 import { CustomFieldDef } from '../leads/rules';
@@ -123,7 +123,7 @@ export async function flowImport(db: Db, ws: string, path: string) {
   }
   let graph;
   try {
-    graph = parseFlowGraph(file.graph);
+    graph = pinFlowActionVersions(parseFlowGraph(file.graph));
   } catch (err) {
     throw new Error(`${path}: ${(err as Error).message}`);
   }

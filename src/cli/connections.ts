@@ -1,4 +1,7 @@
-import { createConnection, CONNECTION_KINDS, deleteConnection, listConnections } from '../connections/store';
+import { loadConfig } from '../core/config';
+import { deleteAndRevoke } from '../connections/manage';
+import { createConnection, CONNECTION_KINDS, listConnections } from '../connections/store';
+import { DomainError } from '../core/errors';
 import type { Db } from '../db/pool';
 import { findUserInWorkspace } from '../workspaces/db/users';
 import { isUuid } from '../core/ids';
@@ -72,8 +75,14 @@ export async function connectionCreate(db: Db, workspaceId: string, opt: Connect
 
 export const connectionList = (db: Db, workspaceId: string) => listConnections(db, workspaceId);
 
+/** `connection delete`: as DELETE /v1/connections/{id}, the vendor's grant is revoked where it can be; `revoked` says how it went. */
 export async function connectionDelete(db: Db, workspaceId: string, id: string | undefined) {
   if (!id || !isUuid(id)) throw new ConnectionUsageError('connection delete needs the connection id (from connection list)');
-  if (!(await deleteConnection(db, workspaceId, id))) throw new Error(`no connection ${id} in this workspace`);
-  return { status: 'success', message: `deleted ${id}` };
+  try {
+    const { revoked } = await deleteAndRevoke(db, loadConfig(), workspaceId, id);
+    return { status: 'success', message: `deleted ${id}`, revoked };
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'connection_not_found') throw new Error(`no connection ${id} in this workspace`);
+    throw err;
+  }
 }

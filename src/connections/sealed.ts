@@ -8,6 +8,9 @@ export interface StoredConnection extends Connection {
   workspaceId: string;
   userId: string | null;
   expiresAt: Date | null;
+  /** When the vendor refused a refresh (the connection must be connected again); null: healthy. */
+  brokenAt?: Date | null;
+  brokenReason?: string | null;
 }
 
 /** The associated data binding a connection's sealed secrets to its row. */
@@ -27,4 +30,6 @@ export const toConnection = (row: ConnectionRow, keyring: Keyring): StoredConnec
   secrets: openSecrets(row, keyring),
   settings: row.settings,
   expiresAt: row.expires_at,
+  brokenAt: row.broken_at,
+  brokenReason: row.broken_reason,
 });

@@ -189,6 +189,21 @@ const fields = z.object({
       if (parsed.some((k) => !k)) ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes in base64 or hex' });
       return parsed.filter((k): k is Buffer => !!k);
     }),
+  /**
+   * Where an OAuth flow may send the browser when it ends (comma-separated URLs; a return_url must start with one of
+   * them, on a path boundary). Unset: no return_url is accepted and flows end on a small page.
+   */
+  OAUTH_RETURN_URLS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const urls = text.split(',').map((u) => u.trim()).filter(Boolean);
+      const bad = urls.filter((u) => !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(u));
+      if (bad.length) ctx.addIssue({ code: 'custom', message: `not an http(s) URL without query or fragment: ${bad.join(', ')}` });
+      return urls;
+    }),
+  /** How long a started OAuth flow may take before its state is refused. */
+  OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   /** Authenticates the Temporal codec endpoint (/temporal-codec); unset outside production: generated into the data dir. */
   CODEC_SERVER_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 letters, digits, - or _ (`openssl rand -hex 32`)').optional(),
   /** Comma-separated origins (the Temporal UI's) allowed to call the codec endpoint from a browser; default: the dev UI. */
@@ -214,7 +229,10 @@ const schema = fields.superRefine((c, ctx) => {
   }
 });
 
-export type Config = z.infer<typeof schema>;
+/** The configuration; oauthEnv holds the OAUTH_<INTEGRATION>_<SETTING> variables (src/connections/oauth/clients.ts reads them). */
+export type Config = z.infer<typeof schema> & { oauthEnv?: Record<string, string> };
+
+const OAUTH_CLIENT_VARIABLE = /^OAUTH_[A-Z][A-Z0-9_]*_(CLIENT_ID|CLIENT_SECRET|SCOPES|AUTHORIZE_URL|TOKEN_URL|REVOKE_URL|TENANT)$/;
 
 // Their values are never repeated in an error message (it ends up in logs).
 const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEYS_PREVIOUS', 'TWILIO_AUTH_TOKEN', 'CODEC_SERVER_TOKEN', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CLIENT_KEY_DATA', 'METRICS_TOKEN']);
@@ -266,7 +284,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (err) {
     settingError(err);
   }
-  return parsed.data;
+  const oauthEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value && OAUTH_CLIENT_VARIABLE.test(name)) oauthEnv[name] = value;
+  return { ...parsed.data, oauthEnv };
 }
 
 /** Temporal's settings of a configuration, as Temporal's loader reads them (strings, like the environment). */

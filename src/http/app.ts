@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import websockify from 'koa-websocket';
 import { automationAuth } from '../auth/http/automation-auth';
 import { nocodeAuth } from '../auth/http/nocode-auth';
+import { keyOrUserAuth } from '../auth/http/key-or-user';
 import { createJwtAuthority, type JwtAuthority } from '../auth/jwt';
 import { createLoginLimits } from '../auth/login-limits';
 import { publicUrls } from '../core/config';
@@ -93,7 +94,7 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   mountRoutes(
     api,
     routes,
-    { apiKey: [apiKeyAuth(keys), limits.perKey], automation: [guardAutomation, limits.perKey], nocode: [nocodeAuth({ db: deps.db, jwt, keys }), limits.perKey], none: [] },
+    { apiKey: [apiKeyAuth(keys), limits.perKey], automation: [guardAutomation, limits.perKey], nocode: [nocodeAuth({ db: deps.db, jwt, keys }), limits.perKey], keyOrUser: [keyOrUserAuth({ db: deps.db, jwt, keys }), limits.perKey], none: [] },
     { ...deps, journeyVersions, auth: { jwt, loginLimits } },
   );
   // The automation endpoint's routes answer every refusal in the 4.6 envelope (their own mount).

@@ -22,7 +22,8 @@ export function mountRoutes(router: Router<AppState>, routes: Route<any, any>[],
       const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
       const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody === undefined ? {} : ctx.request.jsonBody, 'body') : undefined;
       const result = await route.handler({ query, body, params: ctx.params ?? {}, ctx, deps, auth: ctx.state.auth });
-      ctx.status = route.successStatus ?? 200;
+      // A handler that redirected (ctx.redirect) keeps its 3xx; the body goes with it.
+      if (ctx.status < 300 || ctx.status >= 400) ctx.status = route.successStatus ?? 200;
       ctx.body = result;
     });
     router.register(route.path, [route.method.toUpperCase()], chain as any);

@@ -40,6 +40,10 @@ function standardFailures(route: Route<any, any>): Record<string, Documented> {
     out[401] = { description: 'Unknown email or wrong password, or a missing, invalid or revoked API key or user JWT', headers: challenge };
     out[403] = { description: 'An API key whose scopes leave out rest' };
   }
+  if (route.auth === 'keyOrUser') {
+    out[401] = { description: 'Missing, invalid or revoked API key, or a missing, expired or invalid user JWT', headers: challenge };
+    out[403] = { description: 'An API key whose scopes leave out rest' };
+  }
   if (route.idempotent) out[409] = { description: 'Idempotency-Key already used with a different request, or its first request is still running' };
   if (route.body) {
     out[413] = { description: 'Request body over 1 MiB' };
@@ -120,7 +124,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
-      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'optionalApiKey' ? [{}, { apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : route.auth === 'nocode' ? [{ apiKey: [] }, { userJwt: [] }, {}] : [],
+      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'optionalApiKey' ? [{}, { apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : route.auth === 'nocode' ? [{ apiKey: [] }, { userJwt: [] }, {}] : route.auth === 'keyOrUser' ? [{ apiKey: [] }, { userJwt: [] }] : [],
       parameters: parameters.length ? parameters : undefined,
       requestBody: route.rawBody
         ? {

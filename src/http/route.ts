@@ -10,7 +10,8 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * nocode: a Bearer API key or user JWT, else `{user, password}` in the body (no-code platforms' option lists and hooks).
  */
 /** optionalApiKey: unauthenticated, or with an API key that must then be valid (the route decides what it grants). */
-export type AuthKind = 'apiKey' | 'optionalApiKey' | 'automation' | 'nocode' | 'none';
+/** keyOrUser: `Authorization: Bearer <API key or user JWT>`, required (the workspace's or the user's own resources). */
+export type AuthKind = 'apiKey' | 'optionalApiKey' | 'automation' | 'nocode' | 'keyOrUser' | 'none';
 
 export interface RouteInput<Q, B> {
   query: Q;

@@ -93,6 +93,7 @@ export const AutomationStep = z.strictObject({
   kind: z.literal('automation'),
   automationType: z.string().min(1),
   action: z.string().min(1),
+  version: z.number().int().min(1).optional().describe("The action's version; set to the latest when the journey is imported without one, so a later change to the action's params never breaks it"),
   params: z.record(z.string(), z.unknown()).default({}),
 });
 /** A named point where outside platforms take over: its data is POSTed to every URL subscribed to it (REST hooks). */

@@ -55,7 +55,7 @@ describe('connections: CLI', () => {
     expect(await loadConnection(db, { workspaceId: await newWorkspace(), userId: null, integration: 'hubspot' })).toBeNull();
 
     const deleted = await cli(['connection', 'delete', '--workspace', ws, created.json.id]);
-    expect(deleted.json).toEqual({ status: 'success', message: `deleted ${created.json.id}` });
+    expect(deleted.json).toEqual({ status: 'success', message: `deleted ${created.json.id}`, revoked: 'unsupported' });
     expect((await cli(['connection', 'delete', '--workspace', ws, created.json.id])).stderr).toMatch(/no connection/);
     // Another workspace cannot delete it.
     expect((await cli(['connection', 'delete', '--workspace', await newWorkspace(), mine.json.id])).code).toBe(1);

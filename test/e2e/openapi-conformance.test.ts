@@ -6,6 +6,7 @@ import { importFlow } from '../../src/chat/db/flows';
 import { createAgent, createPhoneGroup } from '../../src/agents/db/agents';
 import { callResult, phoneEnding, zoneInDaytime } from '../helpers/calls';
 import { createUser } from '../../src/workspaces/db/users';
+import { createConnection } from '../../src/connections/store';
 import { importSteps, newPhone, rowsWhen } from '../helpers/journeys';
 import { uniquePhone } from '../helpers/phones';
 import { eventually } from '../helpers/webhook-receiver';
@@ -237,6 +238,41 @@ describe('the OpenAPI document against the handlers', () => {
     await call('GET', '/webchat/widget.js', { key: null });
     conforms('GET', '/webchat/demo/{flowId}', await app.request('GET', `/webchat/demo/${flow.id}`));
     conforms('GET', '/webchat/demo/{flowId}', await app.request('GET', `/webchat/demo/${randomUUID()}`));
+
+    // Connections and the OAuth flow (hubspot's client configured here; nothing reaches the vendor).
+    app.config.oauthEnv = { OAUTH_HUBSPOT_CLIENT_ID: 'conformance-client', OAUTH_HUBSPOT_CLIENT_SECRET: 'conformance-secret' };
+    app.config.OAUTH_RETURN_URLS = ['https://app.example.com/settings'];
+    const { connection } = await createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration: 'mailgun', kind: 'api_key', secrets: { api_key: 'k' } });
+    await call('GET', '/v1/connections');
+    await call('GET', '/v1/connections', { key: null });
+    await call('GET', '/v1/connections/{id}', { params: { id: connection.id } });
+    await call('GET', '/v1/connections/{id}', { params: { id: randomUUID() } });
+    await call('GET', '/v1/connections/{id}', { params: { id: 'nope' } });
+    await call('POST', '/v1/connections/{id}/test', { params: { id: connection.id } });
+    await call('POST', '/v1/connections/{id}/test', { params: { id: randomUUID() } });
+    const started = await call('GET', '/v1/connections/oauth/{integration}/start', { params: { integration: 'hubspot' }, query: { redirect: 'false' } });
+    await call('GET', '/v1/connections/oauth/{integration}/start', { params: { integration: 'hubspot' }, query: { return_url: 'https://evil.example.com/' } });
+    await call('GET', '/v1/connections/oauth/{integration}/start', { params: { integration: 'slack' } });
+    const manual = async (path: string, headers: Record<string, string> = {}): Promise<HttpResult> => {
+      const res = await fetch(app.url + path, { redirect: 'manual', headers });
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // a page or plain text
+      }
+      return { status: res.status, body, headers: res.headers };
+    };
+    const redirected = await manual('/v1/connections/oauth/hubspot/start?return_url=https%3A%2F%2Fapp.example.com%2Fsettings', { authorization: `Bearer ${ws.apiKey}` });
+    conforms('GET', '/v1/connections/oauth/{integration}/start', redirected);
+    const stateOf = (url: string) => new URL(url).searchParams.get('state')!;
+    const pageEnd = await manual(`/v1/connections/oauth/callback?state=${stateOf(started.body.authorize_url)}&error=access_denied`);
+    conforms('GET', '/v1/connections/oauth/callback', pageEnd);
+    conforms('GET', '/v1/connections/oauth/callback', await manual(`/v1/connections/oauth/callback?state=${stateOf(redirected.headers.get('location')!)}&error=access_denied`));
+    conforms('GET', '/v1/connections/oauth/callback', await manual(`/v1/connections/oauth/callback?state=${stateOf(started.body.authorize_url)}&code=x`));
+    await call('DELETE', '/v1/connections/{id}', { params: { id: connection.id } });
+    await call('DELETE', '/v1/connections/{id}', { params: { id: connection.id } });
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.filter((op) => !seen.has(op))).toEqual([]);

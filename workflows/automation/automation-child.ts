@@ -12,6 +12,8 @@ export interface AutomationChild {
   workspaceId: string;
   automationType: string;
   action: string;
+  /** The version the step or node was pinned to at import; absent (stored before versions): the latest. */
+  version?: number;
   nodeId: string;
   params: Record<string, unknown>;
   callData: Record<string, unknown>;
@@ -29,6 +31,7 @@ export function runAutomationChild(c: AutomationChild): ReturnType<typeof automa
         superuser: true,
         automationType: c.automationType,
         action: c.action,
+        ...(c.version !== undefined ? { version: c.version } : {}),
         nodeId: c.nodeId,
         params: c.params,
         call: { callData: c.callData },

@@ -41,6 +41,7 @@ export async function runChatAutomation(input: ChatInput, node: Extract<FlowNode
       workspaceId: input.workspaceId,
       automationType: node.integration,
       action: node.action,
+      ...(node.version !== undefined ? { version: node.version } : {}),
       nodeId: node.id,
       params: node.params ?? {},
       callData,

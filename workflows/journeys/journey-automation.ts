@@ -22,6 +22,7 @@ export async function runAutomationStep(step: StepOf<'automation'>, ctx: StepCon
     workspaceId: ctx.workspaceId,
     automationType: step.automationType,
     action: step.action,
+    ...(step.version !== undefined ? { version: step.version } : {}),
     nodeId: step.id,
     params: step.params,
     callData,

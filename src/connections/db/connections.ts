@@ -14,9 +14,14 @@ export interface ConnectionRow {
   created_at: Date;
   updated_at: Date;
   refreshed_at: Date | null;
+  /** Set when the vendor refused a refresh (migration 025); cleared when the connection is made again. */
+  broken_at: Date | null;
+  broken_reason: string | null;
 }
 
-const COLUMNS = 'id, workspace_id, user_id, integration, kind, settings, credentials_enc, expires_at, created_at, updated_at, refreshed_at';
+/** Every column a ConnectionRow holds. */
+export const CONNECTION_COLUMNS = 'id, workspace_id, user_id, integration, kind, settings, credentials_enc, expires_at, created_at, updated_at, refreshed_at, broken_at, broken_reason';
+const COLUMNS = CONNECTION_COLUMNS;
 
 /**
  * Creates the connection of a user (or of the workspace, userId null) to an integration, replacing the one it had.
@@ -36,7 +41,7 @@ export async function upsertConnection(
     `INSERT INTO integration_connections (id, workspace_id, user_id, integration, kind, settings, credentials_enc, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, settings = EXCLUDED.settings, credentials_enc = EXCLUDED.credentials_enc,
-       expires_at = EXCLUDED.expires_at, updated_at = now(), refreshed_at = NULL
+       expires_at = EXCLUDED.expires_at, updated_at = now(), refreshed_at = NULL, broken_at = NULL, broken_reason = NULL
      RETURNING ${COLUMNS}`,
     [id, c.workspaceId, c.userId, c.integration, c.kind, JSON.stringify(c.settings), seal(id), c.expiresAt],
   );

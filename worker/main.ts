@@ -5,6 +5,7 @@ import { createLogger, type Logger } from '../src/log';
 import { handleShutdownSignals } from '../src/shutdown';
 import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { currentTracing, startTracing } from '../src/telemetry/tracing';
 import { startWorkerHealth } from './health';
 import { untilPolling } from './polling';
 import { installSdkRuntime } from './runtime';
@@ -30,6 +31,7 @@ function installRuntime(config: Config, logger: Logger) {
 
 /** Starts the worker process's workers against config's Temporal and Postgres. */
 export async function startWorker(config: Config, opts: { logger?: Logger } = {}): Promise<RunningWorker> {
+  startTracing('switchboard-worker');
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'worker', { format: config.LOG_FORMAT });
   installRuntime(config, logger);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the worker');
@@ -48,6 +50,7 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
     await health.close();
     await connection.close().catch(() => undefined);
     await db.close().catch(() => undefined);
+    await currentTracing()?.shutdown().catch(() => undefined);
   });
   const polling = untilPolling(connection, workers).then(() =>
     logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT, health: health.url }, 'worker polling'),

@@ -1,8 +1,13 @@
 // One trace from the api through the workflow to the outside: POST /v1/agent to the carrier's request (OTLP
 // http/protobuf), POST /api/automation/execute to the vendor's (http/json), with no phone or email in any exported span.
 import { SpanKind } from '@opentelemetry/api';
+import { Worker } from '@temporalio/worker';
+import { workerTracing } from '../../src/telemetry/temporal';
+import { temporalDataConverter } from '../../src/temporal/client';
+import { callWorkflowId } from '../../src/temporal/ids';
 import { startTracing, type Tracing } from '../../src/telemetry/tracing';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
+import { testEnv } from '../helpers/env';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
@@ -37,13 +42,20 @@ function parseTraceparent(value: unknown): { traceId: string; spanId: string } {
   return { traceId: m[1]!, spanId: m[2]! };
 }
 
+/** The spans whose parent is not among spans. */
+function roots(spans: ReceivedSpan[]): ReceivedSpan[] {
+  const ids = new Set(spans.map((s) => s.spanId));
+  return spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
+}
+
 /** The spans of a trace once every wanted name is among them (flushing the SDK while waiting). */
 async function traceWith(ctx: { receiver: OtlpReceiver; tracing: Tracing }, traceId: string, wanted: RegExp[]): Promise<ReceivedSpan[]> {
   return eventually(async () => {
     await ctx.tracing.flush();
     const spans = ctx.receiver.spans.filter((s) => s.traceId === traceId);
-    return wanted.every((w) => spans.some((s) => w.test(s.name))) && spans;
-  }, 60_000, `spans ${wanted.join(', ')} in trace ${traceId}`);
+    // Spans leave in batches as they end: wait until every parent has arrived too.
+    return wanted.every((w) => spans.some((s) => w.test(s.name))) && roots(spans).length === 1 && spans;
+  }, 60_000, `spans ${wanted.join(', ')} in one connected trace ${traceId}`);
 }
 
 /**
@@ -51,12 +63,11 @@ async function traceWith(ctx: { receiver: OtlpReceiver; tracing: Tracing }, trac
  * traced like every undici request of this process) is the only span above it.
  */
 function expectOneTree(spans: ReceivedSpan[], serverName: string) {
-  const ids = new Set(spans.map((s) => s.spanId));
-  const roots = spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
+  const top = roots(spans);
   const shape = spans.map((s) => `${s.name} ${s.spanId} <- ${s.parentSpanId || '-'}`).join('\n');
   const server = spans.find((s) => s.name === serverName);
-  const top = roots.length === 1 && server && (server === roots[0] || (server.parentSpanId === roots[0]!.spanId && roots[0]!.kind === SpanKind.CLIENT + 1));
-  if (!top) throw new Error(`not one tree from ${serverName}:\n${shape}`);
+  const ok = top.length === 1 && server && (server === top[0] || (server.parentSpanId === top[0]!.spanId && top[0]!.kind === SpanKind.CLIENT + 1));
+  if (!ok) throw new Error(`not one tree from ${serverName}:\n${shape}`);
 }
 
 describe('POST /v1/agent, exported as http/protobuf', () => {
@@ -90,6 +101,12 @@ describe('POST /v1/agent, exported as http/protobuf', () => {
     expect(ctx.receiver.contentTypes.every((t) => t === 'application/x-protobuf')).toBe(true);
     for (const number of [phone, phone.slice(1), ...ws.numbers, '18005550100']) expect(exported).not.toContain(number);
     expect(ctx.receiver.spans.some((s) => s.name === 'GET /v1/lead/get')).toBe(true);
+
+    // The traced run replays with the interceptors bundled: tracing keeps the workflow deterministic.
+    const workflowId = callWorkflowId(res.body.call_id);
+    const history = await app.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    expect(Object.keys(history.events![0]!.workflowExecutionStartedEventAttributes!.header!.fields!)).toContain('_tracer-data');
+    await Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') }, dataConverter: temporalDataConverter(app.config), sinks: workerTracing().sinks }, history, workflowId);
   });
 });
 

@@ -43,7 +43,7 @@ const hex = (id: string | undefined, base64: boolean) => (id ? (base64 ? Buffer.
 function decode(body: Buffer, contentType: string): { json: unknown; base64Ids: boolean } {
   if (contentType.includes('json')) return { json: JSON.parse(body.toString('utf8')), base64Ids: false };
   // The proto definitions the exporter itself encodes with.
-  const root = require('@opentelemetry/otlp-transformer/build/src/generated/root'); // eslint-disable-line @typescript-eslint/no-require-imports
+  const root = require('@opentelemetry/otlp-transformer/build/src/generated/root');
   const type = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
   return { json: type.toObject(type.decode(body), { longs: String, bytes: String, defaults: false }), base64Ids: true };
 }

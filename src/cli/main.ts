@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { devDatabaseUrl, loadConfig, type Config } from '../config';
+import { devDatabaseUrl, loadConfig, type Config } from '../core/config';
 import { migrate } from '../db/migrate';
 import { createDb, type Db } from '../db/pool';
-import { packageRoot } from '../paths';
+import { packageRoot } from '../core/paths';
 import * as admin from './admin';
 import { agentCreate, agentUpdate, phoneNumberAdd, phoneNumberAssign } from './agents';
-import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connection';
+import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connections';
 
 const VERSION = (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 

@@ -1,6 +1,6 @@
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
-import { tracedQuery } from '../telemetry/db';
+import { tracedQuery } from '../telemetry/db-spans';
 import { listenWithReconnect, type Listener, type OnNotify } from './listen';
 
 /**

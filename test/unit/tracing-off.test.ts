@@ -9,7 +9,7 @@ jest.setTimeout(180_000);
 
 const PROBE = `
 const { startTracing } = require('./src/telemetry/tracing');
-require('./src/app'); require('./worker/workers'); require('./src/db/pool'); require('./src/log');
+require('./src/http/app'); require('./src/http/main'); require('./worker/workers'); require('./worker/main'); require('./src/db/pool'); require('./src/telemetry/log');
 (async () => {
   const tracing = startTracing('probe');
   await fetch(process.env.PROBE_URL + '/ping').then((r) => r.arrayBuffer());

@@ -9,10 +9,17 @@ jest.setTimeout(180_000);
 
 const PROBE = `
 const { startTracing } = require('./src/telemetry/tracing');
-require('./src/http/app'); require('./src/http/main'); require('./worker/workers'); require('./worker/main'); require('./src/db/pool'); require('./src/telemetry/log');
+require('./src/http/app'); require('./src/http/main'); require('./worker/workers'); require('./worker/main'); require('./src/db/pool');
+const { createLogger } = require('./src/telemetry/log');
+const { trace } = require('@opentelemetry/api');
 (async () => {
   const tracing = startTracing('probe');
-  await fetch(process.env.PROBE_URL + '/ping').then((r) => r.arrayBuffer());
+  const logger = createLogger('info', 'probe');
+  await trace.getTracer('probe').startActiveSpan('probe', async (span) => {
+    logger.info('inside');
+    await fetch(process.env.PROBE_URL + '/ping').then((r) => r.arrayBuffer());
+    span.end();
+  });
   await tracing?.flush();
   const loaded = Object.keys(require.cache).filter((k) => /@opentelemetry[\\\\/](sdk-|exporter-|instrumentation|resources)|interceptors-opentelemetry/.test(k));
   console.log(JSON.stringify({ on: Boolean(tracing), loaded: loaded.length }));
@@ -21,7 +28,7 @@ require('./src/http/app'); require('./src/http/main'); require('./worker/workers
 `;
 
 /** Runs the probe with env (and no other OTEL_* variable), answering what it printed. */
-function probe(receiver: OtlpReceiver, env: Record<string, string>): Promise<{ on: boolean; loaded: number }> {
+function probe(receiver: OtlpReceiver, env: Record<string, string>): Promise<{ on: boolean; loaded: number; logged: Record<string, unknown> }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_')));
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', PROBE], { cwd: repoRoot, env: { ...base, PROBE_URL: receiver.url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -29,7 +36,11 @@ function probe(receiver: OtlpReceiver, env: Record<string, string>): Promise<{ o
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   return new Promise((resolve, reject) =>
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`probe exited ${code}: ${err}`)))),
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`probe exited ${code}: ${err}`));
+      const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      resolve({ ...(lines.pop() as { on: boolean; loaded: number }), logged: lines.find((l) => l.msg === 'inside')! });
+    }),
   );
 }
 
@@ -43,14 +54,18 @@ describe('tracing off by default', () => {
   it('loads no SDK and exports nothing without an exporter, with OTEL_SDK_DISABLED or with OTEL_TRACES_EXPORTER=none', async () => {
     const envs: Record<string, string>[] = [{}, { OTEL_SERVICE_NAME: 'x', OTEL_EXPORTER_OTLP_HEADERS: 'a=b' }, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SDK_DISABLED: 'true' }, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_EXPORTER: 'none' }];
     for (const env of envs) {
-      expect(await probe(receiver, env)).toEqual({ on: false, loaded: 0 });
+      const seen = await probe(receiver, env);
+      expect({ on: seen.on, loaded: seen.loaded, traceId: seen.logged.trace_id }).toEqual({ on: false, loaded: 0, traceId: undefined });
     }
     expect(receiver.contentTypes).toEqual([]);
   });
 
-  it('exports the same request once the endpoint is set (the probe can see tracing)', async () => {
-    expect(await probe(receiver, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toMatchObject({ on: true });
-    expect(receiver.spans.map((s) => [s.service, s.attributes['url.full']])).toEqual([['probe', `${receiver.url}/ping`]]);
+  it('exports the same request once the endpoint is set (the probe can see tracing), and the log line names its trace', async () => {
+    const seen = await probe(receiver, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+    expect(seen.on).toBe(true);
+    const [outer, request] = [receiver.spans.find((s) => s.name === 'probe'), receiver.spans.find((s) => s.attributes['url.full'] === `${receiver.url}/ping`)];
+    expect(request).toMatchObject({ service: 'probe', traceId: outer!.traceId, parentSpanId: outer!.spanId });
+    expect(seen.logged).toMatchObject({ trace_id: outer!.traceId, span_id: outer!.spanId });
   });
 });
 

@@ -5,13 +5,14 @@ import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace
 const URL_KEYS = new Set(['url.full', 'http.url', 'http.target', 'url.original']);
 const DROPPED_KEYS = new Set(['url.query', 'db.statement.parameters', 'db.query.parameters', 'http.request.body', 'http.response.body']);
 const EMAIL = /[^\s@/?&=:"']+@[^\s@/?&=:"']+\.[^\s@/?&=:"']+/g;
-// A run of digits with phone punctuation, not inside a longer token; an IPv4 address is left alone.
+// A run of digits with phone punctuation, not inside a longer token; an IPv4 address or a date (Twilio's API version
+// in its paths) is left alone.
 const PHONE = /(?<![\w-])\+?\d[\d\s().-]{5,}\d(?![\w-])/g;
-const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+const NOT_A_PHONE = /^(\d{1,3}(\.\d{1,3}){3}|\d{4}-\d{2}-\d{2})$/;
 
 /** value with anything shaped like an email or a phone number replaced by [redacted]. */
 export function scrubText(value: string): string {
-  return value.replace(EMAIL, '[redacted]').replace(PHONE, (m) => (IPV4.test(m) ? m : '[redacted]'));
+  return value.replace(EMAIL, '[redacted]').replace(PHONE, (m) => (NOT_A_PHONE.test(m) ? m : '[redacted]'));
 }
 
 /** A URL without its query string and fragment, the rest scrubbed. */

@@ -9,6 +9,7 @@ import type { ChatModel } from '../src/llm/model';
 import { createChatActivities } from './chat/chat';
 import { createJourneyTriggerActivities } from './journeys/journey-triggers';
 import { createJourneyActivities } from './journeys/journeys';
+import { createLeadImportActivities } from './leads/import';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
 export interface ActivityDeps {
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createJourneyTriggerActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
+    ...createLeadImportActivities({ db: deps.db }),
     ...createChatActivities({ db: deps.db, logger: deps.logger, model: deps.chatModel ?? chatModelFromConfig(deps.config) }),
   };
 }

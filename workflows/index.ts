@@ -6,3 +6,4 @@ export { deliverJourneyTrigger } from './journeys/journey-trigger';
 export { outboundCall } from './calls/outbound-call';
 export { automationRun } from './automation/automation-run';
 export { chatSession } from './chat/chat-session';
+export { leadImport } from './leads/import';

@@ -154,6 +154,10 @@ const fields = z.object({
   CHAT_IDLE_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
   /** Messages a chatSession run takes before it continues as new (Temporal accepts at most 2,000 Updates per run). */
   CHAT_UPDATES_PER_RUN: z.coerce.number().int().min(2).max(1999).default(1000),
+  /** The largest file POST /v1/leads/import takes (bytes; beyond: 413). */
+  LEAD_IMPORT_MAX_BYTES: z.coerce.number().int().min(1).default(512 * 1_048_576),
+  /** Records a lead import applies per transaction (one activity each). */
+  LEAD_IMPORT_CHUNK_ROWS: z.coerce.number().int().min(1).max(10_000).default(1000),
   /** An OpenAI-compatible server for ai_reply nodes ({base}/chat/completions); unset: the scripted model. */
   CHAT_MODEL_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   CHAT_MODEL_API_KEY: z.string().min(1).optional(),

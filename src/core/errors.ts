@@ -17,6 +17,9 @@ export const DOMAIN_ERROR_CODES = [
   'concurrent_call_cap',
   'call_ended',
   'call_facts_changed',
+  'import_not_found',
+  'malformed_file',
+  'file_too_large',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -19,6 +19,9 @@ export const STATUS_OF_DOMAIN_CODE = {
   concurrent_call_cap: 429,
   call_ended: 409,
   call_facts_changed: 503,
+  import_not_found: 404,
+  malformed_file: 400,
+  file_too_large: 413,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */

@@ -59,7 +59,11 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
       unregister();
       running = undefined;
       await provider.shutdown();
-      (require('@opentelemetry/api') as typeof import('@opentelemetry/api')).trace.disable();
+      // What register() set globally goes too, so a later startTracing (tests) registers afresh.
+      const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+      api.trace.disable();
+      api.propagation.disable();
+      api.context.disable();
     },
   };
   return running;

@@ -22,7 +22,7 @@ import { callWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import { startSimulator } from '../src/telephony/simulator/server';
-import { createWorkers, workflowsPath } from '../worker/workers';
+import { createWorkers, workflowInterceptorModules, workflowsPath } from '../worker/workers';
 import type { OutboundCallInput } from '../workflows/calls/outbound-call-types';
 import { alternateBalanced, measure, measurementFigures, report, summarize, type BenchContext, type Figure } from './lib';
 import { forkServer } from './server-process';
@@ -179,7 +179,7 @@ async function endToEnd(ctx: BenchContext, databaseUrl: string, n: number, speed
 
   const native = await connectNativeTemporal(config);
   ctx.defer(() => native.close());
-  const { code } = await bundleWorkflowCode({ workflowsPath });
+  const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules });
   const bundlePath = path.join(os.tmpdir(), `bench-calls-bundle-${process.pid}.js`);
   writeFileSync(bundlePath, code);
   ctx.defer(() => rmSync(bundlePath, { force: true }));

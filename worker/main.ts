@@ -7,6 +7,7 @@ import { handleShutdownSignals } from '../src/core/shutdown';
 import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { registerSearchAttributesAtStart } from '../src/temporal/search-attributes';
 import { ensureRefreshSchedule } from '../src/connections/schedule';
+import { currentTracing, startTracing } from '../src/telemetry/tracing';
 import { startWorkerHealth } from './health';
 import { untilPolling } from './polling';
 import { installSdkRuntime } from './runtime';
@@ -32,6 +33,7 @@ function installRuntime(config: Config, logger: Logger) {
 
 /** Starts the worker process's workers against config's Temporal and Postgres. */
 export async function startWorker(config: Config, opts: { logger?: Logger } = {}): Promise<RunningWorker> {
+  startTracing('switchboard-worker');
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'worker', { format: config.LOG_FORMAT });
   installRuntime(config, logger);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the worker');
@@ -57,6 +59,7 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
     await health.close();
     await connection.close().catch(() => undefined);
     await db.close().catch(() => undefined);
+    await currentTracing()?.shutdown().catch(() => undefined);
   });
   const polling = untilPolling(connection, workers).then(() =>
     logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT, health: health.url }, 'worker polling'),

@@ -36,6 +36,8 @@ import { CLOSE, MAX_FRAME_BYTES } from '../chat/webchat/frames';
 import { webchatPreflight } from '../chat/http/cors';
 import { ChatSockets } from '../chat/webchat/sockets';
 import type { AppState } from './state';
+import { serverSpans } from '../telemetry/http-server';
+import { tracingOn } from '../telemetry/tracing';
 
 export interface App {
   koa: Koa<AppState>;
@@ -105,6 +107,8 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   mountRoutes(api, webchatRoutes, { optionalApiKey: [optionalApiKeyAuth(keys), sessionLimit] }, { ...deps, journeyVersions });
   mountRoutes(api, webchatPageRoutes, { apiKey: [], automation: [], none: [] }, { ...deps, journeyVersions });
 
+  // Outermost, so the request's log line and everything it starts (queries, workflows) are in its trace.
+  if (tracingOn()) koa.use(serverSpans());
   koa.use(requestContext(deps.logger, opts.requestLog));
   koa.use(metrics.middleware);
   koa.use(draining.middleware);

@@ -18,6 +18,7 @@ import { handleShutdownSignals } from '../core/shutdown';
 import { connectTemporal } from '../temporal/client';
 import { registerSearchAttributesAtStart } from '../temporal/search-attributes';
 import { startInProcessAutomationWorker } from '../../worker/in-process';
+import { currentTracing, startTracing } from '../telemetry/tracing';
 
 export interface RunningApi {
   server: Server;
@@ -29,6 +30,7 @@ export interface RunningApi {
 
 /** Starts the api process: migrations, search attributes, then the HTTP server. */
 export async function startApi(config: Config, opts: { logger?: Logger; requestLog?: RequestLog; eagerClient?: AppDeps['eagerClient'] } = {}): Promise<RunningApi> {
+  startTracing('switchboard-api');
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api', { format: config.LOG_FORMAT, buffered: true });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the api');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
@@ -75,6 +77,7 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
       await inProcess?.stop();
       await temporal.connection.close();
       await db.close();
+      await currentTracing()?.shutdown();
     },
   };
 }

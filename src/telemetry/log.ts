@@ -1,4 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { traceIds } from './log-context';
 
 /** The LOG_FORMAT setting: auto picks pretty for a terminal and JSON for everything else. */
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -58,6 +59,7 @@ export function createLogger(level: string, name: string, opts: { format?: LogFo
       censor: '[redacted]',
     },
     serializers: { err: errorSerializer(pretty), error: errorSerializer(pretty) },
+    mixin: traceIds,
     ...(pretty ? { transport: prettyTransport(Boolean(process.stdout.isTTY)) } : {}),
   };
   return opts.buffered && !pretty

@@ -9,7 +9,7 @@ import { ensureDatabase, startPrivatePostgres, type RunningPostgres } from '../.
 import { resolveTemporalCli } from '../../src/devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../../src/devstack/temporal-server';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
-import { workflowsPath } from '../../worker/workers';
+import { workflowInterceptorModules, workflowsPath } from '../../worker/workers';
 import { repoRoot, TEST_ENV } from './env';
 
 declare global {
@@ -57,7 +57,7 @@ export default async function globalSetup(): Promise<void> {
   const bundleDir = path.join(repoRoot, '.cache');
   mkdirSync(bundleDir, { recursive: true });
   const bundlePath = path.join(bundleDir, 'test-workflow-bundle.js');
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quietLogger });
   writeFileSync(bundlePath, code);
 
   process.env[TEST_ENV.databaseUrl] = databaseUrl;

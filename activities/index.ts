@@ -2,6 +2,7 @@ import type { Config } from '../src/config';
 import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/log';
 import { createCallEventActivities } from './call-events';
+import { createCampaignActivities } from './campaigns';
 import { createCallActivities } from './calls';
 import { createAutomationActivities } from './automations';
 import { chatModelFromConfig } from '../src/llm/from-config';
@@ -28,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createJourneyTriggerActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
+    ...createCampaignActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createChatActivities({ db: deps.db, logger: deps.logger, model: deps.chatModel ?? chatModelFromConfig(deps.config) }),
   };

@@ -11,6 +11,9 @@ export const DOMAIN_ERROR_CODES = [
   'journey_step_not_found',
   'hook_limit_reached',
   'automation_not_allowed',
+  'campaign_not_found',
+  'campaign_ended',
+  'import_not_found',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -6,3 +6,5 @@ export { deliverJourneyTrigger } from './journey-trigger';
 export { outboundCall } from './outbound-call';
 export { automationRun } from './automation-run';
 export { chatSession } from './chat-session';
+export { campaignRun } from './campaigns/campaign';
+export { deliverCampaignEvent } from './campaigns/events';

@@ -7,7 +7,7 @@ set -eu
 
 NAMESPACE=${TEMPORAL_NAMESPACE:-default}
 RETENTION=${TEMPORAL_NAMESPACE_RETENTION:-168h}
-SEARCH_ATTRIBUTES="WorkspaceId LeadId JourneyId CallId AutomationType Outcome"
+SEARCH_ATTRIBUTES="WorkspaceId LeadId JourneyId CallId CampaignId AgentId AutomationType Outcome"
 
 retry() {
   tries=0

@@ -1,6 +1,12 @@
 /** The call event types a subscription can ask for. */
 export const CALL_EVENT_TYPES = ['call.started', 'call.completed'] as const;
 export type CallEventType = (typeof CALL_EVENT_TYPES)[number];
+/** The campaign event types a subscription can ask for (delivered the same way, signed and retried). */
+export const CAMPAIGN_EVENT_TYPES = ['campaign.started', 'campaign.completed'] as const;
+export type CampaignEventType = (typeof CAMPAIGN_EVENT_TYPES)[number];
+/** Every event type a subscription can ask for. */
+export const SUBSCRIPTION_EVENT_TYPES = [...CALL_EVENT_TYPES, ...CAMPAIGN_EVENT_TYPES] as const;
+export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
 
 /** The event id of one event of one call: the same on every retry, in every subscriber's delivery. */
 export const callEventId = (callId: string, type: CallEventType): string => `evt_call_${callId}_${type === 'call.started' ? 'started' : 'completed'}`;

@@ -13,6 +13,9 @@ export const STATUS_OF_DOMAIN_CODE = {
   journey_step_not_found: 404,
   hook_limit_reached: 409,
   automation_not_allowed: 403,
+  campaign_not_found: 404,
+  campaign_ended: 409,
+  import_not_found: 404,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */

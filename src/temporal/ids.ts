@@ -5,3 +5,6 @@ export const automationWorkflowId = (requestId: string) => `automation:${request
 export const chatWorkflowId = (sessionId: string) => `chat:${sessionId}`;
 export const callEventWorkflowId = (eventId: string) => `call-event:${eventId}`;
 export const journeyTriggerWorkflowId = (eventId: string) => `journey-trigger:${eventId}`;
+export const campaignWorkflowId = (campaignId: string) => `campaign:${campaignId}`;
+/** A campaign event's delivery run. */
+export const campaignEventWorkflowId = (eventId: string) => `campaign-event:${eventId}`;

@@ -1,11 +1,11 @@
 import type { Db, Queryable } from '../pool';
-import type { CallEventType } from '../../calls/events';
+import type { SubscriptionEventType } from '../../calls/events';
 
 /** A URL a workspace subscribed to call events. */
 export interface CallSubscription {
   id: string;
   url: string;
-  events: CallEventType[];
+  events: SubscriptionEventType[];
   created_at: Date;
 }
 
@@ -14,7 +14,7 @@ const COLUMNS = 'id, url, events, created_at';
 /** Inserts a subscription unless the workspace already has max of them; undefined when it is full (or gone). */
 export async function createCallSubscription(
   db: Db,
-  s: { id: string; workspaceId: string; url: string; events: CallEventType[] },
+  s: { id: string; workspaceId: string; url: string; events: SubscriptionEventType[] },
   max: number,
 ): Promise<CallSubscription | undefined> {
   return db.tx(async (q) => {
@@ -47,7 +47,7 @@ export async function deleteCallSubscription(db: Queryable, workspaceId: string,
 export async function pendingCallSubscribers(
   db: Queryable,
   workspaceId: string,
-  type: CallEventType,
+  type: SubscriptionEventType,
   eventId: string,
 ): Promise<{ id: string; url: string }[]> {
   return db.query<{ id: string; url: string }>(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { CALL_EVENT_TYPES } from '../../calls/events';
+import { CALL_EVENT_TYPES, SUBSCRIPTION_EVENT_TYPES } from '../../calls/events';
 import { checkSubscriptionUrl } from '../../calls/events-url';
 import { createCallSubscription, deleteCallSubscription, listCallSubscriptions, type CallSubscription } from '../../db/repos/call-events';
 import { NO_NUL_PATTERN } from '../../documented';
@@ -18,7 +18,7 @@ const SubscriptionId = z.guid({ error: (i) => (i.input === undefined ? 'required
 const Subscription = z.object({
   id: z.guid(),
   url: z.string(),
-  events: z.array(z.enum(CALL_EVENT_TYPES)),
+  events: z.array(z.enum(SUBSCRIPTION_EVENT_TYPES)),
   created_at: z.iso.datetime(),
 });
 
@@ -31,13 +31,13 @@ const CreateBody = z.strictObject({
     .meta({ format: 'uri' })
     .describe('http(s) URL the events are POSTed to; it must be public (or in SSRF_ALLOWLIST)'),
   events: z
-    .array(z.enum(CALL_EVENT_TYPES))
+    .array(z.enum(SUBSCRIPTION_EVENT_TYPES))
     .min(1)
-    .max(CALL_EVENT_TYPES.length)
+    .max(SUBSCRIPTION_EVENT_TYPES.length)
     .refine((e) => new Set(e).size === e.length, 'no event type twice')
     .meta({ uniqueItems: true })
     .optional()
-    .describe('Event types to receive; default both'),
+    .describe('Event types to receive; default the two call events'),
 });
 
 const present = (s: CallSubscription) => ({ id: s.id, url: s.url, events: s.events, created_at: s.created_at.toISOString() });
@@ -55,7 +55,7 @@ export const createCallSubscriptionRoute = defineRoute({
   path: '/v1/calls/subscriptions',
   tag: TAG,
   summary: 'Subscribe a URL to call events',
-  description: `Events: call.started (the provider accepted the call), call.completed (the call ended; with its transfer legs). ${DELIVERY} At most ${MAX_CALL_SUBSCRIPTIONS} subscriptions per workspace.`,
+  description: `Events: call.started (the provider accepted the call), call.completed (the call ended; with its transfer legs); campaign.started, campaign.completed (data: {campaign} as GET /v1/campaigns/{id} shows it). ${DELIVERY} At most ${MAX_CALL_SUBSCRIPTIONS} subscriptions per workspace.`,
   auth: 'apiKey',
   idempotent: true,
   body: CreateBody,

@@ -1,3 +1,4 @@
+import { campaignRoutes } from '../../campaigns/http/routes';
 import type { Route } from '../route';
 import { createCallSubscriptionRoute, deleteCallSubscriptionRoute, listCallSubscriptionsRoute } from './call-events';
 import { cancelCallRoute, getCallRoute, startCallRoute } from './calls';
@@ -19,4 +20,4 @@ import { unenrollLead } from './unenroll';
 import { getMe } from './workspace';
 
 /** Every documented route of the api, in the order the OpenAPI document lists them. */
-export const routes: Route<any, any>[] = [getMe, getLead, listLeads, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute, listJourneysRoute, getJourneyRoute, importJourneyRoute, startCallRoute, getCallRoute, listCallsRoute, cancelCallRoute, createCallSubscriptionRoute, listCallSubscriptionsRoute, deleteCallSubscriptionRoute, listAgentsRoute, getAgentRoute, createAgentRoute, updateAgentRoute, listPhoneNumbersRoute, addPhoneNumberRoute, assignPhoneNumberRoute, createHookRoute, listHooksRoute, deleteHookRoute, login, ...nocodeRoutes];
+export const routes: Route<any, any>[] = [getMe, getLead, listLeads, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute, listJourneysRoute, getJourneyRoute, importJourneyRoute, startCallRoute, getCallRoute, listCallsRoute, cancelCallRoute, createCallSubscriptionRoute, listCallSubscriptionsRoute, deleteCallSubscriptionRoute, listAgentsRoute, getAgentRoute, createAgentRoute, updateAgentRoute, listPhoneNumbersRoute, addPhoneNumberRoute, assignPhoneNumberRoute, createHookRoute, listHooksRoute, deleteHookRoute, ...campaignRoutes, login, ...nocodeRoutes];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { DomainError } from '../../errors';
+import { encodeCursor } from '../../http/cursor';
 import { keysetPage } from '../../http/keyset-page';
 import { defineRoute, workspaceOf, type Route } from '../../http/route';
 import { DEFAULT_PAGE_LIMIT, NextCursor, PageCursor, PageLimit } from '../../http/routes/page-schemas';
@@ -61,7 +62,7 @@ export const listCampaignsRoute = defineRoute({
   description: 'Newest first, each with its live counts; pass next_cursor as cursor for the next page.',
   auth: 'apiKey',
   query: z.object({ limit: PageLimit.optional(), cursor: PageCursor.optional() }),
-  example: { query: { limit: 20 } },
+  example: { query: { limit: 20, cursor: encodeCursor({ at: '2026-06-01T12:00:00.000000Z', id: EXAMPLE_ID }) } },
   responses: {
     200: { description: 'A page of campaigns', schema: z.object({ status: z.literal('success'), campaigns: z.array(Campaign), next_cursor: NextCursor }) },
     400: { description: 'A malformed limit or cursor' },
@@ -102,7 +103,7 @@ export const listCampaignCallsRoute = defineRoute({
   description: 'In audience order, each lead with its state, outcome (skip_reason for skipped ones) and calls (oldest first); pass next_cursor as cursor for the next page.',
   auth: 'apiKey',
   query: z.object({ limit: PageLimit.optional(), cursor: CallsCursor.optional() }),
-  example: { params: { id: EXAMPLE_ID }, query: { limit: 50 } },
+  example: { params: { id: EXAMPLE_ID }, query: { limit: 50, cursor: '50' } },
   responses: {
     200: { description: 'A page of leads', schema: z.object({ status: z.literal('success'), leads: z.array(CampaignLead), next_cursor: NextCursor }) },
     400: { description: 'A malformed limit or cursor' },

@@ -44,16 +44,16 @@ export function createCampaignActivities(deps: { db: Db; logger: Logger; ssrfAll
     /**
      * Up to `limit` leads to call now (`nowMs`: the run's clock): each inside its own window (its time zone, else
      * the workspace's); the others wait for theirs, and gone leads are skipped. With none due: when the next one is
-     * (null: none left to call).
+     * (null: none left to call). `busy`: leads the run holds (a call's start or end not recorded yet), left out.
      */
-    async campaignDueLeads(a: { campaignId: string; workspaceId: string; agentId: string; window?: CallWindow; nowMs: number; limit: number }) {
+    async campaignDueLeads(a: { campaignId: string; workspaceId: string; agentId: string; window?: CallWindow; nowMs: number; limit: number; busy: number[] }) {
       const agent = await findCallAgent(db, a.workspaceId, a.agentId);
       const ws = await db.one<{ timezone: string }>('SELECT timezone FROM workspaces WHERE id = $1', [a.workspaceId]);
       const window = effectiveWindow(a.window, agent?.call_window);
       const now = new Date(a.nowMs);
       const due: DueLead[] = [];
       for (let scan = 0; scan < MAX_SCANS && due.length < a.limit; scan++) {
-        const rows = await dueLeads(db, a.campaignId, a.workspaceId, now, SCAN);
+        const rows = await dueLeads(db, a.campaignId, a.workspaceId, now, SCAN, a.busy);
         const waiting: { position: number; until: Date }[] = [];
         const skipped: { position: number; reason: SkipReason }[] = [];
         for (const r of rows) {
@@ -70,7 +70,7 @@ export function createCampaignActivities(deps: { db: Db; logger: Logger; ssrfAll
         if (rows.length < SCAN) break;
       }
       if (due.length) return { due, nextAtMs: null };
-      return { due, nextAtMs: (await nextDueAt(db, a.campaignId))?.getTime() ?? null };
+      return { due, nextAtMs: (await nextDueAt(db, a.campaignId, a.busy))?.getTime() ?? null };
     },
 
     /** Records a call about to start for a lead. */

@@ -130,7 +130,8 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
     }
     if (!queue.length) {
       const ended = inflight.size;
-      const r = await data.campaignDueLeads({ campaignId, workspaceId, agentId, window: spec.window, nowMs: Date.now(), limit: spec.max_concurrent - inflight.size });
+      // Leads in flight are left out: a lead's start is recorded by its own activity, which may not have run yet.
+      const r = await data.campaignDueLeads({ campaignId, workspaceId, agentId, window: spec.window, nowMs: Date.now(), limit: spec.max_concurrent - inflight.size, busy: [...inflight] });
       queue = r.due;
       if (!queue.length) {
         if (r.nextAtMs === null && inflight.size === 0) {

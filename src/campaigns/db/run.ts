@@ -16,14 +16,17 @@ export interface DueRow {
   custom_fields: Record<string, unknown> | null;
 }
 
-/** Up to `limit` leads due at `now` (pending or waiting, next_at reached), in (next_at, position) order. */
-export async function dueLeads(db: Queryable, campaignId: string, workspaceId: string, now: Date, limit: number): Promise<DueRow[]> {
+/**
+ * Up to `limit` leads due at `now` (pending or waiting, next_at reached), in (next_at, position) order; `busy`: leads
+ * the run holds already (their call's start or end not recorded yet).
+ */
+export async function dueLeads(db: Queryable, campaignId: string, workspaceId: string, now: Date, limit: number, busy: number[]): Promise<DueRow[]> {
   return db.query<DueRow & Record<string, unknown>>(
     `SELECT c.position, c.lead_id, c.attempts, l.phone, l.first_name, l.last_name, l.email, l.company, l.timezone, l.custom_fields
      FROM campaign_leads c LEFT JOIN leads l ON l.id = c.lead_id AND l.workspace_id = $2
-     WHERE c.campaign_id = $1 AND c.state IN ('pending', 'waiting') AND c.next_at <= $3
+     WHERE c.campaign_id = $1 AND c.state IN ('pending', 'waiting') AND c.next_at <= $3 AND c.position <> ALL ($5::int[])
      ORDER BY c.next_at, c.position LIMIT $4`,
-    [campaignId, workspaceId, now, limit],
+    [campaignId, workspaceId, now, limit, busy],
   );
 }
 
@@ -47,11 +50,11 @@ export async function markSkipped(db: Queryable, campaignId: string, leads: { po
   );
 }
 
-/** The earliest instant a lead not yet done is due (null: none is pending or waiting). */
-export async function nextDueAt(db: Queryable, campaignId: string): Promise<Date | null> {
+/** The earliest instant a lead not yet done is due (null: none is pending or waiting), leaving out `busy` ones. */
+export async function nextDueAt(db: Queryable, campaignId: string, busy: number[]): Promise<Date | null> {
   const row = await db.one<{ at: Date | null }>(
-    `SELECT min(next_at) AS at FROM campaign_leads WHERE campaign_id = $1 AND state IN ('pending', 'waiting')`,
-    [campaignId],
+    `SELECT min(next_at) AS at FROM campaign_leads WHERE campaign_id = $1 AND state IN ('pending', 'waiting') AND position <> ALL ($2::int[])`,
+    [campaignId, busy],
   );
   return row?.at ?? null;
 }

@@ -38,6 +38,8 @@ export interface CampaignRunInput {
   agentId: string;
   name: string;
   spec: CampaignSpec;
+  /** Calls a run starts before it continues as new (default CALLS_PER_RUN; tests and the benchmark set it). */
+  callsPerRun?: number;
   carry?: { started: boolean; paused: boolean; canceled: boolean; lastStartMs: number; runs: number };
 }
 

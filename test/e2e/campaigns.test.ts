@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { webhookSecrets } from '../../src/db/repos/webhook-secrets';
 import { campaignWorkflowId } from '../../src/temporal/ids';
+import { taskQueue } from '../../src/temporal/task-queues';
+import type { CampaignRunInput } from '../../src/campaigns/types';
 import { callingWorkspace, phoneEnding } from '../helpers/calls';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually, WebhookReceiver } from '../helpers/webhook-receiver';
@@ -133,6 +135,31 @@ describe('campaigns', () => {
     await app.db.query('DELETE FROM leads WHERE id = $1', [gone]);
     const c = await ended(ws, res.body.campaign_id);
     expect(c.counts).toMatchObject({ failed: 1, skipped: 1, skipped_deleted: 1, human: 0 });
+  });
+
+  it('continues as new every callsPerRun calls, losing no lead and dialling none twice, never over max_concurrent', async () => {
+    const ws = await callingWorkspace(app);
+    const phones = Array.from({ length: 8 }, () => phoneEnding('4321'));
+    const leadIds: string[] = [];
+    for (const p of phones) leadIds.push(await lead(ws, p, 'many'));
+    const id = randomUUID();
+    const input: CampaignRunInput = {
+      campaignId: id, workspaceId: ws.workspaceId, agentId: ws.agentId, name: 'Many', callsPerRun: 3,
+      spec: { audience: { tag: 'many' }, window: ANY_TIME, max_concurrent: 2 },
+    };
+    const handle = await app.temporal.client.workflow.start('campaignRun', { workflowId: campaignWorkflowId(id), taskQueue: taskQueue('journeys', app.config.TEMPORAL_TASK_QUEUE_PREFIX), args: [input] });
+    const c = await ended(ws, id);
+    expect(c.counts).toMatchObject({ total: 8, human: 8, pending: 0, dialing: 0 });
+    expect(phones.map((p) => dialled(p).length)).toEqual(phones.map(() => 1));
+    // 8 calls, 3 per run: three runs, each history a fraction of one run per lead.
+    const runs = [];
+    for await (const r of app.temporal.client.workflow.list({ query: `WorkflowId = '${campaignWorkflowId(id)}'` })) runs.push(r);
+    expect(runs.length).toBe(3);
+    expect((await handle.describe()).runId).not.toBe(handle.firstExecutionRunId);
+    // At the provider, never more than two of them at once.
+    const spans = app.simulator!.ledger.calls().filter((k) => phones.includes(k.to.replace(/^\+/, '')) && k.parentSid === null);
+    const overlap = Math.max(...spans.map((a) => spans.filter((b) => Date.parse(b.createdAt) <= Date.parse(a.createdAt) && Date.parse(b.endedAt!) > Date.parse(a.createdAt)).length));
+    expect(overlap).toBeLessThanOrEqual(2);
   });
 
   it("answers 404 for another workspace's campaign on every route, and for an agent or lead not the workspace's", async () => {

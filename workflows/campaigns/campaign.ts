@@ -122,7 +122,7 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
       await condition(() => canceled || paused || inflight.size < spec.max_concurrent);
       continue;
     }
-    if (startedHere >= CALLS_PER_RUN || workflowInfo().continueAsNewSuggested) break;
+    if (startedHere >= (input.callsPerRun ?? CALLS_PER_RUN) || workflowInfo().continueAsNewSuggested) break;
     const pace = lastStart + gapMs - Date.now();
     if (gapMs && pace > 0) {
       await condition(() => canceled || paused, pace);

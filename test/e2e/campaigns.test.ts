@@ -126,6 +126,34 @@ describe('campaigns', () => {
     }
   });
 
+  it("calls a lead inside its window while another, outside its own, waits without holding the one place", async () => {
+    const ws = await callingWorkspace(app); // the workspace's zone: between 10:00 and 18:00 now
+    const hour = (zone: string) => Number(new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: zone }).format(new Date()));
+    const night = Intl.supportedValuesOf('timeZone').find((z) => hour(z) >= 1 && hour(z) < 5)!;
+    const sleeper = await lead(ws, phoneEnding('0001'), 'w', { timezone: night });
+    const awake = await lead(ws, phoneEnding('0001'), 'w');
+    const res = await app.request('POST', '/v1/campaigns', {
+      key: ws.apiKey,
+      body: { name: 'Windows', agent: ws.agentId, audience: { lead_ids: [sleeper, awake] }, window: { start: '08:00', end: '20:00' }, max_concurrent: 1 },
+    });
+    const id = res.body.campaign_id as string;
+    const c = await eventually(async () => {
+      const v = await view(ws, id);
+      return v.counts.human === 1 ? v : undefined;
+    }, 60_000, 'the lead in its window called');
+    expect(c.counts).toMatchObject({ waiting_for_window: 1, dialing: 0, pending: 0 });
+    const waiting = await app.db.one<{ lead_id: string; opens_in_hours: number }>(
+      "SELECT lead_id, (extract(epoch FROM next_at - now()) / 3600)::float8 AS opens_in_hours FROM campaign_leads WHERE campaign_id = $1 AND state = 'waiting'",
+      [id],
+    );
+    // 08:00 in the night zone is 3 to 7 hours away.
+    expect(waiting!.lead_id).toBe(sleeper);
+    expect(waiting!.opens_in_hours).toBeGreaterThan(2.9);
+    expect(waiting!.opens_in_hours).toBeLessThan(7.1);
+    expect((await app.request('POST', `/v1/campaigns/${id}/cancel`, { key: ws.apiKey })).body.status).toBe('canceled');
+    expect((await ended(ws, id)).counts).toMatchObject({ human: 1, canceled: 1, waiting_for_window: 0 });
+  });
+
   it('skips a lead deleted mid-campaign', async () => {
     const ws = await callingWorkspace(app);
     const first = await lead(ws, phoneEnding('0007'), 'x');

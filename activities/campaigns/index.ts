@@ -1,19 +1,18 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { findCampaign, insertCampaign, setCampaignStatus, snapshotAudience } from '../../src/campaigns/db/campaigns';
+import { campaignAgent, findCampaign, insertCampaign, setCampaignStatus, snapshotAudience } from '../../src/campaigns/db/campaigns';
 import { dueLeads, endLeadCall, finishCampaign, leadCounts, markSkipped, markWaiting, nextDueAt, startLeadCall } from '../../src/campaigns/db/run';
 import { countsOf, presentCampaign } from '../../src/campaigns/present';
 import type { CampaignRunInput, CampaignStatus, DueLead, LeadOutcome, SkipReason } from '../../src/campaigns/types';
 import type { CampaignEventType } from '../../src/calls/events';
 import { callTimeZone, effectiveWindow } from '../../src/calls/rules';
 import type { Db } from '../../src/db/pool';
-import { pendingCallSubscribers, settleCallEvent } from '../../src/db/repos/call-events';
-import { findCallAgent } from '../../src/db/repos/calls';
-import { webhookSecrets } from '../../src/db/repos/webhook-secrets';
-import { msUntilWindow } from '../../src/journeys/window';
-import { deliverWebhook } from '../../src/journeys/webhook';
-import type { Logger } from '../../src/log';
+import { pendingCallSubscribers, settleCallEvent } from '../../src/calls/db/call-events';
+import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
+import { msUntilWindow } from '../../src/schedule/window';
+import { deliverWebhook } from '../../src/webhooks/webhook';
+import type { Logger } from '../../src/telemetry/log';
 import { ssrfAllowlist } from '../../src/net/ssrf';
-import type { CallWindow } from '../../workflows/outbound-call-types';
+import type { CallWindow } from '../../workflows/calls/outbound-call-types';
 
 /** One campaign event to deliver, its id stable across retries. */
 export interface CampaignEventInput {
@@ -47,7 +46,7 @@ export function createCampaignActivities(deps: { db: Db; logger: Logger; ssrfAll
      * (null: none left to call). `busy`: leads the run holds (a call's start or end not recorded yet), left out.
      */
     async campaignDueLeads(a: { campaignId: string; workspaceId: string; agentId: string; window?: CallWindow; nowMs: number; limit: number; busy: number[] }) {
-      const agent = await findCallAgent(db, a.workspaceId, a.agentId);
+      const agent = await campaignAgent(db, a.workspaceId, a.agentId);
       const ws = await db.one<{ timezone: string }>('SELECT timezone FROM workspaces WHERE id = $1', [a.workspaceId]);
       const window = effectiveWindow(a.window, agent?.call_window);
       const now = new Date(a.nowMs);

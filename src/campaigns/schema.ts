@@ -1,7 +1,7 @@
 // A campaign request's rules, shared by the api and the CLI.
 import { z } from 'zod';
 import { CALL_OUTCOMES, CallWindow } from '../journeys/schema';
-import { parseIsoDuration } from '../journeys/duration';
+import { parseIsoDuration } from '../schedule/duration';
 import { Tag } from '../leads/rules';
 
 const Uuid = z.guid({ error: 'must be a UUID' });

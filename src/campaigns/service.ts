@@ -2,13 +2,12 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/pool';
-import { findCallAgent } from '../db/repos/calls';
-import { DomainError } from '../errors';
+import { DomainError } from '../core/errors';
 import { campaignWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
 import { engineUnreachable } from '../temporal/unreachable';
-import { countWorkspaceLeads, findCampaign, importExists, insertCampaign, setCampaignStatus, type CampaignRow } from './db/campaigns';
+import { campaignAgent, countWorkspaceLeads, findCampaign, importExists, insertCampaign, setCampaignStatus, type CampaignRow } from './db/campaigns';
 import { leadCounts } from './db/run';
 import { countsOf, presentCampaign } from './present';
 import { CAMPAIGN_CONTROL_SIGNAL, ENDED, type CampaignControl, type CampaignRunInput, type CampaignSpec, type CampaignStatus } from './types';
@@ -24,7 +23,7 @@ export interface CampaignDeps {
 
 /** Checks the agent and the audience, starts the run and records the campaign; its id and status. */
 export async function createCampaign(d: CampaignDeps, workspaceId: string, c: { name: string; agent: string; spec: CampaignSpec }, now = Date.now()) {
-  if (!(await findCallAgent(d.db, workspaceId, c.agent))) throw new DomainError('agent_not_found', 'Agent not found');
+  if (!(await campaignAgent(d.db, workspaceId, c.agent))) throw new DomainError('agent_not_found', 'Agent not found');
   const a = c.spec.audience;
   if ('lead_ids' in a && (await countWorkspaceLeads(d.db, workspaceId, a.lead_ids)) !== new Set(a.lead_ids).size) {
     throw new DomainError('lead_not_found', 'audience.lead_ids: a lead is not on file in this workspace');

@@ -1,5 +1,5 @@
 // A campaign's shapes shared by its routes, its repository, its run and the CLI. Types and constants only.
-import type { CallWindow } from '../../workflows/outbound-call-types';
+import type { CallWindow } from '../../workflows/calls/outbound-call-types';
 
 /** Who a campaign calls: the leads with a tag, a list of lead ids, or the leads an import wrote. */
 export type Audience = { tag: string } | { lead_ids: string[] } | { import_id: string };

@@ -6,8 +6,8 @@ import { countsOf, presentCampaign, type CampaignCounts } from '../campaigns/pre
 import { campaignView, controlCampaign, createCampaign, type CampaignDeps } from '../campaigns/service';
 import { ENDED, type CampaignControl, type CampaignStatus } from '../campaigns/types';
 import type { Db } from '../db/pool';
-import { DomainError } from '../errors';
-import { describeIssues } from '../validation';
+import { DomainError } from '../core/errors';
+import { describeIssues } from '../core/validation';
 import { UsageError } from './admin';
 
 export interface CampaignCreateOpts {

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { devDatabaseUrl, loadConfig, type Config } from '../config';
+import { devDatabaseUrl, loadConfig, type Config } from '../core/config';
 import type { CampaignDeps } from '../campaigns/service';
 import { migrate } from '../db/migrate';
 import { connectTemporal } from '../temporal/client';
 import { createDb, type Db } from '../db/pool';
-import { packageRoot } from '../paths';
+import { packageRoot } from '../core/paths';
 import * as admin from './admin';
 import { agentCreate, agentUpdate, phoneNumberAdd, phoneNumberAssign } from './agents';
 import { campaignControl, campaignCreate, campaignList, campaignWatch } from './campaign';
-import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connection';
+import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connections';
 
 const VERSION = (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 

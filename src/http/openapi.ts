@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyDocumented, IDEMPOTENCY_KEY_PATTERN } from '../documented';
+import { applyDocumented, IDEMPOTENCY_KEY_PATTERN } from '../core/documented';
 import type { Route } from './route';
 
 const failure = z.object({ status: z.literal('failed'), message: z.string() });

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
-import type { ApiKeyScope } from '../db/repos/api-keys';
-import type { AutomationAuth } from '../auth/automation-auth';
-import type { NocodeAuth } from '../auth/nocode-auth';
+import type { ApiKeyScope } from '../workspaces/db/api-keys';
+import type { AutomationAuth, NocodeAuth } from '../auth/callers';
 
 /** Typed ctx.state shared by the api's middleware. */
 export interface AppState {

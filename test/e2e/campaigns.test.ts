@@ -1,7 +1,7 @@
 // Campaigns end to end: the run calls its audience through outboundCall children on the carrier simulator (outcomes by
 // the destination's last four digits), counts every outcome, and obeys pause, resume and cancel.
 import { randomUUID } from 'node:crypto';
-import { webhookSecrets } from '../../src/db/repos/webhook-secrets';
+import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
 import { campaignWorkflowId } from '../../src/temporal/ids';
 import { taskQueue } from '../../src/temporal/task-queues';
 import type { CampaignRunInput } from '../../src/campaigns/types';

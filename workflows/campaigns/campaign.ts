@@ -16,10 +16,10 @@ import {
 import type { CampaignActivities } from '../../activities/campaigns';
 import { callsAgain, leadOutcomeOf } from '../../src/campaigns/outcome';
 import { CAMPAIGN_CONTROL_SIGNAL, type CampaignControl, type CampaignRunInput, type DueLead } from '../../src/campaigns/types';
-import { parseIsoDuration } from '../../src/journeys/duration';
+import { parseIsoDuration } from '../../src/schedule/duration';
 import { callWorkflowId } from '../../src/temporal/ids';
 import { SA } from '../../src/temporal/search-attribute-keys';
-import type { outboundCall } from '../outbound-call';
+import type { outboundCall } from '../calls/outbound-call';
 import { publishCampaignEvent } from './events';
 
 /** Database work: short, retried until the database answers. */

@@ -99,3 +99,8 @@ export async function snapshotAudience(db: Db, campaignId: string, workspaceId: 
     return rows[0]!.n;
   });
 }
+
+/** The workspace's agent's call window (null: none set), or undefined when the workspace has no such agent. */
+export async function campaignAgent(db: Queryable, workspaceId: string, agentId: string): Promise<{ call_window: { start: string; end: string; days?: string[] } | null } | undefined> {
+  return db.one('SELECT call_window FROM agents WHERE workspace_id = $1 AND id = $2', [workspaceId, agentId]);
+}

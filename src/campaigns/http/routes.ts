@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
-import { DomainError } from '../../errors';
+import type { AppDeps } from '../../core/deps';
+import { DomainError } from '../../core/errors';
 import { encodeCursor } from '../../http/cursor';
 import { keysetPage } from '../../http/keyset-page';
 import { defineRoute, workspaceOf, type Route } from '../../http/route';
-import { DEFAULT_PAGE_LIMIT, NextCursor, PageCursor, PageLimit } from '../../http/routes/page-schemas';
-import { isUuid } from '../../ids';
+import { DEFAULT_PAGE_LIMIT, NextCursor, PageCursor, PageLimit } from '../../http/page-schemas';
+import { isUuid } from '../../core/ids';
 import { listCampaigns } from '../db/campaigns';
 import { leadCallsPage, leadCounts } from '../db/run';
 import { countsOf, presentCampaign } from '../present';

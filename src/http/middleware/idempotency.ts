@@ -8,8 +8,8 @@ import {
   releaseIdempotencyKey,
   storeIdempotentResponse,
   type IdempotencyScope,
-} from '../../db/repos/idempotency';
-import { badRequest, conflict, failureBody } from '../../errors';
+} from '../db/idempotency';
+import { badRequest, conflict, failureBody } from '../../core/errors';
 import { knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 import { MAX_JSON_DEPTH } from './body';

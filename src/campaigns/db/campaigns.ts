@@ -91,8 +91,8 @@ export async function snapshotAudience(db: Db, campaignId: string, workspaceId: 
     const { sql, param } = audienceSelect(audience);
     const rows = await q.query<{ n: number }>(
       `WITH picked AS (${sql}), ins AS (
-         INSERT INTO campaign_leads (campaign_id, position, lead_id)
-         SELECT $1, row_number() OVER (), p.* FROM picked p ON CONFLICT DO NOTHING RETURNING 1)
+         INSERT INTO campaign_leads (campaign_id, workspace_id, position, lead_id)
+         SELECT $1, $2::uuid, row_number() OVER (), p.* FROM picked p ON CONFLICT DO NOTHING RETURNING 1)
        UPDATE campaigns SET audience_size = (SELECT count(*) FROM ins) WHERE id = $1 RETURNING audience_size AS n`,
       [campaignId, workspaceId, param],
     );

@@ -62,7 +62,8 @@ export async function nextDueAt(db: Queryable, campaignId: string, busy: number[
 /** Records a call about to start (once per call id) and puts its lead in dialing. */
 export async function startLeadCall(db: Queryable, c: { campaignId: string; position: number; callId: string; attempt: number }): Promise<void> {
   await db.query(
-    `WITH ins AS (INSERT INTO campaign_calls (call_id, campaign_id, position, attempt) VALUES ($3, $1, $2, $4) ON CONFLICT DO NOTHING RETURNING 1)
+    `WITH ins AS (INSERT INTO campaign_calls (call_id, campaign_id, workspace_id, position, attempt)
+                 SELECT $3, $1, workspace_id, $2, $4 FROM campaigns WHERE id = $1 ON CONFLICT DO NOTHING RETURNING 1)
      UPDATE campaign_leads SET state = 'dialing', attempts = $4 WHERE campaign_id = $1 AND position = $2 AND state <> 'done'`,
     [c.campaignId, c.position, c.callId, c.attempt],
   );

@@ -21,6 +21,7 @@ CREATE INDEX campaigns_workspace ON campaigns (workspace_id, created_at, id);
 -- A done lead has its outcome: a call outcome, or skipped (reason do_not_call, invalid, deleted).
 CREATE TABLE campaign_leads (
   campaign_id  uuid NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  workspace_id uuid NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
   position     integer NOT NULL,
   lead_id      uuid NOT NULL,
   state        text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'waiting', 'dialing', 'done')),
@@ -38,6 +39,7 @@ CREATE INDEX campaign_leads_due ON campaign_leads (campaign_id, next_at, positio
 CREATE TABLE campaign_calls (
   call_id      uuid PRIMARY KEY,
   campaign_id  uuid NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  workspace_id uuid NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
   position     integer NOT NULL,
   attempt      integer NOT NULL,
   outcome      text,

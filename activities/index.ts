@@ -4,6 +4,7 @@ import type { Logger } from '../src/telemetry/log';
 import { createCallEventActivities } from './calls/call-events';
 import { createCallActivities } from './calls/calls';
 import { createAutomationActivities } from './automation/automations';
+import { createCampaignActivities } from './campaigns';
 import { chatModelFromConfig } from '../src/llm/from-config';
 import type { ChatModel } from '../src/llm/model';
 import { createChatActivities } from './chat/chat';
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createJourneyTriggerActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
+    ...createCampaignActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createLeadImportActivities({ db: deps.db }),
     ...createConnectionEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),

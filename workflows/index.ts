@@ -9,3 +9,5 @@ export { chatSession } from './chat/chat-session';
 export { leadImport } from './leads/import';
 export { deliverConnectionEvent } from './connections/events';
 export { refreshExpiringConnections } from './connections/refresh';
+export { campaignRun } from './campaigns/campaign';
+export { deliverCampaignEvent } from './campaigns/events';

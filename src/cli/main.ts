@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { devDatabaseUrl, loadConfig, publicUrls, type Config } from '../core/config';
+import type { CampaignDeps } from '../campaigns/service';
 import { migrate } from '../db/migrate';
+import { connectTemporal } from '../temporal/client';
 import { createDb, type Db } from '../db/pool';
 import { packageRoot } from '../core/paths';
 import * as admin from './admin';
 import { agentCreate, agentUpdate, phoneNumberAdd, phoneNumberAssign } from './agents';
+import { campaignControl, campaignCreate, campaignList, campaignWatch } from './campaign';
 import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connections';
 import { ImportUsageError, uploadFile, watchImport, type ApiTarget } from './leads-import';
 
@@ -71,6 +74,17 @@ const inWorkspace = (fn: (db: Db, workspace: string, o: any, ...args: string[]) 
     const cmd = args.pop() as Command;
     const opts = cmd.opts();
     return fn(db, await admin.workspaceOf(db, opts.workspace), opts, ...(args.slice(0, -1) as string[]));
+  });
+/** Like inWorkspace, with a Temporal client as well (commands that start or signal runs); prints what fn returns. */
+const withTemporal = (fn: (d: CampaignDeps, workspace: string, o: any, ...args: string[]) => Promise<unknown>) =>
+  inWorkspace(async (db, w, o, ...args) => {
+    const config = loadConfig();
+    const temporal = await connectTemporal(config);
+    try {
+      admin.print(await fn({ db, client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX }, w, o, ...args));
+    } finally {
+      await temporal.connection.close();
+    }
   });
 const printed = <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) => async (...a: A) => admin.print(await fn(...a));
 
@@ -180,6 +194,28 @@ function buildProgram(): Command {
       const id = o.watch ?? (await uploadFile(target, file!, o));
       if (!(await watchImport(target, id))) process.exitCode = 1;
     });
+  const campaign = command(program, 'campaign', 'outbound calling campaigns (the api\'s POST /v1/campaigns and its routes)');
+  ws(command(campaign, 'create', 'create a campaign and start it; prints {campaign_id, status}'))
+    .requiredOption('--name <name>', 'its name')
+    .requiredOption('--agent <id>', 'the agent that calls')
+    .option('--tag <tag>', 'audience: the leads with this tag')
+    .option('--leads <id,id>', 'audience: these leads')
+    .option('--import <id>', 'audience: the leads of this lead import')
+    .option('--from <phone>', 'caller id (default: from the agent\'s phone group)')
+    .option('--window <json>', '{"start":"09:00","end":"17:00","days":["mon"]}')
+    .option('--max-concurrent <n>', 'calls at once (default 5)')
+    .option('--calls-per-minute <n>', 'call starts per minute at most')
+    .option('--retries <json>', '{"attempts":2,"spacing":"PT1H"}')
+    .option('--retry-on <list>', 'outcomes that call again (default no_answer,busy)')
+    .option('--start-at <iso>', 'when to start (default now)')
+    .action(withTemporal((d, w, o) => campaignCreate(d, w, kebab(o))));
+  ws(command(campaign, 'list', 'the workspace\'s campaigns with their counts, newest first')).action(inWorkspace(printed((db, w) => campaignList(db, w))));
+  ws(command(campaign, 'watch <id>', 'live progress until the campaign ends'))
+    .option('--interval <seconds>', 'seconds between updates', '1')
+    .action(inWorkspace((db, w, o, id) => campaignWatch(db, w, id!, Number(o.interval) * 1000)));
+  for (const action of ['pause', 'resume', 'cancel'] as const) {
+    ws(command(campaign, `${action} <id>`, `${action} a campaign; prints its new state`)).action(withTemporal((d, w, _o, id) => campaignControl(d, w, id!, action)));
+  }
   // The command list names each group's subcommands.
   for (const group of program.commands.filter((c) => c.commands.length)) group.description(`${group.description()}: ${group.commands.map((c) => c.name()).join(', ')}`);
   return program;

@@ -24,6 +24,8 @@ export const DOMAIN_ERROR_CODES = [
   'import_not_found',
   'malformed_file',
   'file_too_large',
+  'campaign_not_found',
+  'campaign_ended',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -26,6 +26,8 @@ export const STATUS_OF_DOMAIN_CODE = {
   import_not_found: 404,
   malformed_file: 400,
   file_too_large: 413,
+  campaign_not_found: 404,
+  campaign_ended: 409,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */

@@ -146,7 +146,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
     openapi: '3.1.0',
     info: {
       title: 'Switchboard API',
-      version: '1.8.0',
+      version: '1.9.0',
       description:
         'Leads, journeys, outbound AI calls, automations and web chat. REST paths live under {base_url} (which ends in /v1); ' +
         'the automation endpoint under {integrations_url}, chat session initialisation under {hooks_url} and the chat WebSocket under {wss_url}. ' +

@@ -6,3 +6,6 @@ export const chatWorkflowId = (sessionId: string) => `chat:${sessionId}`;
 export const callEventWorkflowId = (eventId: string) => `call-event:${eventId}`;
 export const journeyTriggerWorkflowId = (eventId: string) => `journey-trigger:${eventId}`;
 export const leadImportWorkflowId = (importId: string) => `lead-import:${importId}`;
+export const campaignWorkflowId = (campaignId: string) => `campaign:${campaignId}`;
+/** A campaign event's delivery run. */
+export const campaignEventWorkflowId = (eventId: string) => `campaign-event:${eventId}`;

@@ -10,6 +10,7 @@ export const SA = {
   JourneyId: defineSearchAttributeKey('JourneyId', SearchAttributeType.KEYWORD),
   FlowId: defineSearchAttributeKey('FlowId', SearchAttributeType.KEYWORD),
   CallId: defineSearchAttributeKey('CallId', SearchAttributeType.KEYWORD),
+  CampaignId: defineSearchAttributeKey('CampaignId', SearchAttributeType.KEYWORD),
   AgentId: defineSearchAttributeKey('AgentId', SearchAttributeType.KEYWORD),
   AutomationType: defineSearchAttributeKey('AutomationType', SearchAttributeType.KEYWORD),
   Outcome: defineSearchAttributeKey('Outcome', SearchAttributeType.KEYWORD),

@@ -187,6 +187,24 @@ describe('the OpenAPI document against the handlers', () => {
     await call('DELETE', '/v1/calls/subscriptions', { query: { id: sub.body.subscription.id } });
     await call('DELETE', '/v1/calls/subscriptions', { query: { id: sub.body.subscription.id } });
     await call('DELETE', '/v1/calls/subscriptions', { query: { id: 'x' } });
+    // Campaigns: one lead (a voicemail), window any time; a second campaign paused, resumed and canceled.
+    const anyTime = { start: '00:00', end: '23:59' };
+    const camp = await call('POST', '/v1/campaigns', { body: { name: 'Conformance', agent, audience: { lead_ids: [leadId] }, window: anyTime } });
+    await call('POST', '/v1/campaigns', { body: { name: 'x', agent: randomUUID(), audience: { tag: 'x' } } });
+    await call('POST', '/v1/campaigns', { body: { name: 'x', agent, audience: { tag: 'x' }, retry_on: ['busy'] } });
+    await call('GET', '/v1/campaigns', { query: { limit: '1' } });
+    await call('GET', '/v1/campaigns', { query: { cursor: 'x' } });
+    await call('GET', '/v1/campaigns/{id}', { params: { id: camp.body.campaign_id } });
+    await call('GET', '/v1/campaigns/{id}', { params: { id: randomUUID() } });
+    await call('GET', '/v1/campaigns/{id}/calls', { params: { id: camp.body.campaign_id }, query: { limit: '10' } });
+    await call('GET', '/v1/campaigns/{id}/calls', { params: { id: randomUUID() } });
+    await call('GET', '/v1/campaigns/{id}/calls', { params: { id: camp.body.campaign_id }, query: { cursor: 'x' } });
+    const later = await call('POST', '/v1/campaigns', { body: { name: 'Later', agent, audience: { tag: 'none' }, start_at: '2099-01-01T00:00:00Z' } });
+    await call('POST', '/v1/campaigns/{id}/pause', { params: { id: later.body.campaign_id } });
+    await call('POST', '/v1/campaigns/{id}/resume', { params: { id: later.body.campaign_id } });
+    await call('POST', '/v1/campaigns/{id}/cancel', { params: { id: later.body.campaign_id } });
+    await call('POST', '/v1/campaigns/{id}/pause', { params: { id: later.body.campaign_id } });
+    for (const action of ['pause', 'resume', 'cancel']) await call('POST', `/v1/campaigns/{id}/${action}`, { params: { id: randomUUID() } });
     const email = `conformance-${randomUUID()}@example.com`;
     await createUser(app.db, ws.workspaceId, { email, password: 'pw-conformance' });
     await call('POST', '/api/auth/login', { key: null, body: { email, password: 'pw-conformance' } });

@@ -28,7 +28,7 @@ export interface OutboundCallInput {
   window?: CallWindow;
   /** Over the workspace's concurrent-call cap: wait for a slot (journeys) rather than fail (the api checks first). */
   waitForSlot: boolean;
-  source: 'api' | 'journey';
+  source: 'api' | 'journey' | 'campaign';
 }
 
 /** What outboundCall returns. */

@@ -1,3 +1,4 @@
+import { campaignRoutes } from '../../campaigns/http/routes';
 import type { Route } from '../route';
 import { createCallSubscriptionRoute, deleteCallSubscriptionRoute, listCallSubscriptionsRoute } from '../../calls/http/call-events';
 import { cancelCallRoute, getCallRoute, startCallRoute } from '../../calls/http/calls';
@@ -22,4 +23,4 @@ import { leadImportRoutes } from '../../leads/import/http/routes';
 import { connectionRoutes } from '../../connections/http/routes';
 
 /** Every documented route of the api, in the order the OpenAPI document lists them. */
-export const routes: Route<any, any>[] = [getMe, getLead, listLeads, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, ...leadImportRoutes, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute, listJourneysRoute, getJourneyRoute, importJourneyRoute, startCallRoute, getCallRoute, listCallsRoute, cancelCallRoute, createCallSubscriptionRoute, listCallSubscriptionsRoute, deleteCallSubscriptionRoute, listAgentsRoute, getAgentRoute, createAgentRoute, updateAgentRoute, listPhoneNumbersRoute, addPhoneNumberRoute, assignPhoneNumberRoute, createHookRoute, listHooksRoute, deleteHookRoute, login, ...chatSessionRoutes, ...nocodeRoutes, ...connectionRoutes];
+export const routes: Route<any, any>[] = [getMe, getLead, listLeads, createLead, updateLeadRoute, addLeadTag, removeLeadTag, getCustomFields, defineCustomFields, ...leadImportRoutes, sendToWorkflow, updateAndSendToWorkflow, getLeadEnrollments, unenrollLead, getWebhookSecret, rotateWebhookSecretRoute, listJourneysRoute, getJourneyRoute, importJourneyRoute, startCallRoute, getCallRoute, listCallsRoute, cancelCallRoute, createCallSubscriptionRoute, listCallSubscriptionsRoute, deleteCallSubscriptionRoute, listAgentsRoute, getAgentRoute, createAgentRoute, updateAgentRoute, listPhoneNumbersRoute, addPhoneNumberRoute, assignPhoneNumberRoute, createHookRoute, listHooksRoute, deleteHookRoute, ...campaignRoutes, login, ...chatSessionRoutes, ...nocodeRoutes, ...connectionRoutes];

@@ -59,18 +59,18 @@ export async function goInstalled(b: GoBuild, o: { env?: NodeJS.ProcessEnv; say:
   const lock = `${dir}.lock`;
   const started = Date.now();
   const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;
-  for (let said = false; ; ) {
+  for (let reported = 0; ; ) {
     try {
       mkdirSync(lock);
       break;
     } catch {
       if (stale(lock)) rmSync(lock, { recursive: true, force: true });
       else {
-        if (!said) o.say(`Another process is building ${b.what}; waiting for it…`);
-        said = true;
+        if (!reported) o.say(`Another process is building ${b.what}; waiting for it…`);
+        else if (Date.now() - reported >= 30_000) o.say(`  …still waiting for the other build of ${b.what} (${seconds()})`);
+        if (!reported || Date.now() - reported >= 30_000) reported = Date.now();
         await new Promise((r) => setTimeout(r, 1000));
         if (complete()) return dir;
-        if ((Date.now() - started) % 30_000 < 1000) o.say(`  …still waiting for the other build of ${b.what} (${seconds()})`);
       }
     }
   }

@@ -150,6 +150,8 @@ describe('the cluster topology', () => {
     await callsInFlight(w2.calls);
     await cluster.apis[0]!.kill();
     say('api 1 killed');
+    // Requests while it is down: those sent to it are refused and retried on the other api.
+    await answered(wave(6));
     await chat(1);
     await cluster.apis[0]!.start();
 
@@ -158,6 +160,8 @@ describe('the cluster topology', () => {
     await callsInFlight(w3.calls);
     await cluster.temporal.stop();
     say('Temporal stopped');
+    // Requests while it is down: answered 503 (or held until it is back) and retried with their keys.
+    wave(7);
     await cluster.temporal.start();
     await chat(0);
 
@@ -165,6 +169,9 @@ describe('the cluster topology', () => {
     const w4 = wave(4);
     await answered(w4);
     await callsInFlight(w4.calls);
+    await cluster.postgres().stop();
+    // Requests while it is down: answered 503 and retried with their keys.
+    wave(8);
     await cluster.restartPostgres();
     say('PostgreSQL restarted');
     await chat(1);
@@ -183,6 +190,7 @@ describe('the cluster topology', () => {
     const runs = await Promise.all(sent.runs.map(async (r) => ({ text: r.text, answer: await r.answer })));
     expect(runs.map((r) => [r.answer.status, r.answer.body?.error])).toEqual(runs.map((r) => [200, r.answer.body?.error]));
     say(`requests retried: ${client.retries} (${client.stale} on a claim left behind)`);
+    expect(client.retries).toBeGreaterThan(0); // the faults reached the traffic
 
     // Journeys: every run completed, each webhook event processed once by the receiver, each tag set once.
     const openRuns = () => db.query(`SELECT id, status, current_step FROM enrollments WHERE lead_id = ANY($1) AND status <> 'completed'`, [leads]);

@@ -64,8 +64,6 @@ const fields = z.object({
   TEMPORAL_CONFIG_FILE: z.string().min(1).optional(),
   TEMPORAL_PROFILE: z.string().min(1).optional(),
   TEMPORAL_UI_PORT: port.default(8233),
-  /** Whether the api and the worker register missing search attributes at start (needs operator rights; `npm run cluster` sets false: its setup step does it). */
-  REGISTER_SEARCH_ATTRIBUTES: bool.default(true),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TEMPORAL_TASK_QUEUE_PREFIX: z
     .string()

@@ -27,7 +27,7 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-/** Starts the api process: migrations, search attributes (unless REGISTER_SEARCH_ATTRIBUTES=false), then the HTTP server. */
+/** Starts the api process: migrations, search attributes, then the HTTP server. */
 export async function startApi(config: Config, opts: { logger?: Logger; requestLog?: RequestLog; eagerClient?: AppDeps['eagerClient'] } = {}): Promise<RunningApi> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api', { format: config.LOG_FORMAT, buffered: true });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the api');
@@ -37,7 +37,7 @@ export async function startApi(config: Config, opts: { logger?: Logger; requestL
   const sealed = await sealLegacyWebhookSecrets(db, keyringFromConfig(config));
   if (sealed) logger.info({ workspaces: sealed }, 'plaintext webhook secrets sealed');
   const temporal = await connectTemporal(config);
-  const added = config.REGISTER_SEARCH_ATTRIBUTES ? await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE) : [];
+  const added = await ensureSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   if (added.length) logger.info({ added }, 'search attributes registered');
   const inProcess = config.API_AUTOMATION_WORKER ? await startInProcessAutomationWorker(config, db, logger) : undefined;
   const app = createApp({ config, db, temporal, logger, eagerClient: opts.eagerClient ?? inProcess?.eagerClient }, { requestLog: opts.requestLog });

@@ -35,13 +35,11 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the worker');
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
   const connection = await connectNativeTemporal(config);
-  if (config.REGISTER_SEARCH_ATTRIBUTES) {
-    try {
-      const admin = (await connectTemporal(config)).connection;
-      await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE).finally(() => admin.close());
-    } catch (err) {
-      logger.warn({ err: (err as Error).message }, 'could not register search attributes');
-    }
+  try {
+    const admin = (await connectTemporal(config)).connection;
+    await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE).finally(() => admin.close());
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'could not register search attributes');
   }
   const workers = await workerSetFromConfig(config, { connection, db, logger });
   const host = config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1';

@@ -190,7 +190,7 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
       ...temporalTlsEnv(pki, temporalAddress, 'client'),
       TEMPORAL_NAMESPACE: o.namespace,
       // Registered above with operator rights: the processes' certificate need not have them.
-      REGISTER_SEARCH_ATTRIBUTES: 'false',
+      TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: 'false',
       DATABASE_URL: pg.url,
       HOST: '127.0.0.1',
       TELEPHONY_BASE_URL: simulatorUrl,

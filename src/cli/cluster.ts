@@ -9,8 +9,8 @@ const say = (line: string) => process.stderr.write(`[cluster] ${line}\n`);
 const portOf = (url: string | undefined, fallback: number) => (url ? Number(new URL(url).port) || fallback : fallback);
 
 /**
- * `npm run cluster`: the production shape on one machine (see src/devstack/cluster.ts), on the dev stack's PostgreSQL
- * and data folder (so `switchboard demo` and the key ring are the same), until Ctrl-C.
+ * `npm run cluster`: the production shape on one machine (see src/devstack/cluster.ts), on DATABASE_URL's PostgreSQL or
+ * the dev stack's, and its data folder (so `switchboard demo` and the key ring are the same), until Ctrl-C.
  */
 export async function runCluster(config: Config): Promise<void> {
   const dir = path.join(config.SWITCHBOARD_DATA_DIR, 'cluster');
@@ -28,7 +28,7 @@ export async function runCluster(config: Config): Promise<void> {
   const apiPort = config.PORT;
   const start = startCluster({
     dir,
-    postgres: { dataDir: config.SWITCHBOARD_DATA_DIR, port: config.DEV_POSTGRES_PORT, database: 'switchboard' },
+    postgres: config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.SWITCHBOARD_DATA_DIR, port: config.DEV_POSTGRES_PORT, database: 'switchboard' },
     ports: {
       temporal: Number(config.TEMPORAL_ADDRESS.split(':')[1]),
       ui: config.TEMPORAL_UI_PORT,

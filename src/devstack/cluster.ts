@@ -29,8 +29,11 @@ export interface ClusterPorts {
 export interface ClusterOptions {
   /** The cluster's own files: PKI, server and UI config, logs, the workflow bundle. */
   dir: string;
-  /** The private PostgreSQL cluster (dataDir, port), holding the app's and Temporal's databases. */
-  postgres: { dataDir: string; port: number; database: string };
+  /**
+   * The private PostgreSQL cluster (dataDir, port) holding the app's and Temporal's databases, or a server's URL (the
+   * app's database; its user creates Temporal's two beside it).
+   */
+  postgres: { dataDir: string; port: number; database: string } | { url: string };
   ports: ClusterPorts;
   namespace: string;
   /** The environment every api and worker process starts from (SWITCHBOARD_DATA_DIR there keeps one key ring). */
@@ -62,7 +65,7 @@ export interface RunningCluster {
   /** The environment of the api and worker processes (TEMPORAL_* with the client certificate included). */
   processEnv: NodeJS.ProcessEnv;
   postgres(): RunningPostgres;
-  /** Stops PostgreSQL (fast shutdown) and starts it again on the same data. */
+  /** Stops the private PostgreSQL (fast shutdown) and starts it again on the same data. */
   restartPostgres(): Promise<void>;
   /** Stops everything: apis and workers first, then the simulator, the sandbox, the UI, Temporal and PostgreSQL. */
   stop(): Promise<void>;
@@ -117,7 +120,12 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
   const [bin, uiBinary] = [await temporalServerBinaries(say), ports.ui === undefined ? undefined : await temporalUiServerBinary(say)];
   const pki = await clusterPki(path.join(o.dir, 'pki'));
 
-  let pg = await startPrivatePostgres({ dataDir: o.postgres.dataDir, port: o.postgres.port, database: o.postgres.database, say });
+  const pgOptions = o.postgres;
+  const startPostgres = async (): Promise<RunningPostgres> =>
+    'url' in pgOptions
+      ? { url: pgOptions.url, started: false, clusterDir: '', stop: async () => undefined, kill: async () => undefined }
+      : startPrivatePostgres({ dataDir: pgOptions.dataDir, port: pgOptions.port, database: pgOptions.database, say });
+  let pg = await startPostgres();
   const u = new URL(pg.url);
   const persistence: TemporalPersistence = { host: u.hostname, port: Number(u.port), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
   await setupTemporalSchema(bin, persistence);
@@ -259,8 +267,9 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
       processEnv,
       postgres: () => pg,
       async restartPostgres() {
+        if ('url' in pgOptions) throw new Error('PostgreSQL from DATABASE_URL is not ours to restart');
         await pg.stop();
-        pg = await startPrivatePostgres({ dataDir: o.postgres.dataDir, port: o.postgres.port, database: o.postgres.database, say });
+        pg = await startPostgres();
       },
       stop: stopAll,
       async kill() {

@@ -105,6 +105,7 @@ describe('the cluster topology', () => {
       { last4: '0005', legs: 1, transferred: true },
       { last4: '0006', legs: 2, transferred: true },
     ];
+    const callWaves: number[] = [];
     const sent = { enrollments: [] as Promise<Answer>[], calls: [] as Promise<Answer>[], runs: [] as { text: string; answer: Promise<Answer> }[], chats: [] as Awaited<ReturnType<typeof chatConversation>>[] };
 
     /** One wave of traffic through both apis: four enrollments, three calls (0, 1 and 2 transfer legs), two automation runs. */
@@ -120,6 +121,7 @@ describe('the cluster topology', () => {
       });
       sent.enrollments.push(...enrollments);
       sent.calls.push(...calls);
+      callWaves.push(...calls.map(() => w));
       sent.runs.push(...runs);
       return { enrollments, calls, runs };
     };
@@ -225,7 +227,8 @@ describe('the cluster topology', () => {
     const rows = await db.query<{ id: string; parent_id: string | null; transferred: boolean; status: string }>('SELECT id, parent_id, transferred, status FROM calls WHERE id = ANY($1) OR parent_id = ANY($1)', [callIds]);
     callIds.forEach((id, i) => {
       const rule = rules[i % rules.length]!;
-      expect(rows.filter((r) => r.parent_id === id)).toHaveLength(rule.legs);
+      // The wave says which fault the call met (6: api 1 down, 7: Temporal down, 8: PostgreSQL down).
+      expect({ id, wave: callWaves[i], legRows: rows.filter((r) => r.parent_id === id).length }).toEqual({ id, wave: callWaves[i], legRows: rule.legs });
       expect(rows.find((r) => r.id === id)).toMatchObject({ transferred: rule.transferred, status: 'completed' });
     });
     expect(await db.query('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [demo.workspace_id])).toEqual([{ used: 0 }]);
@@ -248,6 +251,7 @@ describe('the cluster topology', () => {
     say(`automation runs: ${runs.filter((r) => r.answer.body.success).length} of ${runs.length} succeeded`);
 
     // Chat: every conversation answered in full, each message stored once and in order.
+    say(`chat turns said again after an error frame: ${sent.chats.reduce((n, c) => n + c.resent, 0)}`);
     const reply = demoFlowGraph.nodes.find((n) => n.type === 'ai_reply') as { facts: string[] };
     for (const c of sent.chats) {
       expect(c.said).toEqual(['Hi! I am Ava from Switchboard.', 'What is your email address?', 'Thanks! What would you like to know?', reply.facts[0]]);

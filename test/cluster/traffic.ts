@@ -51,21 +51,34 @@ export class RetryingClient {
 const bot = (frames: Frame[]) => frames.filter((f) => f.type === 'message').map((f) => f.content as string);
 
 /**
- * One chat conversation of the demo flow on an api: the opening, an email and a question (two turns). Resolves with
- * the session id and the bot's messages.
+ * One chat conversation of the demo flow on an api: the opening, an email and a question (two turns). A turn answered
+ * with an `error` frame (the api could not hand it to Temporal, e.g. right after the server restarted) is said again,
+ * as the widget's user would. Resolves with the session id, the bot's messages and the turns said again.
  */
-export async function chatConversation(api: string, flowId: string): Promise<{ sessionId: string; said: string[] }> {
+export async function chatConversation(api: string, flowId: string): Promise<{ sessionId: string; said: string[]; resent: number }> {
   const c = new ChatClient(`${api.replace(/^http/, 'ws')}/webchat/flow/${flowId}/session/null/r/false`);
+  let resent = 0;
+  const turn = async (text: string): Promise<string> => {
+    for (let attempt = 0; ; attempt++) {
+      c.say(text);
+      for (;;) {
+        const f = await c.next(60_000);
+        if (f.type === 'message') return f.content as string;
+        if (f.type === 'error') break;
+      }
+      if (attempt >= 5) throw new Error(`chat turn "${text}" refused ${attempt + 1} times`);
+      resent++;
+      await sleep(1000);
+    }
+  };
   try {
     await c.opened;
     const opening = await c.take(4);
     const sessionId = opening.find((f) => f.type === 'session')?.session_id as string;
     const said = bot(opening);
-    c.say('ann@example.com');
-    said.push(...bot(await c.take(2)));
-    c.say('What does Switchboard do?');
-    said.push(...bot(await c.take(2)));
-    return { sessionId, said };
+    said.push(await turn('ann@example.com'));
+    said.push(await turn('What does Switchboard do?'));
+    return { sessionId, said, resent };
   } finally {
     c.close();
   }

@@ -1,10 +1,11 @@
+import type { Connection } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { loadConfigOrExit, type Config } from '../src/config';
+import { loadConfigOrExit, type Config } from '../src/core/config';
 import { createDb } from '../src/db/pool';
-import { createLogger, type Logger } from '../src/log';
-import { handleShutdownSignals } from '../src/shutdown';
+import { createLogger, type Logger } from '../src/telemetry/log';
+import { handleShutdownSignals } from '../src/core/shutdown';
 import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
-import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { registerSearchAttributesAtStart } from '../src/temporal/search-attributes';
 import { startWorkerHealth } from './health';
 import { untilPolling } from './polling';
 import { installSdkRuntime } from './runtime';
@@ -36,8 +37,8 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX, logger });
   const connection = await connectNativeTemporal(config);
   try {
-    const admin = (await connectTemporal(config)).connection;
-    await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE).finally(() => admin.close());
+    let admin: Connection | undefined;
+    await registerSearchAttributesAtStart(config, async () => (admin = (await connectTemporal(config)).connection)).finally(() => admin?.close());
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'could not register search attributes');
   }

@@ -1,7 +1,7 @@
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import path from 'node:path';
 import { createActivities, type ActivityDeps } from '../activities';
-import { loadConfig, type Config } from '../src/config';
+import { loadConfig, type Config } from '../src/core/config';
 import { temporalDataConverter } from '../src/temporal/client';
 import { TASK_QUEUE_KINDS, taskQueue, type TaskQueueKind } from '../src/temporal/task-queues';
 import { workerLimits, type WorkerLimits } from '../src/temporal/worker-queues';

@@ -1,9 +1,9 @@
 // Child process of bench/enroll.ts: serves the real api (no workers), so the load generator never shares its event loop.
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { createApp } from '../../src/http/app';
+import { loadConfig } from '../../src/core/config';
 import { createDb, type Db } from '../../src/db/pool';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
 import { connectTemporal } from '../../src/temporal/client';
 
 async function main(): Promise<void> {

@@ -4,10 +4,10 @@ import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import pino from 'pino';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { createApp } from '../../src/http/app';
+import { loadConfig } from '../../src/core/config';
 import { createDb } from '../../src/db/pool';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
 import { connectTemporal } from '../../src/temporal/client';
 
 /** What the parent passes in the environment. */

@@ -7,7 +7,8 @@ set -eu
 
 NAMESPACE=${TEMPORAL_NAMESPACE:-default}
 RETENTION=${TEMPORAL_NAMESPACE_RETENTION:-168h}
-SEARCH_ATTRIBUTES="WorkspaceId LeadId JourneyId CallId AutomationType Outcome"
+# Every key of src/temporal/search-attribute-keys.ts (test/unit/compose.test.ts holds the two lists equal).
+SEARCH_ATTRIBUTES="WorkspaceId LeadId JourneyId FlowId CallId AgentId AutomationType Outcome"
 
 retry() {
   tries=0

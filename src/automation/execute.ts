@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/pool';
-import { settleAutomationRun } from '../db/repos/automation-runs';
-import { DomainError } from '../errors';
+import { settleAutomationRun } from './db/automation-runs';
+import { DomainError } from '../core/errors';
 import { ActionInputError } from '../integrations/define';
 import { prepareInput, resolveAction } from '../integrations/run';
 import { automationWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
+import { startWorkflow, WORKFLOW } from '../temporal/workflow-types';
 import { engineUnreachable } from '../temporal/unreachable';
 import { outcomeEnvelope, type AutomationEnvelope } from './envelope';
 import { automationOutcomes } from './outcome-hub';
@@ -101,7 +102,7 @@ export async function executeAutomation(
   };
   const client = deps.eagerClient ?? deps.client;
   if (body.async) {
-    await client.workflow.start('automationRun', options).catch(engineDown);
+    await startWorkflow(client, WORKFLOW.automationRun, options).catch(engineDown);
     return { ...outcomeEnvelope({ ...base, action, workflowId }, { success: true, data: null, error: null, errorType: null, attempts: 0, runAttempts: 0 }, { async: true }) };
   }
   // A run whose activity runs in this process (the in-process worker) hands its outcome over once it is recorded in
@@ -110,7 +111,7 @@ export async function executeAutomation(
   // Answered early, the request stops polling for the workflow's result.
   const polling = new AbortController();
   try {
-    const started = await client.workflow.start('automationRun', options).catch(engineDown);
+    const started = await startWorkflow(client, WORKFLOW.automationRun, options).catch(engineDown);
     // Awaited on the api's own connection: the in-process worker's may close (the worker stops) while the run ends.
     const run = deps.client.workflow.getHandle<(i: AutomationRunInput) => Promise<AutomationOutcome>>(workflowId, undefined, { firstExecutionRunId: started.firstExecutionRunId });
     const result = deps.client.withAbortSignal(polling.signal, () => run.result()).catch(engineDown);

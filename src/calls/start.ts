@@ -1,16 +1,14 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { startWorkflow, WORKFLOW } from '../temporal/workflow-types';
 import { callWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
-import type { OutboundCallInput } from '../../workflows/outbound-call-types';
-
-/** The workflow type journeys run as a child (`executeChild('outboundCall', { workflowId: callWorkflowId(id) })`). */
-export const OUTBOUND_CALL_WORKFLOW = 'outboundCall';
+import type { OutboundCallInput } from '../../workflows/calls/outbound-call-types';
 
 /** Starts the call's workflow (id `call:<callId>`) on the calls queue; a start for a call already started is a no-op. */
 export async function startOutboundCall(client: Client, taskQueuePrefix: string, input: OutboundCallInput): Promise<void> {
   try {
-    await client.workflow.start(OUTBOUND_CALL_WORKFLOW, {
+    await startWorkflow(client, WORKFLOW.outboundCall, {
       workflowId: callWorkflowId(input.callId),
       taskQueue: taskQueue('calls', taskQueuePrefix),
       args: [input],

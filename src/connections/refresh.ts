@@ -1,7 +1,7 @@
-import type { Config } from '../config';
-import { defaultKeyring, type Keyring } from '../crypto/envelope';
+import type { Config } from '../core/config';
+import { defaultKeyring, type Keyring } from '../crypto/keyring';
 import type { Db } from '../db/pool';
-import { lockConnectionRow, updateConnectionSecrets } from '../db/repos/connections';
+import { lockConnectionRow, updateConnectionSecrets } from './db/connections';
 import { VendorError, type AuthSpec, type Connection } from '../integrations/define';
 import { outboundRequest } from '../net/outbound';
 import { connectionAad, toConnection, type StoredConnection } from './sealed';

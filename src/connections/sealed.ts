@@ -1,5 +1,5 @@
-import type { ConnectionRow } from '../db/repos/connections';
-import type { Keyring } from '../crypto/envelope';
+import type { ConnectionRow } from './db/connections';
+import type { Keyring } from '../crypto/keyring';
 import type { Connection, ConnectionKind } from '../integrations/define';
 
 /** A connection loaded for a run: decrypted secrets, settings, and the access token's expiry. */

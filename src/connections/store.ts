@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/pool';
-import { deleteConnectionRow, findConnectionRow, listConnectionRows, upsertConnection, type ConnectionRow } from '../db/repos/connections';
-import { defaultKeyring, type Keyring } from '../crypto/envelope';
+import { deleteConnectionRow, findConnectionRow, listConnectionRows, upsertConnection, type ConnectionRow } from './db/connections';
+import { defaultKeyring, type Keyring } from '../crypto/keyring';
 import type { ConnectionKind } from '../integrations/define';
 import { connectionAad, openSecrets, toConnection, type StoredConnection } from './sealed';
 

@@ -1,4 +1,4 @@
-import { ApiError, DomainError, type DomainErrorCode } from '../errors';
+import { ApiError, DomainError, type DomainErrorCode } from '../core/errors';
 
 /** The one place domain error codes become HTTP statuses. */
 export const STATUS_OF_DOMAIN_CODE = {
@@ -13,6 +13,15 @@ export const STATUS_OF_DOMAIN_CODE = {
   journey_step_not_found: 404,
   hook_limit_reached: 409,
   automation_not_allowed: 403,
+  no_caller_id: 409,
+  do_not_call: 409,
+  outside_call_window: 409,
+  concurrent_call_cap: 429,
+  call_ended: 409,
+  call_facts_changed: 503,
+  import_not_found: 404,
+  malformed_file: 400,
+  file_too_large: 413,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */
@@ -22,4 +31,11 @@ export function knownErrorStatus(err: unknown): number | undefined {
   // Koa/http-errors thrown by libraries (e.g. ctx.throw); their messages are safe to show.
   const status = (err as { status?: unknown } | null)?.status;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+/** The headers a known error answers with: an ApiError's own, a DomainError's Retry-After when it carries one. */
+export function knownErrorHeaders(err: unknown): Record<string, string> {
+  if (err instanceof ApiError) return err.headers;
+  if (err instanceof DomainError && err.retryAfterSeconds !== undefined) return { 'Retry-After': String(err.retryAfterSeconds) };
+  return {};
 }

@@ -135,6 +135,8 @@ export interface IntegrationDefinition {
   headers?: Record<string, string>;
   /** Detects a failure reported in a successful-looking response (Slack `ok:false`); returns the error or undefined. */
   errorInBody?(res: VendorResponse): VendorError | undefined;
+  /** The vendor's API description (a file of shared/vendor-apis/) its requests are checked against in tests, if any. */
+  apiDescription?: string;
   /** The action used when `nodeParams.action` is omitted (integrations with a single action, e.g. proxy). */
   defaultAction?: string;
   actions: ActionDefinition[];

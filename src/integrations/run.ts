@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { resolveCustomFields } from './custom-fields';
 import { ActionInputError, isIdempotent, VendorError, type ActionContext, type ActionDefinition, type Connection, type IntegrationDefinition } from './define';
-import { VendorClient, type VendorClientOptions } from './http';
+import { VendorClient, type VendorClientOptions } from './vendor-client';
 import { findAction, findIntegration, listIntegrations } from './registry';
-import { issueLines } from '../validation';
+import { issueLines } from '../core/validation';
 
 /** One action run as the endpoint, the workflow's activity and the bench ask for it. */
 export interface RunActionInput {

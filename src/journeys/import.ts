@@ -1,10 +1,10 @@
 // Importing a journey version: the one code path of POST /v1/journeys and `switchboard journey import`.
 import type { Db } from '../db/pool';
-import { importJourney, JourneyOfAnotherWorkspace } from '../db/repos/journeys';
-import { documentedInput, NO_NUL_PATTERN } from '../documented';
-import { DomainError } from '../errors';
-import { isUuid } from '../ids';
-import { storable } from '../storable';
+import { importJourney, JourneyOfAnotherWorkspace } from './db/journeys';
+import { documentedInput, NO_NUL_PATTERN } from '../core/documented';
+import { DomainError } from '../core/errors';
+import { isUuid } from '../core/ids';
+import { storable } from '../core/storable';
 import { JourneyDefinitionError, JourneySteps, parseJourneySteps, type JourneyStep } from './schema';
 
 const FIELDS = ['id', 'name', 'steps'];

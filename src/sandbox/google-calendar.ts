@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { objectBody, SANDBOX_PREFIXES, SANDBOX_TOKEN, type SandboxVendor, type VendorAnswer } from './vendor';
+import { objectBody, SANDBOX_PREFIXES, SANDBOX_TOKEN, type SandboxVendor, type VendorAnswer, type VendorCall } from './vendor';
 
 const when = z
   .object({ date: z.iso.date().optional(), dateTime: z.iso.datetime({ offset: true }).optional(), timeZone: z.string().optional() })
@@ -27,18 +27,43 @@ const error = (code: number, status: string, reason: string, message: string): V
 });
 
 const EVENTS = /^\/calendar\/v3\/calendars\/([^/]+)\/events$/;
+const EVENT = /^\/calendar\/v3\/calendars\/([^/]+)\/events\/([^/]+)$/;
+const move = z.object({ start: when, end: when }).strict();
 
-/** Google Calendar v3: events.insert (a taken id is a 409) and freeBusy (every calendar is free). */
+/**
+ * Google Calendar v3: events.insert (a taken id is a 409), events.patch of start and end, events.delete (a deleted
+ * event is 410 Gone), and freeBusy (every calendar is free).
+ */
 export function googleCalendarSandbox(): SandboxVendor {
   const events = new Map<string, Record<string, unknown>>();
+  const deleted = new Set<string>();
+
+  /** events.patch (start and end only, what reschedule_appointment sends) and events.delete of a booked event. */
+  function one(call: VendorCall, key: string): VendorAnswer {
+    const found = events.get(key);
+    if (!found) return deleted.has(key) ? error(410, 'GONE', 'deleted', 'Resource has been deleted') : error(404, 'NOT_FOUND', 'notFound', 'Not Found');
+    if (call.method === 'DELETE') {
+      events.delete(key);
+      deleted.add(key);
+      return { status: 204, body: undefined };
+    }
+    const parsed = move.safeParse(objectBody(call.body));
+    if (!parsed.success) return error(400, 'INVALID_ARGUMENT', 'invalid', `Invalid ${parsed.error.issues[0]?.path.join('.') || 'body'}`);
+    const updated = { ...found, ...parsed.data, updated: new Date().toISOString(), sequence: Number(found.sequence ?? 0) + 1 };
+    events.set(key, updated);
+    return { status: 200, body: updated };
+  }
+
   return {
     integration: 'google_calendar',
     prefix: SANDBOX_PREFIXES.google_calendar,
     handle(call) {
       const insert = call.method === 'POST' ? EVENTS.exec(call.path) : null;
       const busy = call.method === 'POST' && call.path === '/calendar/v3/freeBusy';
-      if (!insert && !busy) return error(404, 'NOT_FOUND', 'notFound', 'Not Found');
+      const existing = call.method === 'PATCH' || call.method === 'DELETE' ? EVENT.exec(call.path) : null;
+      if (!insert && !busy && !existing) return error(404, 'NOT_FOUND', 'notFound', 'Not Found');
       if (call.token !== SANDBOX_TOKEN) return error(401, 'UNAUTHENTICATED', 'authError', 'Request had invalid authentication credentials.');
+      if (existing) return one(call, `${decodeURIComponent(existing[1]!)}/${decodeURIComponent(existing[2]!)}`);
       if (busy) {
         const parsed = freeBusy.safeParse(call.body);
         if (!parsed.success) return error(400, 'INVALID_ARGUMENT', 'badRequest', 'Bad Request');

@@ -1,8 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
-import { temporalEnv, type Config } from '../config';
-import { keyringFromConfig } from '../crypto/envelope';
+import { temporalEnv, type Config } from '../core/config';
+import { keyringFromConfig } from '../crypto/keyring';
 import { encryptingDataConverter } from './codec';
 import { temporalConnectOptions, type TEMPORAL_ENV_SETTINGS } from './connection-config';
 

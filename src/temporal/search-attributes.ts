@@ -20,3 +20,15 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   }
   return missing.map((k) => k.name);
 }
+
+/**
+ * The start-up registration of the api and the worker: only when TEMPORAL_REGISTER_SEARCH_ATTRIBUTES is on. A
+ * production namespace (or Temporal Cloud) gives them no operator rights; its setup job registers the attributes.
+ */
+export async function registerSearchAttributesAtStart(
+  config: { TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: boolean; TEMPORAL_NAMESPACE: string },
+  connection: () => Promise<Connection>,
+): Promise<string[]> {
+  if (!config.TEMPORAL_REGISTER_SEARCH_ATTRIBUTES) return [];
+  return ensureSearchAttributes(await connection(), config.TEMPORAL_NAMESPACE);
+}

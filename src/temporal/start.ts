@@ -1,4 +1,5 @@
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { startOperation, startWorkflow, type WorkflowRef } from './workflow-types';
 import type { UpdateDefinition, Workflow } from '@temporalio/common';
 
 /**
@@ -10,19 +11,19 @@ import type { UpdateDefinition, Workflow } from '@temporalio/common';
  */
 export async function startOrUpdate<W extends Workflow, Ret, Args extends unknown[]>(
   client: Client,
-  workflowType: string,
+  workflow: WorkflowRef<W>,
   options: WorkflowStartOptions<W>,
   update: UpdateDefinition<Ret, Args>,
   updateArgs: Args,
 ): Promise<{ started: true } | { started: false; result: Ret }> {
   try {
-    await client.workflow.start<W>(workflowType, { ...options, workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'ALLOW_DUPLICATE' });
+    await startWorkflow(client, workflow, { ...options, workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'ALLOW_DUPLICATE' });
     return { started: true };
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
   const joinOptions = { ...options, workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE' } as const;
-  const startWorkflowOperation = new WithStartWorkflowOperation<W>(workflowType, joinOptions);
+  const startWorkflowOperation = startOperation(workflow, joinOptions);
   const result = await client.workflow.executeUpdateWithStart(update, { args: updateArgs, startWorkflowOperation });
   return { started: false, result };
 }

@@ -6,18 +6,21 @@ export const WORKER_LIMITS = {
   MAX_CONCURRENT_ACTIVITIES: 'maxConcurrentActivityTaskExecutions',
   MAX_CONCURRENT_LOCAL_ACTIVITIES: 'maxConcurrentLocalActivityExecutions',
   MAX_CONCURRENT_WORKFLOW_TASKS: 'maxConcurrentWorkflowTaskExecutions',
+  /** Runs kept in the sticky cache (each holds its workflow state in memory; 0: none, every task replays its history). */
+  MAX_CACHED_WORKFLOWS: 'maxCachedWorkflows',
 } as const;
 type LimitName = keyof typeof WORKER_LIMITS;
 export type WorkerLimitVariable = `WORKER_${Uppercase<TaskQueueKind>}_${LimitName}`;
 /** The SDK's worker options these limits set. */
 export type WorkerLimits = Partial<Record<(typeof WORKER_LIMITS)[LimitName], number>>;
 
+const MIN_LIMIT: Record<LimitName, number> = { MAX_CONCURRENT_ACTIVITIES: 1, MAX_CONCURRENT_LOCAL_ACTIVITIES: 1, MAX_CONCURRENT_WORKFLOW_TASKS: 2, MAX_CACHED_WORKFLOWS: 0 };
 const limitVariable = (kind: TaskQueueKind, name: LimitName) => `WORKER_${kind.toUpperCase()}_${name}` as WorkerLimitVariable;
 
-/** The zod fields of every WORKER_<QUEUE>_<LIMIT> setting (workflow task slots: at least 2, as the SDK requires). */
+/** The zod fields of every WORKER_<QUEUE>_<LIMIT> setting (workflow task slots: at least 2, as the SDK requires; a cache may be 0). */
 export const workerLimitFields = Object.fromEntries(
   TASK_QUEUE_KINDS.flatMap((kind) =>
-    (Object.keys(WORKER_LIMITS) as LimitName[]).map((name) => [limitVariable(kind, name), z.coerce.number().int().min(name === 'MAX_CONCURRENT_WORKFLOW_TASKS' ? 2 : 1).max(10_000).optional()]),
+    (Object.keys(WORKER_LIMITS) as LimitName[]).map((name) => [limitVariable(kind, name), z.coerce.number().int().min(MIN_LIMIT[name]).max(name === 'MAX_CACHED_WORKFLOWS' ? 1_000_000 : 10_000).optional()]),
   ),
 ) as Record<WorkerLimitVariable, z.ZodOptional<z.ZodCoercedNumber>>;
 

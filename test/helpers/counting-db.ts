@@ -1,5 +1,5 @@
 // A handle over a pool that counts the statements sent through it; a handle of its own, so that code batching per
-// handle (LeadInserts, CallPlacements) gets a batcher of its own for it.
+// handle (LeadInserts, call admission) gets a batcher of its own for it.
 import type { Db, Queryable, Sql } from '../../src/db/pool';
 
 /** `db`'s query and one, counting each statement in `statements`. */

@@ -2,7 +2,7 @@ import { Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { migrate } from '../../src/db/migrate';
 import { createDb } from '../../src/db/pool';
 import { ensureDatabase, startPrivatePostgres, type RunningPostgres } from '../../src/devstack/postgres';

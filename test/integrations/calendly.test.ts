@@ -21,3 +21,23 @@ describe('calendly', () => {
     expect(calendly.fake.requests).toHaveLength(0);
   });
 });
+
+describe('calendly depth', () => {
+  test('get_reschedule_link: an event without an active invitee is vendor_not_found', async () => {
+    calendly.fake.on('GET', '/scheduled_events/BBBBBBBBBBBBBBBB/invitees', { status: 200, body: { collection: [], pagination: { count: 0 } } });
+    await expect(calendly.run('get_reschedule_link', { event: 'BBBBBBBBBBBBBBBB' })).rejects.toMatchObject({ type: 'vendor_not_found' });
+    expect(calendly.sent().query).toEqual({ status: 'active' });
+  });
+
+  test('cancel_event: Calendly\'s refusal of a second cancellation counts as cancelled; another 403 asks to reconnect', async () => {
+    calendly.fake.on('POST', '/scheduled_events/BBBBBBBBBBBBBBBB/cancellation', { status: 403, body: { title: 'Permission Denied', message: 'Event is already canceled' } });
+    await expect(calendly.run('cancel_event', { event: 'BBBBBBBBBBBBBBBB' })).resolves.toMatchObject({ data: { already_canceled: true, canceled_by: null }, attempts: 1 });
+    calendly.fake.on('POST', '/scheduled_events/BBBBBBBBBBBBBBBB/cancellation', { status: 403, body: { title: 'Permission Denied', message: 'You do not have permission' } });
+    await expect(calendly.run('cancel_event', { event: 'BBBBBBBBBBBBBBBB' })).rejects.toMatchObject({ type: 'vendor_auth_failed', attempts: 1 });
+  });
+
+  test('an event that is not a Calendly scheduled event is refused before anything is sent', async () => {
+    await expect(calendly.run('cancel_event', { event: 'https://evil.example.com/scheduled_events/BBBBBBBBBBBBBBBB' })).rejects.toMatchObject({ type: 'invalid_params' });
+    expect(calendly.fake.requests).toHaveLength(0);
+  });
+});

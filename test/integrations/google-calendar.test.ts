@@ -3,6 +3,7 @@ import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { caseConnection, caseParams } from '../helpers/action-cases';
 import { vendorSpec } from '../helpers/vendor-spec';
 import { google_calendar as cases } from './cases/google-calendar';
+import { vendorFakeRunner } from '../helpers/integration-harness';
 
 const check = vendorSpec('google-calendar.json');
 const connection = caseConnection(cases, '');
@@ -43,5 +44,27 @@ describe('google_calendar appointment', () => {
     expect(problems.join('\n')).toMatch(/sendUpdates/);
     expect(problems.join('\n')).toMatch(/summary/);
     expect(problems.join('\n')).toMatch(/colour/);
+  });
+});
+
+describe('google_calendar depth', () => {
+  const h = vendorFakeRunner(cases, 'req-1');
+
+  it('cancel_appointment: an event already deleted (410 Gone) counts as cancelled', async () => {
+    h.fake.on('DELETE', `${EVENTS}/evt9`, { status: 410, body: { error: { code: 410, message: 'Resource has been deleted' } } });
+    await expect(h.run('cancel_appointment', { eventId: 'evt9' })).resolves.toMatchObject({ data: { id: 'evt9', cancelled: true, alreadyCancelled: true }, attempts: 1 });
+  });
+
+  it('check_availability: a calendar Google cannot read fails instead of looking free', async () => {
+    h.fake.on('POST', '/calendar/v3/freeBusy', { status: 200, body: { calendars: { 'x@example.com': { errors: [{ domain: 'global', reason: 'notFound' }], busy: [] } } } });
+    await expect(h.run('check_availability', { timeMin: '2026-12-01T09:00:00Z', timeMax: '2026-12-01T10:00:00Z', calendarIds: ['x@example.com'] })).rejects.toMatchObject({ type: 'vendor_rejected', message: expect.stringContaining('notFound') });
+    h.fake.on('POST', '/calendar/v3/freeBusy', { status: 200, body: { calendars: { primary: { busy: [] } } } });
+    await expect(h.run('check_availability', { timeMin: '2026-12-01T09:00:00Z', timeMax: '2026-12-01T10:00:00Z' })).resolves.toMatchObject({ data: { free: true, busy: [] } });
+  });
+
+  it('refuses an empty or reversed window and sends nothing', async () => {
+    await expect(h.run('list_events', { timeMin: '2026-12-02T00:00:00Z', timeMax: '2026-12-01T00:00:00Z' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^timeMax:/)] });
+    await expect(h.run('reschedule_appointment', { eventId: 'evt1', start: 'tomorrow' })).rejects.toMatchObject({ type: 'invalid_params' });
+    expect(h.fake.requests).toHaveLength(0);
   });
 });

@@ -41,3 +41,22 @@ describe('microsoft_graph', () => {
     expect(h.fake.requests).toHaveLength(0);
   });
 });
+
+describe('microsoft_graph depth', () => {
+  const h = vendorFakeRunner(cases, 'req-1');
+
+  it('check_availability without schedules needs the connection\'s email, else sends nothing', async () => {
+    await expect(h.run('check_availability', { from: '2026-12-01T09:00:00Z', to: '2026-12-01T10:00:00Z' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^schedules:/)] });
+    expect(h.fake.requests).toHaveLength(0);
+    h.fake.on('POST', '/v1.0/me/calendar/getSchedule', { status: 200, body: { value: [{ scheduleId: 'me@example.com', scheduleItems: [{ status: 'Tentative', start: { dateTime: '2026-12-01T09:00:00.0000000' }, end: { dateTime: '2026-12-01T09:15:00.0000000' } }] }] } });
+    const conn = { ...h.connection, settings: { email: 'me@example.com' } };
+    await expect(h.run('check_availability', { from: '2026-12-01T09:00:00Z', to: '2026-12-01T10:00:00Z', tentativeIsBusy: false }, conn)).resolves.toMatchObject({ data: { free: true, busy: [] } });
+    expect(h.fake.requests[0]!.body).toMatchObject({ schedules: ['me@example.com'] });
+  });
+
+  it('reschedule_event refuses an end before the start, and an id with a path in it, sending nothing', async () => {
+    await expect(h.run('reschedule_event', { eventId: 'AAMk', start: '2026-12-02T11:00:00', end: '2026-12-02T10:00:00' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^end:/)] });
+    await expect(h.run('cancel_event', { eventId: '../messages/x' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^eventId:/)] });
+    expect(h.fake.requests).toHaveLength(0);
+  });
+});

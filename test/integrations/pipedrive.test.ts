@@ -39,3 +39,20 @@ describe('pipedrive', () => {
     expect(base({ ...h.connection, settings: { api_domain: 'https://evil.example', company_domain: 'acme' } })).toBe('https://acme.pipedrive.com');
   });
 });
+
+describe('pipedrive depth', () => {
+  const h = vendorFakeRunner(cases, 'req-1');
+
+  it('find_person: no match (data null) is an empty list; success:false is a failure', async () => {
+    h.fake.on('GET', '/api/v2/persons/search', { status: 200, body: { success: true, data: null } });
+    await expect(h.run('find_person', { term: 'nobody' })).resolves.toMatchObject({ data: { persons: [] } });
+    h.fake.on('PATCH', '/api/v2/deals/5', { status: 200, body: { success: false, error: 'Stage not found' } });
+    await expect(h.run('update_deal', { id: 5, stage_id: 99 })).rejects.toMatchObject({ type: 'vendor_error_in_body', message: 'Pipedrive said Stage not found' });
+  });
+
+  it('an update that changes nothing is refused and nothing is sent', async () => {
+    await expect(h.run('update_person', { id: 12 })).rejects.toMatchObject({ type: 'invalid_params' });
+    await expect(h.run('update_deal', { id: 77 })).rejects.toMatchObject({ type: 'invalid_params' });
+    expect(h.fake.requests).toHaveLength(0);
+  });
+});

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import * as catalogue from '../../src/integrations/catalogue';
@@ -7,6 +7,7 @@ import { resolveCustomFields } from '../../src/integrations/custom-fields';
 import { catalogueEntries, findIntegration, listIntegrations } from '../../src/integrations/registry';
 import { resolveAction } from '../../src/integrations/run';
 import { actionsWithoutCase, caseKeys, unvalidatedDescriptions } from '../helpers/action-cases';
+import { repoRoot } from '../helpers/env';
 import { vendorSpecPath } from '../helpers/vendor-spec';
 import { allCases } from './cases';
 
@@ -54,7 +55,7 @@ describe('the integration registry', () => {
     const fabricated = [...integrations, { key: 'fabricated', actions: [{ key: 'never_tested' }] }];
     const slackWithout = allCases.map((s) => (s.integration === 'slack' ? { ...s, cases: [] } : s));
     expect(actionsWithoutCase(fabricated, allCases)).toEqual(['fabricated.never_tested']);
-    expect(actionsWithoutCase(integrations, slackWithout)).toEqual(['slack.post_message']);
+    expect(actionsWithoutCase(integrations, slackWithout)).toEqual(['slack.post_message', 'slack.post_thread_reply', 'slack.find_user_by_email', 'slack.list_channels']);
   });
 
   test('every integration with a vendor API description has its requests validated against it', () => {
@@ -78,8 +79,28 @@ describe('the integration registry', () => {
       expect(rows[i]).toContain(`(\`${integration.key}\`)`);
       for (const action of integration.actions) expect(rows[i]).toContain(`\`${action.key}\``);
     });
-    expect(catalogueTable()).toContain('| Jira (`jira`) | — | `create_issue`, `add_comment` | Basic or OAuth2 |');
-    expect(catalogueTable()).toContain('| HTTP request (`proxy`) | `request` (GET, PUT, DELETE) | `request` (otherwise) | none |');
+    expect(catalogueTable()).toContain('| Jira (`jira`) | — | `create_issue`, `add_comment` | Basic or OAuth2 | no |');
+    expect(catalogueTable()).toContain('| HTTP request (`proxy`) | `request` (GET, PUT, DELETE) | `request` (otherwise) | none | no |');
+    expect(catalogueTable()).toMatch(/^\| Slack \(`slack`\) \|.*\| yes \(`slack\.json`\) \|$/m);
+  });
+
+  test('an integration names its vendor API description exactly when its request cases are validated against it', () => {
+    const declared = (list: Array<{ key: string; apiDescription?: string }>) => Object.fromEntries(list.map((i) => [i.key, i.apiDescription ?? null]));
+    const validated = Object.fromEntries(allCases.map((s) => [s.integration, s.spec?.file ?? null]));
+    expect(declared(integrations)).toEqual(validated);
+    // The check is live: an integration claiming a description its cases do not use differs.
+    expect(declared(integrations.map((i) => (i.key === 'jira' ? { ...i, apiDescription: 'jira.json' } : i)))).not.toEqual(validated);
+  });
+
+  test('the README holds the current generated table (scripts/catalogue-table.ts prints it)', () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    expect(readme.includes(catalogueTable())).toBe(true);
+    // The check is live: a table one action short is not the README's.
+    expect(readme.includes(catalogueTable(integrations.map((i) => (i.key === 'slack' ? { ...i, actions: i.actions.slice(1) } : i))))).toBe(false);
+  });
+
+  test('the catalogue holds at least 120 actions (issue 27)', () => {
+    expect(integrations.reduce((n, i) => n + i.actions.length, 0)).toBeGreaterThanOrEqual(120);
   });
   test.each(CATALOGUE_B)('%s is registered with at least three actions', (key) => {
     expect(catalogueEntries().find((e) => e.key === key)?.actions.length).toBeGreaterThanOrEqual(3);
@@ -99,8 +120,11 @@ describe('the integration registry and runner', () => {
   it('names what exists when the integration or action is unknown', () => {
     expect(() => resolveAction('nope', 'x')).toThrow(expect.objectContaining({ type: 'unknown_integration', message: expect.stringContaining('slack') }));
     expect(() => resolveAction('slack', 'delete_everything')).toThrow(expect.objectContaining({ type: 'unknown_action', message: expect.stringContaining('post_message') }));
-    // With a single action the name may be omitted (the live platform's rule).
+    // With a single action the name may be omitted (the live platform's rule); an integration that had one keeps it as its
+    // defaultAction, so a stored journey that omits it still runs.
     expect(resolveAction('slack', undefined).action.key).toBe('post_message');
+    expect(resolveAction('google_calendar', undefined).action.key).toBe('appointment');
+    expect(resolveAction('hubspot', undefined).action.key).toBe('create_contact');
     expect(resolveAction('proxy', undefined).action.key).toBe('request');
   });
 

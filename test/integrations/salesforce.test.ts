@@ -33,3 +33,28 @@ describe('salesforce', () => {
     expect(fake.requests).toHaveLength(0);
   });
 });
+
+describe('salesforce depth', () => {
+  let fake: VendorFake;
+  const run = (action: string, params: unknown) =>
+    runIntegrationAction({ action, integration: 'salesforce', params, connection: caseConnection(cases, fake.url), idempotencyKey: 'req-1', ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async () => undefined } });
+
+  beforeAll(async () => {
+    fake = await startVendorFake();
+  });
+  afterAll(() => fake.stop());
+  beforeEach(() => fake.clear());
+
+  it('upsert_lead: creating a lead without LastName surfaces Salesforce\'s REQUIRED_FIELD_MISSING after the lookup', async () => {
+    fake.on('GET', '/services/data/v62.0/query', { status: 200, body: { totalSize: 0, done: true, records: [] } });
+    fake.on('POST', '/services/data/v62.0/sobjects/Lead', { status: 400, body: [{ message: 'Required fields are missing: [LastName, Company]', errorCode: 'REQUIRED_FIELD_MISSING' }] });
+    await expect(run('upsert_lead', { Email: 'ada@example.com' })).rejects.toMatchObject({ type: 'vendor_rejected', message: expect.stringContaining('LastName') });
+    expect(fake.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+  });
+
+  it('update_record refuses a malformed id or no fields and sends nothing', async () => {
+    await expect(run('update_record', { object: 'Lead', id: '../Account/1', fields: { Status: 'x' } })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^id:/)] });
+    await expect(run('update_record', { object: 'Lead', id: '00Q5e00000AbCdEFGH', fields: {} })).rejects.toMatchObject({ type: 'invalid_params' });
+    expect(fake.requests).toHaveLength(0);
+  });
+});

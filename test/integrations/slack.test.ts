@@ -36,3 +36,23 @@ describe('slack post_message', () => {
     expect(problems.join('\n')).toMatch(/channel/);
   });
 });
+
+describe('slack depth', () => {
+  const h = vendorFakeRunner(cases, 'req-1');
+
+  it('find_user_by_email: no member is Slack\'s users_not_found, not retried', async () => {
+    h.fake.on('GET', '/api/users.lookupByEmail', { status: 200, body: { ok: false, error: 'users_not_found' } });
+    await expect(h.run('find_user_by_email', { email: 'nobody@example.com' })).rejects.toMatchObject({ type: 'vendor_error_in_body', message: 'Slack said users_not_found', retryable: false, attempts: 1 });
+  });
+
+  it('list_channels: the last page has no cursor', async () => {
+    h.fake.on('GET', '/api/conversations.list', { status: 200, body: { ok: true, channels: [], response_metadata: { next_cursor: '' } } });
+    await expect(h.run('list_channels', { cursor: 'abc', types: ['private_channel'] })).resolves.toMatchObject({ data: { channels: [], next_cursor: null } });
+    expect(h.fake.requests[0]!.query).toEqual({ types: 'private_channel', exclude_archived: 'true', limit: '200', cursor: 'abc' });
+  });
+
+  it('post_thread_reply needs a real parent ts and sends nothing without one', async () => {
+    await expect(h.run('post_thread_reply', { channel: 'C1', thread_ts: 'yesterday', text: 'x' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^thread_ts:/)] });
+    expect(h.fake.requests).toHaveLength(0);
+  });
+});

@@ -54,3 +54,13 @@ describe('twilio', () => {
     expect(problems.join('\n')).toMatch(/To/);
   });
 });
+
+describe('twilio depth', () => {
+  const h = vendorFakeRunner(cases, 'req-1');
+
+  it('get_message_status without an account_sid asks to reconnect and sends nothing', async () => {
+    await expect(h.run('get_message_status', { sid: `SM${'a'.repeat(32)}` }, { ...h.connection, settings: {} })).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringContaining('account_sid') });
+    await expect(h.run('get_message_status', { sid: 'SM1' })).rejects.toMatchObject({ type: 'invalid_params' });
+    expect(h.fake.requests).toHaveLength(0);
+  });
+});

@@ -45,3 +45,23 @@ describe('zoho_crm', () => {
     expect(() => zohoBaseUrl(conn({ api_domain: 'https://zohoapis.com.evil.example' }))).toThrow(expect.objectContaining({ type: 'connection_incomplete' }));
   });
 });
+
+describe('zoho_crm depth', () => {
+  const h = vendorFakeRunner(cases, 'req-1');
+
+  it('find_records: Zoho\'s 204 (no match) is an empty list', async () => {
+    h.fake.on('GET', '/crm/v8/Leads/search', { status: 204 });
+    await expect(h.run('find_records', { module: 'Leads', phone: '+14155550100' })).resolves.toMatchObject({ data: { records: [], more: false }, attempts: 1 });
+  });
+
+  it('update_record: a row error in a 200 is the record\'s failure', async () => {
+    h.fake.on('PUT', '/crm/v8/Deals/1', { status: 200, body: { data: [{ code: 'INVALID_DATA', status: 'error', message: 'invalid data', details: { api_name: 'Stage' } }] } });
+    await expect(h.run('update_record', { module: 'Deals', id: '1', fields: { Stage: 'Nope' } })).rejects.toMatchObject({ type: 'vendor_error_in_body', message: expect.stringContaining('INVALID_DATA') });
+  });
+
+  it('find_records takes exactly one criterion; update_record at least one field; nothing is sent otherwise', async () => {
+    await expect(h.run('find_records', { module: 'Leads', email: 'a@example.com', word: 'ada' })).rejects.toMatchObject({ type: 'invalid_params' });
+    await expect(h.run('update_record', { module: 'Leads', id: '1', fields: {} })).rejects.toMatchObject({ type: 'invalid_params' });
+    expect(h.fake.requests).toHaveLength(0);
+  });
+});

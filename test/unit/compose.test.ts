@@ -5,11 +5,16 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import tls from 'node:tls';
 import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { parse, parseDocument } from 'yaml';
-import { API_NODE_FLAGS } from '../../src/node-flags';
+import { API_NODE_FLAGS } from '../../src/core/node-flags';
+import { SA } from '../../src/temporal/search-attribute-keys';
+import { TASK_QUEUE_KINDS } from '../../src/temporal/task-queues';
+import { generateCerts } from '../helpers/deploy-tools';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const composeText = readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf8');
@@ -78,6 +83,8 @@ function dependsOnTargets(svc: Dict): string[] {
 
 // ${NAME:?message} / ${NAME?message}: the variable must be supplied by whoever deploys.
 const REQUIRED_REF = /^\$\{[A-Za-z_][A-Za-z0-9_]*:?\?[^}]*\}$/;
+// ${NAME:-}: an optional secret (TEMPORAL_API_KEY, for Temporal Cloud), from the environment or nothing, never a literal.
+const OPTIONAL_REF = /^\$\{[A-Za-z_][A-Za-z0-9_]*:?-\}$/;
 const SECRET_NAME = /PASSWORD|PASSWD|PWD|SECRET|TOKEN|API_KEY|PRIVATE_KEY/i;
 const URL_PASSWORD = /:\/\/[^:/@\s]+:([^@\s]+)@/;
 
@@ -86,7 +93,7 @@ function literalSecrets(doc: Dict): string[] {
   const found: string[] = [];
   for (const [name, raw] of Object.entries(dict(doc.services, 'services'))) {
     for (const [key, value] of Object.entries(environmentOf(dict(raw, name)))) {
-      if (SECRET_NAME.test(key) && !REQUIRED_REF.test(value)) found.push(`${name}.${key}`);
+      if (SECRET_NAME.test(key) && !REQUIRED_REF.test(value) && !OPTIONAL_REF.test(value)) found.push(`${name}.${key}`);
       const urlPassword = URL_PASSWORD.exec(value);
       if (urlPassword && !REQUIRED_REF.test(urlPassword[1] ?? '')) found.push(`${name}.${key} (URL)`);
     }
@@ -213,8 +220,28 @@ function composeConfig(cli: string[], text: string, env: Record<string, string>)
   }
 }
 
+/** A TLS handshake against a server configured as compose configures Temporal's frontend (mTLS, the client CA). */
+async function mtlsHandshake(pem: (f: string) => Buffer, servername: string, withClientCert: boolean): Promise<'authorized' | 'refused'> {
+  const server = tls.createServer({ cert: pem('frontend.pem'), key: pem('frontend.key'), ca: pem('ca.pem'), requestCert: true, rejectUnauthorized: true }, (s) => s.end('ok'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const client = withClientCert ? { cert: pem('client.pem'), key: pem('client.key') } : {};
+    return await new Promise((resolve) => {
+      const socket = tls.connect({ host: '127.0.0.1', port, servername, ca: pem('ca.pem'), ...client });
+      socket.once('data', () => resolve(socket.authorized ? 'authorized' : 'refused'));
+      socket.once('error', () => resolve('refused'));
+      socket.once('end', () => resolve('refused'));
+    });
+  } finally {
+    server.close();
+  }
+}
+
 describe('docker-compose.yml structure', () => {
-  const expected = ['postgres', 'temporal-schema', 'temporal', 'temporal-namespace', 'temporal-ui', 'api', 'worker'];
+  const workerServices = TASK_QUEUE_KINDS.map((q) => `worker-${q}`);
+  const appServices = ['api', ...workerServices];
+  const expected = ['postgres', 'temporal-schema', 'temporal', 'temporal-namespace', 'temporal-ui', 'proxy', ...appServices];
 
   it('defines the production services', () => {
     expect(Object.keys(services)).toEqual(expect.arrayContaining(expected));
@@ -234,9 +261,11 @@ describe('docker-compose.yml structure', () => {
     for (const port of ports as unknown[]) expect(publishedHostIp(port)).toBe('127.0.0.1');
   });
 
-  it('publishes nothing but the api beyond the loopback interface', () => {
+  it('publishes nothing but the proxy beyond the loopback interface; the api replicas only behind it', () => {
+    expect(service('proxy').ports).toEqual(['443:443']);
+    expect(service('api').ports).toBeUndefined();
     for (const [name, raw] of Object.entries(services)) {
-      if (name === 'api') continue;
+      if (name === 'proxy') continue;
       const ports = dict(raw, name).ports;
       if (ports === undefined) continue;
       for (const port of ports as unknown[]) {
@@ -245,21 +274,65 @@ describe('docker-compose.yml structure', () => {
     }
   });
 
-  it('builds api and worker from the repository Dockerfile; the worker overrides the command', () => {
-    for (const name of ['api', 'worker']) {
+  it('builds api and workers from the repository Dockerfile; the workers override the command', () => {
+    for (const name of appServices) {
       const build = service(name).build;
       expect(isDict(build) ? build.context : build).toBe('.');
     }
     expect(service('api').command).toBeUndefined();
-    expect(service('worker').command).toEqual(['node', 'dist/worker/main.js']);
+    for (const name of workerServices) expect(service(name).command).toEqual(['node', 'dist/worker/main.js']);
   });
 
-  it('gives api and worker their environment', () => {
+  it('runs one worker service per task queue, ready on /readyz', () => {
+    for (const queue of TASK_QUEUE_KINDS) {
+      const worker = service(`worker-${queue}`);
+      expect(environmentOf(worker).WORKER_TASK_QUEUES).toBe(queue);
+      expect(JSON.stringify(dict(worker.healthcheck, 'worker healthcheck').test)).toContain(':9465/readyz');
+      expect(worker.stop_grace_period).toBe('60s');
+    }
+  });
+
+  it('connects api, workers, setup job and UI to Temporal with mTLS; the server requires client certificates', () => {
+    for (const name of appServices) {
+      expect(environmentOf(service(name))).toMatchObject({
+        TEMPORAL_TLS: '${TEMPORAL_TLS:-true}',
+        TEMPORAL_TLS_CLIENT_CERT_PATH: '${TEMPORAL_TLS_CLIENT_CERT_PATH:-/certs/temporal/client.pem}',
+        TEMPORAL_TLS_CLIENT_KEY_PATH: '${TEMPORAL_TLS_CLIENT_KEY_PATH:-/certs/temporal/client.key}',
+        TEMPORAL_TLS_SERVER_CA_CERT_PATH: '${TEMPORAL_TLS_SERVER_CA_CERT_PATH:-/certs/temporal/ca.pem}',
+        // The setup job registers the search attributes; the api and workers have no operator rights to.
+        TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: 'false',
+      });
+    }
+    expect(environmentOf(service('temporal-namespace'))).toMatchObject({ TEMPORAL_TLS: 'true', TEMPORAL_TLS_CLIENT_CERT_PATH: '/certs/temporal/client.pem' });
+    expect(environmentOf(service('temporal'))).toMatchObject({ TEMPORAL_TLS_REQUIRE_CLIENT_AUTH: 'true', TEMPORAL_TLS_CLIENT1_CA_CERT: '/certs/temporal/ca.pem' });
+    expect(environmentOf(service('temporal-ui'))).toMatchObject({ TEMPORAL_TLS_CERT: '/certs/temporal/client.pem' });
+  });
+
+  it('names only certificate files deploy/certs/generate.sh makes, and they complete an mTLS handshake as configured', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'compose-certs-'));
+    try {
+      writeFileSync(path.join(dir, 'generate.sh'), readFileSync(path.join(repoRoot, 'deploy', 'certs', 'generate.sh')));
+      generateCerts(dir, 'api.example.com');
+      const referenced = new Set([...composeText.matchAll(/\/certs\/[\w/.-]+\.(?:pem|key|crt)/g)].map((m) => m[0]));
+      referenced.add('/certs/proxy/tls.crt').add('/certs/proxy/tls.key'); // the Caddyfile's
+      expect(referenced.size).toBeGreaterThan(5);
+      for (const file of referenced) expect({ file, exists: existsSync(path.join(dir, file.slice('/certs/'.length))) }).toEqual({ file, exists: true });
+      const pem = (f: string) => readFileSync(path.join(dir, 'temporal', f));
+      const tlsNames = { server: environmentOf(service('temporal')).TEMPORAL_TLS_FRONTEND_SERVER_NAME, client: environmentOf(service('api')).TEMPORAL_TLS_SERVER_NAME };
+      expect(tlsNames).toEqual({ server: 'temporal', client: '${TEMPORAL_TLS_SERVER_NAME:-temporal}' });
+      expect(await mtlsHandshake(pem, 'temporal', true)).toBe('authorized');
+      expect(await mtlsHandshake(pem, 'temporal', false)).toBe('refused');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives api and workers their environment', () => {
     const common = {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://switchboard:${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD}@postgres:5432/switchboard',
-      TEMPORAL_ADDRESS: 'temporal:7233',
-      TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_ADDRESS: '${TEMPORAL_ADDRESS:-temporal:7233}',
+      TEMPORAL_NAMESPACE: '${TEMPORAL_NAMESPACE:-default}',
       LOG_LEVEL: 'info',
       // Production refuses the simulator's public token: compose passes the operator's.
       TWILIO_AUTH_TOKEN: '${TWILIO_AUTH_TOKEN:?set TWILIO_AUTH_TOKEN (the Twilio account\'s auth token)}',
@@ -269,20 +342,19 @@ describe('docker-compose.yml structure', () => {
       ...common,
       HOST: '0.0.0.0',
       PORT: '3000',
-      PUBLIC_BASE_URL: '${PUBLIC_BASE_URL:-http://localhost:3000}',
+      PUBLIC_BASE_URL: 'https://${PUBLIC_HOST:-localhost}',
+      TRUST_PROXY: 'true',
     });
-    expect(environmentOf(service('worker'))).toMatchObject({
-      ...common,
-      WORKER_METRICS_PORT: '9464',
-      WORKER_BUNDLE_PATH: '/app/dist/workflow-bundle.js',
-    });
-    expect(service('api').ports).toEqual(['3000:3000']);
+    for (const name of workerServices) {
+      expect(environmentOf(service(name))).toMatchObject({ ...common, HOST: '0.0.0.0', WORKER_BUNDLE_PATH: '/app/dist/workflow-bundle.js' });
+    }
+    expect(dict(service('api').deploy, 'api deploy').replicas).toBe(2);
   });
 
   it('health-checks the api on /healthz and restarts long-running services', () => {
     const test = dict(service('api').healthcheck, 'api healthcheck').test;
     expect(JSON.stringify(test)).toContain('/healthz');
-    for (const name of ['postgres', 'temporal', 'temporal-ui', 'api', 'worker']) {
+    for (const name of ['postgres', 'temporal', 'temporal-ui', 'proxy', ...appServices]) {
       expect({ name, restart: service(name).restart }).toEqual({ name, restart: 'unless-stopped' });
     }
   });
@@ -297,11 +369,10 @@ describe('docker-compose.yml structure', () => {
     });
   });
 
-  it('registers the search attributes the workflows use', () => {
+  it('the setup job registers every search attribute the workflows use (FlowId and AgentId included)', () => {
     const script = readFileSync(path.join(repoRoot, 'deploy', 'temporal', 'setup-namespace.sh'), 'utf8');
-    for (const name of ['WorkspaceId', 'LeadId', 'JourneyId', 'CallId', 'AutomationType', 'Outcome']) {
-      expect(script).toMatch(new RegExp(`\\b${name}\\b`));
-    }
+    const listed = /^SEARCH_ATTRIBUTES="([^"]*)"$/m.exec(script)?.[1]?.split(/\s+/).sort();
+    expect(listed).toEqual(Object.values(SA).map((k) => k.name).sort());
     expect(script).toContain('--type Keyword');
   });
 
@@ -339,8 +410,9 @@ describe('docker-compose.yml structure', () => {
   it('the secret check catches a literal password', () => {
     const doc = parseDocument(composeText, { merge: true });
     doc.setIn(['services', 'postgres', 'environment', 'POSTGRES_PASSWORD'], 'hunter2');
-    doc.setIn(['services', 'worker', 'environment', 'DATABASE_URL'], 'postgres://switchboard:hunter2@postgres/switchboard');
-    expect(literalSecrets(parseCompose(doc.toString()))).toEqual(['postgres.POSTGRES_PASSWORD', 'worker.DATABASE_URL (URL)']);
+    doc.setIn(['services', 'worker-calls', 'environment', 'DATABASE_URL'], 'postgres://switchboard:hunter2@postgres/switchboard');
+    doc.setIn(['services', 'api', 'environment', 'TEMPORAL_API_KEY'], '${TEMPORAL_API_KEY:-hunter2}');
+    expect(literalSecrets(parseCompose(doc.toString()))).toEqual(['postgres.POSTGRES_PASSWORD', 'api.TEMPORAL_API_KEY', 'worker-calls.DATABASE_URL (URL)']);
   });
 });
 
@@ -367,7 +439,7 @@ describe('Dockerfile and .dockerignore', () => {
     expect(user).not.toMatch(/^USER (root|0)(:|$)/);
     const cmd = runtime[runtime.length - 1]!;
     expect(cmd.startsWith('CMD ')).toBe(true);
-    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
+    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/http/main.js']);
     expect(API_NODE_FLAGS).toContain('--max-semi-space-size=64');
   });
 

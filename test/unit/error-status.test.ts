@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
-import { ApiError, DOMAIN_ERROR_CODES, DomainError } from '../../src/errors';
+import { ApiError, DOMAIN_ERROR_CODES, DomainError } from '../../src/core/errors';
 import { errorHandler } from '../../src/http/middleware/errors';
 import { knownErrorStatus, STATUS_OF_DOMAIN_CODE } from '../../src/http/error-status';
 import { JourneyDefinitionError } from '../../src/journeys/schema';
@@ -9,7 +9,7 @@ import { splitRecord } from '../../src/leads/record';
 describe('domain error codes and their HTTP statuses', () => {
   it('maps every domain code to a status in one table', () => {
     expect(Object.keys(STATUS_OF_DOMAIN_CODE).sort()).toEqual([...DOMAIN_ERROR_CODES].sort());
-    expect(DOMAIN_ERROR_CODES.map((code) => knownErrorStatus(new DomainError(code, 'x')))).toEqual([400, 409, 404, 404, 503, 404, 404, 409, 404, 409, 403]);
+    expect(DOMAIN_ERROR_CODES.map((code) => knownErrorStatus(new DomainError(code, 'x')))).toEqual([400, 409, 404, 404, 503, 404, 404, 409, 404, 409, 403, 409, 409, 409, 429, 409, 503, 404, 400, 413]);
   });
 
   it('domain code fails with codes, not statuses', () => {
@@ -48,6 +48,22 @@ describe('domain error codes and their HTTP statuses', () => {
         '1',
         { status: 'failed', message: 'Could not start the workflow, please retry' },
       ]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('answers a domain error carrying retry-after seconds with its status and Retry-After', async () => {
+    const koa = new Koa();
+    koa.use(errorHandler() as Koa.Middleware);
+    koa.use(() => {
+      throw new DomainError('concurrent_call_cap', 'Concurrent call cap reached', { retryAfterSeconds: 30 });
+    });
+    const server = koa.listen(0, '127.0.0.1');
+    try {
+      await new Promise((r) => server.once('listening', r));
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      expect([res.status, res.headers.get('retry-after'), await res.json()]).toEqual([429, '30', { status: 'failed', message: 'Concurrent call cap reached' }]);
     } finally {
       server.close();
     }

@@ -58,9 +58,18 @@ describe('the vendor sandbox', () => {
     expect(first.data).toMatchObject({ id: expect.stringMatching(/^\d+$/), existing: false, properties: { email: 'Ann@example.com', firstname: 'Ann' } });
     expect(last()).toMatchObject({ status: 201, response: { archived: false, createdAt: expect.any(String), updatedAt: expect.any(String) } });
     expect(vendorProblems(last())).toEqual([]);
-    const again = await run('hubspot', 'create_contact', { email: 'ann@example.com' });
-    expect(again.data).toMatchObject({ id: (first.data as { id: string }).id, existing: true });
-    expect(last()).toMatchObject({ status: 409, response: { category: 'CONFLICT' } });
+    const again = await run('hubspot', 'create_contact', { email: 'ann@example.com', lastname: 'Lee' });
+    expect(again.data).toMatchObject({ id: (first.data as { id: string }).id, existing: true, properties: { firstname: 'Ann', lastname: 'Lee' } });
+    const [conflict, update] = sandbox.ledger.entries.slice(-2);
+    expect(conflict).toMatchObject({ status: 409, response: { category: 'CONFLICT' } });
+    expect(update).toMatchObject({ method: 'PATCH', path: `/hubspot/crm/v3/objects/contacts/${(first.data as { id: string }).id}`, status: 200 });
+  });
+
+  test('HubSpot contacts: update by email, search by email; an unknown email is a 404', async () => {
+    await run('hubspot', 'create_contact', { email: 'bo@example.com', firstname: 'Bo' });
+    await expect(run('hubspot', 'update_contact', { email: 'BO@example.com', properties: { phone: '+14155550100' } })).resolves.toMatchObject({ data: { properties: { phone: '+14155550100', firstname: 'Bo' } } });
+    await expect(run('hubspot', 'search_contacts', { email: 'bo@example.com' })).resolves.toMatchObject({ data: { total: 1, contacts: [{ properties: { email: 'bo@example.com', phone: '+14155550100' } }] } });
+    await expect(run('hubspot', 'update_contact', { email: 'nobody@example.com', properties: { phone: '1' } })).rejects.toMatchObject({ type: 'vendor_not_found' });
   });
 
   test('HubSpot refuses what its description refuses: no associations is a VALIDATION_ERROR', async () => {
@@ -82,6 +91,15 @@ describe('the vendor sandbox', () => {
     expect((await post('/google_calendar/calendar/v3/calendars/primary/events', event, SANDBOX_TOKEN)).status).toBe(200);
     expect((await post('/google_calendar/calendar/v3/calendars/primary/events', event, SANDBOX_TOKEN)).body.error).toMatchObject({ code: 409, status: 'ALREADY_EXISTS' });
     expect((await post('/google_calendar/calendar/v3/calendars/primary/events', { start: event.start }, SANDBOX_TOKEN)).body.error).toMatchObject({ code: 400, message: expect.stringMatching(/end/) });
+  });
+
+  test('Google Calendar: a booked appointment is rescheduled, then cancelled; cancelling again is already cancelled', async () => {
+    const booked = await run('google_calendar', 'appointment', { summary: 'Move me', start: '2030-02-01T09:00:00Z' });
+    const eventId = (booked.data as { id: string }).id;
+    await expect(run('google_calendar', 'reschedule_appointment', { eventId, start: '2030-02-02T10:00:00Z', durationMinutes: 45 })).resolves.toMatchObject({ data: { id: eventId, start: '2030-02-02T10:00:00.000Z', end: '2030-02-02T10:45:00.000Z' } });
+    await expect(run('google_calendar', 'cancel_appointment', { eventId })).resolves.toMatchObject({ data: { alreadyCancelled: false } });
+    await expect(run('google_calendar', 'cancel_appointment', { eventId })).resolves.toMatchObject({ data: { alreadyCancelled: true } });
+    await expect(run('google_calendar', 'reschedule_appointment', { eventId: 'nosuchevent', start: '2030-02-02T10:00:00Z' })).rejects.toMatchObject({ type: 'vendor_not_found' });
   });
 
   test('GET /ledger lists every request, unknown paths included', async () => {

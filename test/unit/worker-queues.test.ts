@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/core/config';
 import { workerLimits } from '../../src/temporal/worker-queues';
 
 const config = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env });
@@ -20,6 +20,13 @@ describe('WORKER_TASK_QUEUES and per-queue limits', () => {
     expect(workerLimits(c, 'chat')).toEqual({ maxConcurrentWorkflowTaskExecutions: 40, maxConcurrentActivityTaskExecutions: 20 });
     expect(workerLimits(c, 'journeys')).toEqual({ maxConcurrentLocalActivityExecutions: 5 });
     expect(workerLimits(c, 'calls')).toEqual({});
+  });
+
+  it('WORKER_<QUEUE>_MAX_CACHED_WORKFLOWS bounds a queue’s sticky cache (0: none), the memory of sleeping runs', () => {
+    const c = config({ WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS: '500', WORKER_CHAT_MAX_CACHED_WORKFLOWS: '0' });
+    expect(workerLimits(c, 'journeys')).toEqual({ maxCachedWorkflows: 500 });
+    expect(workerLimits(c, 'chat')).toEqual({ maxCachedWorkflows: 0 });
+    expect(() => config({ WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS: '-1' })).toThrow(/WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS/);
   });
 
   it('refuses limits the SDK would not take', () => {

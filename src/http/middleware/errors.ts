@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
-import { ApiError, failureBody } from '../../errors';
-import { knownErrorStatus } from '../error-status';
+import { failureBody } from '../../core/errors';
+import { knownErrorHeaders, knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 
 /** First middleware: every failure, thrown or 404, leaves as {status:"failed",message} with a right status. */
@@ -13,7 +13,7 @@ export function errorHandler(): Middleware<AppState> {
         ctx.body = failureBody(`No route for ${ctx.method} ${ctx.path}`);
       }
     } catch (err) {
-      if (err instanceof ApiError) ctx.set(err.headers);
+      ctx.set(knownErrorHeaders(err));
       const status = knownErrorStatus(err);
       if (status !== undefined) {
         ctx.status = status;

@@ -9,5 +9,6 @@ export default defineIntegration({
   name: 'Asana',
   auth: bearerAuth(['api_key', 'oauth2'], { tokenUrl: 'https://app.asana.com/-/oauth_token' }),
   baseUrl: 'https://app.asana.com/api/1.0',
+  apiDescription: 'asana.json',
   actions: [createTask, addComment],
 });

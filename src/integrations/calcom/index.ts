@@ -2,6 +2,7 @@ import { bearerAuth } from '../auth';
 import { defineIntegration } from '../define';
 import { cancelBooking } from './cancel-booking';
 import { createBooking } from './create-booking';
+import { getBooking } from './get-booking';
 import { getSlots } from './get-slots';
 import { rescheduleBooking } from './reschedule-booking';
 
@@ -11,5 +12,6 @@ export default defineIntegration({
   name: 'Cal.com',
   auth: bearerAuth(['api_key']),
   baseUrl: 'https://api.cal.com',
-  actions: [getSlots, createBooking, rescheduleBooking, cancelBooking],
+  apiDescription: 'calcom.json',
+  actions: [getSlots, createBooking, getBooking, rescheduleBooking, cancelBooking],
 });

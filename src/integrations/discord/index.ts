@@ -7,5 +7,6 @@ export default defineIntegration({
   name: 'Discord',
   auth: { kinds: ['api_key'], apply: () => ({}) },
   baseUrl: 'https://discord.com/api/v10',
+  apiDescription: 'discord.json',
   actions: [sendMessage],
 });

@@ -8,5 +8,6 @@ export default defineIntegration({
   name: 'Gmail',
   auth: bearerAuth(['oauth2'], { tokenUrl: 'https://oauth2.googleapis.com/token', scopes: ['https://www.googleapis.com/auth/gmail.send'] }),
   baseUrl: 'https://gmail.googleapis.com',
+  apiDescription: 'gmail.json',
   actions: [sendEmail],
 });

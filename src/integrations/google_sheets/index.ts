@@ -9,5 +9,6 @@ export default defineIntegration({
   name: 'Google Sheets',
   auth: bearerAuth(['oauth2'], { tokenUrl: 'https://oauth2.googleapis.com/token', scopes: ['https://www.googleapis.com/auth/spreadsheets'] }),
   baseUrl: 'https://sheets.googleapis.com',
+  apiDescription: 'google-sheets.json',
   actions: [appendRow, getRows],
 });

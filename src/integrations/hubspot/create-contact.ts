@@ -18,7 +18,10 @@ const input = z
 
 const output = z.object({ id: z.string(), existing: z.boolean(), properties: z.record(z.string(), z.unknown()) });
 
-/** Creates a contact; a contact that already has the email is returned as `existing` (so a replay creates nothing twice). */
+/**
+ * Creates a contact; when one already has the email, the supplied properties are written to it and it is returned as
+ * `existing` (so a replay creates nothing twice and a known caller's new details are kept).
+ */
 export default defineAction({
   key: 'create_contact',
   title: 'Create a contact',
@@ -39,8 +42,9 @@ export default defineAction({
     } catch (err) {
       // HubSpot answers 409 "Contact already exists. Existing ID: 123" when the email is taken.
       const existing = err instanceof VendorError && err.status === 409 ? /Existing ID: (\d+)/.exec(err.message)?.[1] : undefined;
-      if (existing) return { id: existing, existing: true, properties };
-      throw err;
+      if (!existing) throw err;
+      const res = await http.request<{ id: string; properties?: Record<string, unknown> }>({ method: 'PATCH', path: `/crm/v3/objects/contacts/${existing}`, json: { properties } });
+      return { id: existing, existing: true, properties: res.body.properties ?? {} };
     }
   },
 });

@@ -19,6 +19,7 @@ export default defineIntegration({
   name: 'Intercom',
   auth: bearerAuth(['oauth2', 'api_key'], { tokenUrl: 'https://api.intercom.io/auth/eagle/token' }),
   baseUrl: intercomBaseUrl,
+  apiDescription: 'intercom.json',
   headers: { 'intercom-version': '2.16' },
   actions: [createContact, addNote, addTag],
 });

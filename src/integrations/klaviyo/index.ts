@@ -19,6 +19,7 @@ export default defineIntegration({
     apply: (conn) => ({ headers: { authorization: conn.kind === 'oauth2' ? `Bearer ${bearerToken(conn)}` : `Klaviyo-API-Key ${requiredSecret(conn, 'api_key')}` } }),
   },
   baseUrl: 'https://a.klaviyo.com',
+  apiDescription: 'klaviyo.json',
   headers: { revision: KLAVIYO_REVISION, accept: 'application/vnd.api+json' },
   actions: [createProfile, upsertProfile, addToList, trackEvent],
 });

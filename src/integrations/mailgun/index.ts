@@ -13,5 +13,6 @@ export default defineIntegration({
   name: 'Mailgun',
   auth: { kinds: ['api_key'], apply: (conn) => ({ headers: { authorization: basic(conn) } }) },
   baseUrl: (conn) => (conn.settings.region?.toLowerCase() === 'eu' ? 'https://api.eu.mailgun.net' : 'https://api.mailgun.net'),
+  apiDescription: 'mailgun.json',
   actions: [sendEmail],
 });

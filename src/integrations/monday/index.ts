@@ -15,6 +15,7 @@ export default defineIntegration({
     oauth2: { tokenUrl: 'https://auth.monday.com/oauth2/token' },
   },
   baseUrl: 'https://api.monday.com',
+  apiDescription: 'monday.json',
   headers: { 'API-Version': '2026-10' },
   errorInBody: mondayErrorInBody,
   actions: [createItem, changeColumnValues, addUpdate],

@@ -10,6 +10,7 @@ export default defineIntegration({
   name: 'Notion',
   auth: bearerAuth(['api_key', 'oauth2'], { tokenUrl: 'https://api.notion.com/v1/oauth/token' }),
   baseUrl: 'https://api.notion.com',
+  apiDescription: 'notion.json',
   headers: { 'Notion-Version': '2025-09-03' },
   actions: [createPage, updatePage, addComment],
 });

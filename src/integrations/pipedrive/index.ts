@@ -4,6 +4,9 @@ import { defineIntegration, VendorError, type Connection, type VendorResponse } 
 import addNote from './add-note';
 import createLead from './create-lead';
 import createPerson from './create-person';
+import findPerson from './find-person';
+import updateDeal from './update-deal';
+import updatePerson from './update-person';
 
 /** The company's API host: the OAuth answer's `api_domain`, else `https://<company_domain>.pipedrive.com`, else the shared host. */
 function baseUrl(conn: Connection): string {
@@ -33,5 +36,5 @@ export default defineIntegration({
   },
   baseUrl,
   errorInBody,
-  actions: [createPerson, createLead, addNote],
+  actions: [createPerson, createLead, addNote, updatePerson, findPerson, updateDeal],
 });

@@ -9,5 +9,6 @@ export default defineIntegration({
   name: 'SendGrid',
   auth: bearerAuth(['api_key']),
   baseUrl: (conn) => (conn.settings.region?.toLowerCase() === 'eu' ? 'https://api.eu.sendgrid.com' : 'https://api.sendgrid.com'),
+  apiDescription: 'sendgrid.json',
   actions: [sendEmail, upsertContact],
 });

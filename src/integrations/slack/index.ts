@@ -1,6 +1,9 @@
 import { bearerAuth } from '../auth';
 import { defineIntegration, VendorError, type VendorResponse } from '../define';
+import findUserByEmail from './find-user-by-email';
+import listChannels from './list-channels';
 import postMessage from './post-message';
+import postThreadReply from './post-thread-reply';
 
 const AUTH_ERRORS = new Set(['not_authed', 'invalid_auth', 'token_revoked', 'token_expired', 'account_inactive', 'missing_scope', 'no_permission']);
 const RETRYABLE = new Set(['ratelimited', 'internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
@@ -18,8 +21,11 @@ function errorInBody(res: VendorResponse): VendorError | undefined {
 export default defineIntegration({
   key: 'slack',
   name: 'Slack',
-  auth: bearerAuth(['oauth2', 'api_key'], { tokenUrl: 'https://slack.com/api/oauth.v2.access', scopes: ['chat:write'] }),
+  auth: bearerAuth(['oauth2', 'api_key'], { tokenUrl: 'https://slack.com/api/oauth.v2.access', scopes: ['chat:write', 'users:read', 'users:read.email', 'channels:read'] }),
   baseUrl: 'https://slack.com/api',
+  apiDescription: 'slack.json',
   errorInBody,
-  actions: [postMessage],
+  // Stored journeys may omit the action: it was the only one.
+  defaultAction: 'post_message',
+  actions: [postMessage, postThreadReply, findUserByEmail, listChannels],
 });

@@ -10,5 +10,6 @@ export default defineIntegration({
   name: 'Stripe',
   auth: bearerAuth(['api_key', 'oauth2']),
   baseUrl: 'https://api.stripe.com',
+  apiDescription: 'stripe.json',
   actions: [createCustomer, createPaymentLink, findCustomers],
 });

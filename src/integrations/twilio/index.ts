@@ -1,4 +1,5 @@
 import { defineIntegration, VendorError, type Connection } from '../define';
+import getMessageStatus from './message-status';
 import sendSms from './send-sms';
 import sendWhatsapp from './send-whatsapp';
 
@@ -17,5 +18,6 @@ export default defineIntegration({
   name: 'Twilio',
   auth: { kinds: ['basic', 'api_key'], apply: (conn) => ({ headers: { authorization: basic(conn) } }) },
   baseUrl: 'https://api.twilio.com',
-  actions: [sendSms, sendWhatsapp],
+  apiDescription: 'twilio.json',
+  actions: [sendSms, sendWhatsapp, getMessageStatus],
 });

@@ -9,5 +9,6 @@ export default defineIntegration({
   name: 'WhatsApp Cloud API',
   auth: bearerAuth(['api_key', 'oauth2']),
   baseUrl: 'https://graph.facebook.com',
+  apiDescription: 'whatsapp.json',
   actions: [sendText, sendTemplate],
 });

@@ -2,6 +2,8 @@ import { bearerToken } from '../auth';
 import { defineIntegration, VendorError, type Connection, type VendorResponse } from '../define';
 import addNote from './add-note';
 import createLead from './create-lead';
+import findRecords from './find-records';
+import updateRecord from './update-record';
 import upsertContact from './upsert-contact';
 
 /** Zoho's data centres by the domain suffix of their hosts (accounts.zoho.<dc>, www.zohoapis.<dc>). */
@@ -47,6 +49,7 @@ export default defineIntegration({
     apply: (conn) => ({ headers: { authorization: `Zoho-oauthtoken ${bearerToken(conn)}` } }),
   },
   baseUrl: zohoBaseUrl,
+  apiDescription: 'zoho-crm.json',
   errorInBody,
-  actions: [createLead, upsertContact, addNote],
+  actions: [createLead, upsertContact, addNote, updateRecord, findRecords],
 });

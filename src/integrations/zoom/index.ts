@@ -9,5 +9,6 @@ export default defineIntegration({
   name: 'Zoom',
   auth: bearerAuth(['oauth2'], { tokenUrl: 'https://zoom.us/oauth/token', scopes: ['meeting:write:meeting'] }),
   baseUrl: 'https://api.zoom.us/v2',
+  apiDescription: 'zoom.json',
   actions: [createMeeting, addRegistrant],
 });

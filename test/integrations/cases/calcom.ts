@@ -66,5 +66,12 @@ export const calcom: IntegrationCases = {
       data: { uid: 'bk_2', id: 8, status: 'cancelled' },
       notDescribed: 'calcom.json keeps POST /v2/bookings and GET /v2/slots only',
     },
+    {
+      action: 'get_booking',
+      params: { bookingUid: 'bk_1' },
+      exchanges: [{ request: { method: 'GET', path: '/v2/bookings/bk_1', headers: BOOKINGS }, response: { body: { status: 'success', data: { id: 7, uid: 'bk_1', status: 'accepted', start: '2050-09-05T09:00:00.000Z', end: '2050-09-05T09:30:00.000Z' } } } }],
+      data: { uid: 'bk_1', id: 7, status: 'accepted', start: '2050-09-05T09:00:00.000Z', end: '2050-09-05T09:30:00.000Z' },
+      notDescribed: 'calcom.json keeps POST /v2/bookings and GET /v2/slots only',
+    },
   ],
 };

@@ -2,6 +2,7 @@ import type { IntegrationCases } from '../../helpers/action-cases';
 
 const H = { authorization: 'Bearer cal-oauth' };
 const EVENT_TYPE = 'https://api.calendly.com/event_types/AAAAAAAAAAAAAAAA';
+const EVENT = 'https://api.calendly.com/scheduled_events/BBBBBBBBBBBBBBBB';
 
 /** Calendly: OAuth bearer. */
 export const calendly: IntegrationCases = {
@@ -29,6 +30,41 @@ export const calendly: IntegrationCases = {
         },
       ],
       data: { booking_url: 'https://calendly.com/d/abc-123', owner: EVENT_TYPE },
+    },
+    {
+      action: 'get_reschedule_link',
+      params: { event: EVENT, email: 'ada@example.com' },
+      exchanges: [
+        {
+          request: { method: 'GET', path: '/scheduled_events/BBBBBBBBBBBBBBBB/invitees', query: { status: 'active', email: 'ada@example.com' }, headers: H },
+          response: {
+            body: {
+              collection: [
+                {
+                  uri: `${EVENT}/invitees/CCCCCCCCCCCCCCCC`,
+                  email: 'ada@example.com',
+                  status: 'active',
+                  reschedule_url: 'https://calendly.com/reschedulings/CCCCCCCCCCCCCCCC',
+                  cancel_url: 'https://calendly.com/cancellations/CCCCCCCCCCCCCCCC',
+                },
+              ],
+              pagination: { count: 1, next_page: null },
+            },
+          },
+        },
+      ],
+      data: { invitee: `${EVENT}/invitees/CCCCCCCCCCCCCCCC`, reschedule_url: 'https://calendly.com/reschedulings/CCCCCCCCCCCCCCCC', cancel_url: 'https://calendly.com/cancellations/CCCCCCCCCCCCCCCC' },
+    },
+    {
+      action: 'cancel_event',
+      params: { event: EVENT, reason: 'The caller cancelled' },
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/scheduled_events/BBBBBBBBBBBBBBBB/cancellation', headers: { ...H, 'content-type': 'application/json' }, body: { reason: 'The caller cancelled' } },
+          response: { status: 201, body: { resource: { canceled_by: 'Acme Bot', reason: 'The caller cancelled', canceler_type: 'host', created_at: '2026-03-01T10:00:00.000000Z' } } },
+        },
+      ],
+      data: { already_canceled: false, canceled_by: 'Acme Bot', reason: 'The caller cancelled', created_at: '2026-03-01T10:00:00.000000Z' },
     },
   ],
 };

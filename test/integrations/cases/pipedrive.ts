@@ -51,5 +51,43 @@ export const pipedrive: IntegrationCases = {
       exchanges: [{ request: { method: 'POST', path: '/api/v1/notes', headers: H, body: { content: 'Called; wants a quote', person_id: 42, pinned_to_person_flag: 1 } }, response: { status: 201, body: { success: true, data: { id: 9 } } } }],
       data: { id: 9 },
     },
+    {
+      action: 'update_person',
+      params: { id: 12, phones: ['+15551234567'], custom_fields: { [FIELD]: 'called back' } },
+      exchanges: [
+        {
+          request: {
+            method: 'PATCH',
+            path: '/api/v2/persons/12',
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { custom_fields: { [FIELD]: 'called back' }, phones: [{ value: '+15551234567', primary: true, label: 'work' }] },
+          },
+          response: { status: 200, body: { success: true, data: { id: 12, name: 'Ada Lovelace' } } },
+        },
+      ],
+      data: { id: 12, name: 'Ada Lovelace' },
+    },
+    {
+      action: 'find_person',
+      params: { term: 'ada@example.com', fields: ['email'], exact_match: true },
+      exchanges: [
+        {
+          request: { method: 'GET', path: '/api/v2/persons/search', query: { term: 'ada@example.com', fields: 'email', exact_match: 'true', limit: '10' }, headers: H },
+          response: { status: 200, body: { success: true, data: { items: [{ result_score: 1, item: { id: 12, type: 'person', name: 'Ada Lovelace', emails: ['ada@example.com'], phones: ['+15551234567'] } }] } } },
+        },
+      ],
+      data: { persons: [{ id: 12, name: 'Ada Lovelace', emails: ['ada@example.com'], phones: ['+15551234567'] }] },
+    },
+    {
+      action: 'update_deal',
+      params: { id: 77, stage_id: 3, value: 1200, currency: 'EUR' },
+      exchanges: [
+        {
+          request: { method: 'PATCH', path: '/api/v2/deals/77', headers: { ...H, 'content-type': 'application/json' }, body: { stage_id: 3, value: 1200, currency: 'EUR' } },
+          response: { status: 200, body: { success: true, data: { id: 77, stage_id: 3, status: 'open' } } },
+        },
+      ],
+      data: { id: 77, stage_id: 3, status: 'open' },
+    },
   ],
 };

@@ -49,5 +49,47 @@ export const salesforce: IntegrationCases = {
       ],
       data: { id: '00T5e00000Qq1' },
     },
+    {
+      action: 'upsert_lead',
+      params: { Email: "o'brien@example.com", LastName: "O'Brien", Company: 'Engines', Status: 'Working' },
+      exchanges: [
+        {
+          request: { method: 'GET', path: '/services/data/v62.0/query', query: { q: "SELECT Id FROM Lead WHERE Email = 'o\\'brien@example.com' AND IsConverted = false ORDER BY CreatedDate DESC LIMIT 1" }, headers: H },
+          response: { status: 200, body: { totalSize: 1, done: true, records: [{ attributes: { type: 'Lead' }, Id: '00Q5e00000AbCdEFGH' }] } },
+        },
+        {
+          request: { method: 'PATCH', path: '/services/data/v62.0/sobjects/Lead/00Q5e00000AbCdEFGH', headers: { ...H, 'content-type': 'application/json' }, body: { Email: "o'brien@example.com", LastName: "O'Brien", Company: 'Engines', Status: 'Working' } },
+          response: { status: 204 },
+        },
+      ],
+      data: { id: '00Q5e00000AbCdEFGH', created: false },
+    },
+    {
+      action: 'upsert_lead',
+      name: 'no lead has the email: created',
+      params: { Email: 'ada@example.com', LastName: 'Lovelace', Company: 'Engines', fields: { Rating: 'Hot' } },
+      exchanges: [
+        {
+          request: { method: 'GET', path: '/services/data/v62.0/query', query: { q: "SELECT Id FROM Lead WHERE Email = 'ada@example.com' AND IsConverted = false ORDER BY CreatedDate DESC LIMIT 1" }, headers: H },
+          response: { status: 200, body: { totalSize: 0, done: true, records: [] } },
+        },
+        {
+          request: { method: 'POST', path: '/services/data/v62.0/sobjects/Lead', headers: H, body: { Rating: 'Hot', Email: 'ada@example.com', LastName: 'Lovelace', Company: 'Engines' } },
+          response: { status: 201, body: { id: '00Q5e00000ZzZzZZZZ', success: true, errors: [] } },
+        },
+      ],
+      data: { id: '00Q5e00000ZzZzZZZZ', created: true },
+    },
+    {
+      action: 'update_record',
+      params: { object: 'Opportunity', id: '0065e00000AbCdEFGH', fields: { StageName: 'Meeting Booked', Next_Call__c: '2026-12-02' } },
+      exchanges: [
+        {
+          request: { method: 'PATCH', path: '/services/data/v62.0/sobjects/Opportunity/0065e00000AbCdEFGH', headers: { ...H, 'content-type': 'application/json' }, body: { StageName: 'Meeting Booked', Next_Call__c: '2026-12-02' } },
+          response: { status: 204 },
+        },
+      ],
+      data: { id: '0065e00000AbCdEFGH' },
+    },
   ],
 };

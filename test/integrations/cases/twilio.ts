@@ -41,5 +41,17 @@ export const twilio: IntegrationCases = {
       ],
       data: { sid: 'SM4', status: 'queued', to: 'whatsapp:+14155550100' },
     },
+    {
+      action: 'get_message_status',
+      params: { sid: `SM${'a'.repeat(32)}` },
+      exchanges: [
+        {
+          request: { method: 'GET', path: `/2010-04-01/Accounts/${SID}/Messages/SM${'a'.repeat(32)}.json`, headers: { authorization: H.authorization } },
+          response: { status: 200, body: { sid: `SM${'a'.repeat(32)}`, status: 'undelivered', to: '+14155550100', error_code: 30003, error_message: 'Unreachable destination handset', date_sent: 'Tue, 01 Dec 2026 09:00:00 +0000' } },
+        },
+      ],
+      data: { sid: `SM${'a'.repeat(32)}`, status: 'undelivered', to: '+14155550100', error_code: 30003, error_message: 'Unreachable destination handset', date_sent: 'Tue, 01 Dec 2026 09:00:00 +0000' },
+      notDescribed: 'twilio.json keeps the Messages and Calls create operations only',
+    },
   ],
 };

@@ -48,5 +48,34 @@ export const zoho_crm: IntegrationCases = {
       ],
       data: { id: '900' },
     },
+    {
+      action: 'update_record',
+      params: { module: 'Leads', id: '4150868000000624001', fields: { Lead_Status: 'Contacted', Call_Summary: 'booked a demo' } },
+      exchanges: [
+        {
+          request: {
+            method: 'PUT',
+            path: '/crm/v8/Leads/4150868000000624001',
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { data: [{ Lead_Status: 'Contacted', Call_Summary: 'booked a demo' }], trigger: ['workflow'] },
+          },
+          response: { status: 200, body: { data: [{ code: 'SUCCESS', status: 'success', message: 'record updated', details: { id: '4150868000000624001' } }] } },
+        },
+      ],
+      data: { id: '4150868000000624001' },
+      notDescribed: 'zoho-crm.json keeps POST /crm/v8/{module_api_name} only',
+    },
+    {
+      action: 'find_records',
+      params: { module: 'Contacts', email: 'ada@example.com' },
+      exchanges: [
+        {
+          request: { method: 'GET', path: '/crm/v8/Contacts/search', query: { email: 'ada@example.com', fields: 'Full_Name,Email,Phone', per_page: '10' }, headers: H },
+          response: { status: 200, body: { data: [{ id: '4150868000000624002', Full_Name: 'Ada Lovelace', Email: 'ada@example.com', Phone: null }], info: { per_page: 10, count: 1, page: 1, more_records: false } } },
+        },
+      ],
+      data: { records: [{ id: '4150868000000624002', Full_Name: 'Ada Lovelace', Email: 'ada@example.com', Phone: null }], more: false },
+      notDescribed: 'zoho-crm.json keeps POST /crm/v8/{module_api_name} only',
+    },
   ],
 };

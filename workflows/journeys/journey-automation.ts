@@ -1,0 +1,30 @@
+// The journey step `automation`: runs automationRun as a child with the lead and its last call as callData.
+import { proxyActivities, uuid4 } from '@temporalio/workflow';
+import type { createAutomationActivities } from '../../activities/automation/automations';
+import type { StepContext } from '../../activities/journeys/journeys';
+import type { StepOf } from '../../src/journeys/schema';
+import { runAutomationChild } from '../automation/automation-child';
+
+const data = proxyActivities<ReturnType<typeof createAutomationActivities>>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/**
+ * Runs the step's action in the workspace's name (superuser mode: the workspace's connection). Outcome `done` when it
+ * succeeded, `failed` (with its error type) when not, so a branch can follow either.
+ */
+export async function runAutomationStep(step: StepOf<'automation'>, ctx: StepContext): Promise<{ outcome: string; detail: string }> {
+  const callData = await data.journeyAutomationCallData({ workspaceId: ctx.workspaceId, leadId: ctx.leadId });
+  const requestId = uuid4();
+  const outcome = await runAutomationChild({
+    requestId,
+    workspaceId: ctx.workspaceId,
+    automationType: step.automationType,
+    action: step.action,
+    nodeId: step.id,
+    params: step.params,
+    callData,
+  });
+  return outcome.success ? { outcome: 'done', detail: `automation ${requestId}` } : { outcome: 'failed', detail: `${outcome.errorType}: ${outcome.error}` };
+}

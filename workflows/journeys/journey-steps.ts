@@ -1,0 +1,104 @@
+// One function per step kind of a journey; journey.ts runs them in order.
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import type { JourneyActivities, StepContext } from '../../activities/journeys/journeys';
+import { branchTarget, outcomeOnly } from '../../src/journeys/conditions';
+import { parseIsoDuration } from '../../src/schedule/duration';
+import type { JourneyStep, StepKind, StepOf } from '../../src/journeys/schema';
+import { runAutomationStep } from './journey-automation';
+import { runCallStep } from './journey-call';
+import { runTriggerStep } from './journey-trigger';
+
+// Which failures are final is decided once, at the activity boundary (worker/activity-errors.ts): they raise them non-retryable.
+
+/** Database activities: short, retried until the database answers (a restart must not fail a journey). */
+const data = proxyActivities<JourneyActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/** Webhooks: 5xx, 408, 429 and network errors retried with backoff for about 8 minutes, then the step fails. */
+const hooks = proxyActivities<JourneyActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 9 },
+});
+
+export { data as journeyData };
+
+/** How a step went: its outcome (null for control steps, which leave the last outcome as it was) and where to go. */
+export interface StepResult {
+  outcome: string | null;
+  detail?: string;
+  /** A step id to go to instead of the next one in the list. */
+  next?: string;
+  end?: boolean;
+}
+
+/** A step that cannot go on (its lead was deleted): the enrollment ends as failed. */
+export class JourneyStepError extends Error {}
+
+/** Runs fn; an activity failure of a `soft` type ('*': any) becomes outcome 'failed'; a lead that is gone ends the journey. */
+async function guarded(fn: () => Promise<StepResult>, soft: string[] = []): Promise<StepResult> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
+    const failure = err.cause instanceof ApplicationFailure ? err.cause : undefined;
+    if (failure?.type === 'lead_not_found') throw new JourneyStepError(failure.message);
+    if (soft.includes('*') || soft.includes(failure?.type ?? '')) {
+      return { outcome: 'failed', detail: `${failure?.type ?? 'activity_failed'}: ${failure?.message ?? err.cause?.message ?? err.message}` };
+    }
+    throw err;
+  }
+}
+
+/** The application failure type behind an activity failure, if any. */
+export const failureType = (err: unknown): string | undefined =>
+  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+
+type Runner<K extends StepKind> = (step: StepOf<K>, ctx: StepContext, lastOutcome: string | undefined) => Promise<StepResult>;
+
+const runners: { [K in StepKind]: Runner<K> } = {
+  async wait(step, ctx) {
+    return guarded(async () => {
+      let ms: number;
+      if (step.duration !== undefined) {
+        await data.journeyAtStep({ enrollmentId: ctx.enrollmentId, stepId: ctx.stepId });
+        ms = parseIsoDuration(step.duration)!;
+      } else {
+        ms = (await data.journeyWindowDelay({ ...ctx, until: step.until! })).ms;
+      }
+      if (ms > 0) await sleep(ms);
+      return { outcome: 'done' };
+    });
+  },
+  tag: (step, ctx) => guarded(async () => (await data.journeyTag({ ...ctx, tag: step.tag, remove: false }), { outcome: 'done' })),
+  untag: (step, ctx) => guarded(async () => (await data.journeyTag({ ...ctx, tag: step.tag, remove: true }), { outcome: 'done' })),
+  update_lead: (step, ctx) =>
+    guarded(async () => {
+      const { ignored } = await data.journeyUpdateLead({ ...ctx, fields: step.fields });
+      return { outcome: 'done', detail: ignored.length ? `ignored fields: ${ignored.join(', ')}` : undefined };
+    }, ['invalid_fields']),
+  webhook: (step, ctx) =>
+    guarded(async () => {
+      const r = await hooks.journeyWebhook({ ...ctx, url: step.url, payload: step.payload });
+      return { outcome: 'delivered', detail: `HTTP ${r.status} ${r.eventId}` };
+    }, ['*']),
+  async branch(step, ctx, lastOutcome) {
+    const target = outcomeOnly(step)
+      ? branchTarget(step, { tags: [], fields: {}, lastOutcome })
+      : await guarded(async () => ({ outcome: null, next: (await data.journeyBranch({ ...ctx, step, lastOutcome })).target })).then((r) => r.next!);
+    return { outcome: null, next: target, detail: `goto ${target}` };
+  },
+  goto: async (step) => ({ outcome: null, next: step.target, detail: `goto ${step.target}` }),
+  end: async () => ({ outcome: null, end: true }),
+  call: (step, ctx) => guarded(() => runCallStep(step, ctx, data)),
+  // Runs recorded before automation steps ran keep replaying their skip.
+  automation: (step, ctx) => (patched('automation-step') ? guarded(() => runAutomationStep(step, ctx)) : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' })),
+  // No patch: no history recorded before this step kind existed can hold one.
+  trigger: (step, ctx) => guarded(() => runTriggerStep(step, ctx)),
+};
+
+/** Runs one step for one enrollment. */
+export function runStep(step: JourneyStep, ctx: StepContext, lastOutcome: string | undefined): Promise<StepResult> {
+  return (runners[step.kind] as Runner<StepKind>)(step, ctx, lastOutcome);
+}

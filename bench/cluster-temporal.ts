@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defaultDataDir } from '../src/config';
+import { defaultDataDir } from '../src/core/config';
 import { temporalTlsEnv, type ClusterPki } from '../src/devstack/cluster-pki';
 import { temporalConnectOptions } from '../src/temporal/connection-config';
 import type { BenchContext } from './lib';

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { startCluster, type RunningCluster } from '../devstack/cluster';
-import { handleShutdownSignals } from '../shutdown';
+import { handleShutdownSignals } from '../core/shutdown';
 import { uiCodecEndpoint } from './dev';
 
 const say = (line: string) => process.stderr.write(`[cluster] ${line}\n`);

@@ -15,6 +15,7 @@ import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import type { JourneyInput } from '../workflows/journeys/journey-messages';
 import { alternateBalanced, measure, measurementFigures, report, summarize, type BenchContext, type Figure } from './lib';
+import { clusterTemporal } from './cluster-temporal';
 import { forkServer } from './server-process';
 import { jsonPoster } from './http-load';
 import { SaturationMeters, warmupOptions, warmUntilSteady } from './steady';
@@ -33,18 +34,13 @@ export const options = {
   'log-level': 'LOG_LEVEL of the api (default info: one line per request)',
   ...warmupOptions,
   profile: 'write a V8 CPU profile of the api process into this directory',
+  cluster: 'also measure on a running `npm run cluster`: its Temporal frontend (host:port, e.g. 127.0.0.1:7233), mTLS with the certificates under .data/cluster/pki',
 };
 
 const STEPS = parseJourneySteps([{ id: 'hello', kind: 'tag', tag: 'bench' }, { id: 'stop', kind: 'end' }]);
 
 export async function run(ctx: BenchContext): Promise<number> {
-  const requests = ctx.flags.int('requests', 600);
-  const rounds = ctx.flags.int('rounds', 6);
-  const concurrency = ctx.flags.int('concurrency', 32);
-  const serial = ctx.flags.int('serial', 60);
-  const logLevel = ctx.flags.str('log-level', 'info');
-  const profileDir = ctx.flags.str('profile', '');
-
+  const clusterAddress = ctx.flags.str('cluster', '');
   const databaseUrl = await ctx.databaseUrl();
   const db = createDb(databaseUrl, { max: 2 });
   ctx.defer(() => db.close());
@@ -53,15 +49,49 @@ export async function run(ctx: BenchContext): Promise<number> {
   ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
   const { key } = await createApiKey(db, ws.id, { name: 'bench' });
   const journey = await importJourney(db, ws.id, { name: 'bench', steps: STEPS });
+  const setup = { databaseUrl, db, workspaceId: ws.id, key, journey };
 
-  const connection = await Connection.connect(ctx.temporal.connect);
+  const dev = await measureOn(ctx, setup, ctx.temporal, {});
+  const figures = dev.figures;
+  if (clusterAddress) {
+    ctx.say(`The same on the cluster's Temporal server at ${clusterAddress} (mTLS)…`);
+    const cluster = clusterTemporal(clusterAddress, ctx.temporal.namespace);
+    const onCluster = await measureOn(ctx, setup, cluster.temporal, cluster.processEnv);
+    figures.push(
+      ...onCluster.figures.map(([what, value, unit]): Figure => [`cluster: ${what}`, value, unit]),
+      ['cluster / dev server: raw start throughput', onCluster.raw / dev.raw, 'x'],
+      ['cluster / dev server: sendtoworkflow throughput', onCluster.api / dev.api, 'x'],
+    );
+  }
+  return report('enroll', figures, { value: dev.ratio, what: `sendtoworkflow / raw start throughput at ${dev.concurrency} in flight, median of ${dev.rounds} rounds, each A B B A${clusterAddress ? ' (dev server)' : ''}` });
+}
+
+interface Setup {
+  databaseUrl: string;
+  db: ReturnType<typeof createDb>;
+  workspaceId: string;
+  key: string;
+  journey: { id: string; version: number };
+}
+
+/** The whole measurement against one Temporal server: its figures, the ratio and both sides' throughput. */
+async function measureOn(ctx: BenchContext, setup: Setup, temporal: BenchContext['temporal'], apiEnv: NodeJS.ProcessEnv) {
+  const requests = ctx.flags.int('requests', 600);
+  const rounds = ctx.flags.int('rounds', 6);
+  const concurrency = ctx.flags.int('concurrency', 32);
+  const serial = ctx.flags.int('serial', 60);
+  const logLevel = ctx.flags.str('log-level', 'info');
+  const profileDir = ctx.flags.str('profile', '');
+  const { databaseUrl, db, key, journey } = setup;
+  const ws = { id: setup.workspaceId };
+  const connection = await Connection.connect(temporal.connect);
   ctx.defer(() => connection.close());
-  const client = new Client({ connection, namespace: ctx.temporal.namespace });
-  await ensureSearchAttributes(connection, ctx.temporal.namespace);
+  const client = new Client({ connection, namespace: temporal.namespace });
+  await ensureSearchAttributes(connection, temporal.namespace);
   // No worker polls this queue: both sides measure the start alone; the runs are terminated at the end.
   const prefix = `bench-enroll-${randomBytes(3).toString('hex')}`;
   const queue = taskQueue('journeys', prefix);
-  ctx.defer(() => terminateAll(ctx, client, queue));
+  ctx.defer(() => terminateAll(ctx, client, queue, temporal.namespace));
 
   ctx.say(`Starting the api in a child process (LOG_LEVEL=${logLevel}, task queue ${queue}, no workers).`);
   const { message: { port }, pid: apiPid, cpu, usage } = await forkServer<{ port: number }>(
@@ -69,8 +99,9 @@ export async function run(ctx: BenchContext): Promise<number> {
     path.join(__dirname, 'enroll', 'server.ts'),
     {
       BENCH_DATABASE_URL: databaseUrl,
-      BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
-      TEMPORAL_NAMESPACE: ctx.temporal.namespace,
+      BENCH_TEMPORAL_ADDRESS: temporal.address,
+      ...apiEnv,
+      TEMPORAL_NAMESPACE: temporal.namespace,
       TEMPORAL_TASK_QUEUE_PREFIX: prefix,
       LOG_LEVEL: logLevel,
     },
@@ -145,13 +176,13 @@ export async function run(ctx: BenchContext): Promise<number> {
     ['one at a time: p50 over the raw start p50', gap, 'ms'],
     ['goal: ratio >= 0.90; one at a time p50 within 5 ms', `${sat.medianRatio >= 0.9 ? 'ratio met' : 'ratio missed'}, ${gap <= 5 ? 'p50 met' : 'p50 missed'}`],
   );
-  return report('enroll', figures, { value: sat.medianRatio, what: `sendtoworkflow / raw start throughput at ${concurrency} in flight, median of ${rounds} rounds, each A B B A` });
+  return { figures, ratio: sat.medianRatio, raw: rawSat.perSecond, api: oursSat.perSecond, concurrency, rounds };
 }
 
 /** Terminates every run left on the bench's task queue (nothing polls it). */
-async function terminateAll(ctx: BenchContext, client: Client, queue: string): Promise<void> {
+async function terminateAll(ctx: BenchContext, client: Client, queue: string, namespace: string): Promise<void> {
   await client.workflowService.startBatchOperation({
-    namespace: ctx.temporal.namespace,
+    namespace,
     jobId: randomUUID(),
     reason: 'bench enroll cleanup',
     visibilityQuery: `TaskQueue = '${queue}' AND ExecutionStatus = 'Running'`,

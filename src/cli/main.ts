@@ -100,6 +100,9 @@ function buildProgram(): Command {
     // Loaded only here: it pulls in the Temporal worker, which the admin commands do not need.
     (await import('./dev')).runDevStack(loadConfig()),
   );
+  command(program, 'cluster', 'the production shape on one machine: Temporal server (mTLS, PostgreSQL), two apis, split workers (npm run cluster)').action(async () =>
+    (await import('./cluster')).runCluster(loadConfig()),
+  );
   command(program, 'migrate', 'apply database migrations').action(withDb((db, config) => admin.migrateCommand(db, config)));
   command(program, 'demo', 'create a complete demo workspace and print its keys and ids')
     .option('--json', 'one JSON object')

@@ -13,6 +13,7 @@ const FORWARDED = ['content-type', 'x-twilio-signature', 'user-agent'];
 export async function startCallbackGate() {
   let target = '';
   let held: (() => void)[] | undefined;
+  let refused: ((body: string) => boolean) | undefined;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -29,6 +30,8 @@ export async function startCallbackGate() {
           res.writeHead(502).end();
         }
       };
+      // As an api behind which Temporal or Postgres is down answers: 503, and the carrier never sends it again.
+      if (refused?.(Buffer.concat(chunks).toString())) return void res.writeHead(503).end();
       if (held) held.push(() => void forward());
       else void forward();
     });
@@ -43,6 +46,10 @@ export async function startCallbackGate() {
     /** Holds every request from now until release(). */
     hold(): void {
       held ??= [];
+    },
+    /** Answers 503 to every request whose body matches, from now on (undefined: none). */
+    refuse(match: ((body: string) => boolean) | undefined): void {
+      refused = match;
     },
     /** Forwards the held requests, in order, and stops holding. */
     release(): void {

@@ -50,6 +50,9 @@ export const callRecheckSignal = defineSignal(CALL_RECHECK_SIGNAL);
  */
 export const PROVIDER_TRUTH_PATCH = 'call-provider-truth';
 
+/** The patch after which an answered call with a transfer number reads the provider once more before it ends. */
+export const FINAL_READ_PATCH = 'call-final-provider-read';
+
 /** How often a journey call waiting for a concurrent-call slot looked again, before the wake-up patch. */
 const SLOT_POLL = '5 seconds';
 /** The patch that replaced that poll with one waiting activity, woken by released slots. */
@@ -212,6 +215,13 @@ export async function outboundCall(input: OutboundCallInput): Promise<CallResult
     }
     const legOpen = () => [...legs.keys()].some((sid) => !TERMINAL.has(applied.get(sid)!.status));
     while (legOpen() && (await condition(() => inbox.length > 0, LEG_GRACE_MS))) await drain();
+    // A leg's callbacks refused during an outage behind the api are never sent again: an answered call that may have
+    // been transferred ends as the provider saw it, legs included.
+    if (truth && (status as CallLifecycleStatus) === 'completed' && prepared.transferTo && patched(FINAL_READ_PATCH)) {
+      const view = await readProvider(placed.providerCallId);
+      if (view) inbox.push(...eventsFromProvider(view, applied, new Date().toISOString()));
+      await drain();
+    }
     const outcome = outcomeOf(status, answeredBy, transferred);
     return await finish(outcome, status, outcome === 'failed' ? 'provider_failed' : outcome);
   } catch (err) {

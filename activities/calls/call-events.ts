@@ -1,11 +1,9 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { presentCallRecord } from '../../src/calls/events-records';
 import { callEventBody, type CallEventType } from '../../src/calls/events';
 import type { Db } from '../../src/db/pool';
-import { pendingCallSubscribers, settleCallEvent } from '../../src/calls/db/call-events';
 import { callWithLegs } from '../../src/calls/db/calls';
-import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
-import { deliverWebhook } from '../../src/webhooks/webhook';
+import { publishToSubscribers } from '../webhooks/subscribers';
 import type { Logger } from '../../src/telemetry/log';
 import { ssrfAllowlist } from '../../src/net/ssrf';
 
@@ -32,35 +30,13 @@ export function createCallEventActivities(deps: { db: Db; logger: Logger; ssrfAl
      * subscribers still failing. Throws a retryable failure while any of those remain.
      */
     async publishCallEvent(e: CallEventInput): Promise<{ delivered: number; refused: number }> {
-      const subscribers = await pendingCallSubscribers(db, e.workspaceId, e.type, e.eventId);
-      if (subscribers.length === 0) return { delivered: 0, refused: 0 };
-      const [rows, secrets] = await Promise.all([callWithLegs(db, e.workspaceId, e.callId), webhookSecrets(db, e.workspaceId)]);
-      if (!rows || !secrets) return { delivered: 0, refused: 0 }; // the call or its workspace is gone: nothing to tell
-      const [call, ...legs] = rows.map(presentCallRecord);
-      // created_at is when the event was first scheduled, so every retry sends the same body.
-      const body = callEventBody({ eventId: e.eventId, type: e.type, createdAt: new Date(scheduledAt()), call, legs });
-      const keys = [secrets.current, ...(secrets.previous ? [secrets.previous] : [])];
-      const results = await Promise.all(
-        subscribers.map(async (s) => {
-          const r = await deliverWebhook({ url: s.url, body, secrets: keys, eventId: e.eventId }, ssrf);
-          if (r.ok || !r.retryable) {
-            const outcome = r.ok ? 'delivered' : r.status === undefined ? 'blocked' : 'rejected';
-            await settleCallEvent(db, { eventId: e.eventId, subscriptionId: s.id, workspaceId: e.workspaceId, outcome, httpStatus: r.status });
-          }
-          if (!r.ok) deps.logger.info({ callId: e.callId, subscriptionId: s.id, eventId: e.eventId, reason: r.reason }, 'call event not delivered');
-          return r;
-        }),
-      );
-      const retry = results.filter((r) => !r.ok && r.retryable);
-      if (retry.length) {
-        const after = Math.max(0, ...retry.map((r) => (!r.ok && r.retryAfterMs) || 0));
-        throw ApplicationFailure.create({
-          type: CALL_EVENT_UNDELIVERED,
-          message: `${retry.length} of ${subscribers.length} subscribers did not take the event`,
-          nextRetryDelay: after || undefined,
-        });
-      }
-      return { delivered: results.filter((r) => r.ok).length, refused: results.length - results.filter((r) => r.ok).length };
+      return publishToSubscribers({ ...deps, ssrf }, e, async () => {
+        const rows = await callWithLegs(db, e.workspaceId, e.callId);
+        if (!rows) return undefined; // the call or its workspace is gone: nothing to tell
+        const [call, ...legs] = rows.map(presentCallRecord);
+        // created_at is when the event was first scheduled, so every retry sends the same body.
+        return callEventBody({ eventId: e.eventId, type: e.type, createdAt: new Date(scheduledAt()), call, legs });
+      }, { failureType: CALL_EVENT_UNDELIVERED, logFields: { callId: e.callId } });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { campaignAgent, findCampaign, insertCampaign, setCampaignStatus, snapshotAudience } from '../../src/campaigns/db/campaigns';
 import { dueLeads, endLeadCall, finishCampaign, leadCounts, markSkipped, markWaiting, nextDueAt, startLeadCall } from '../../src/campaigns/db/run';
 import { countsOf, presentCampaign } from '../../src/campaigns/present';
@@ -6,10 +6,8 @@ import type { CampaignRunInput, CampaignStatus, DueLead, LeadOutcome, SkipReason
 import type { CampaignEventType } from '../../src/calls/events';
 import { callTimeZone, effectiveWindow } from '../../src/calls/rules';
 import type { Db } from '../../src/db/pool';
-import { pendingCallSubscribers, settleCallEvent } from '../../src/calls/db/call-events';
-import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
 import { msUntilWindow } from '../../src/schedule/window';
-import { deliverWebhook } from '../../src/webhooks/webhook';
+import { publishToSubscribers } from '../webhooks/subscribers';
 import type { Logger } from '../../src/telemetry/log';
 import { ssrfAllowlist } from '../../src/net/ssrf';
 import type { CallWindow } from '../../workflows/calls/outbound-call-types';
@@ -103,26 +101,13 @@ export function createCampaignActivities(deps: { db: Db; logger: Logger; ssrfAll
 
     /** POSTs a campaign event to its subscribers as publishCallEvent does a call's (signed, settled per subscriber, retried). */
     async publishCampaignEvent(e: CampaignEventInput): Promise<{ delivered: number; refused: number }> {
-      const subscribers = await pendingCallSubscribers(db, e.workspaceId, e.type, e.eventId);
-      if (subscribers.length === 0) return { delivered: 0, refused: 0 };
-      const [campaign, secrets] = await Promise.all([findCampaign(db, e.workspaceId, e.campaignId), webhookSecrets(db, e.workspaceId)]);
-      if (!campaign || !secrets) return { delivered: 0, refused: 0 };
-      const createdAt = new Date(Context.current().info.scheduledTimestampMs).toISOString();
-      const data = { campaign: presentCampaign(campaign, countsOf(await leadCounts(db, campaign.id))) };
-      const body = JSON.stringify({ id: e.eventId, type: e.type, created_at: createdAt, data });
-      const keys = [secrets.current, ...(secrets.previous ? [secrets.previous] : [])];
-      let delivered = 0;
-      let retry = 0;
-      for (const s of subscribers) {
-        const r = await deliverWebhook({ url: s.url, body, secrets: keys, eventId: e.eventId }, ssrf);
-        if (r.ok || !r.retryable) {
-          const outcome = r.ok ? 'delivered' : r.status === undefined ? 'blocked' : 'rejected';
-          await settleCallEvent(db, { eventId: e.eventId, subscriptionId: s.id, workspaceId: e.workspaceId, outcome, httpStatus: r.status });
-        } else retry++;
-        if (r.ok) delivered++;
-      }
-      if (retry) throw ApplicationFailure.create({ type: 'campaign_event_undelivered', message: `${retry} of ${subscribers.length} subscribers did not take the event` });
-      return { delivered, refused: subscribers.length - delivered };
+      return publishToSubscribers({ ...deps, ssrf }, e, async () => {
+        const campaign = await findCampaign(db, e.workspaceId, e.campaignId);
+        if (!campaign) return undefined;
+        const createdAt = new Date(Context.current().info.scheduledTimestampMs).toISOString();
+        const data = { campaign: presentCampaign(campaign, countsOf(await leadCounts(db, campaign.id))) };
+        return JSON.stringify({ id: e.eventId, type: e.type, created_at: createdAt, data });
+      }, { failureType: 'campaign_event_undelivered', logFields: { campaignId: e.campaignId } });
     },
   };
 }

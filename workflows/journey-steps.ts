@@ -51,19 +51,22 @@ async function guarded(fn: () => Promise<StepResult>, soft: string[] = []): Prom
   try {
     return await fn();
   } catch (err) {
-    if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-    const failure = err.cause instanceof ApplicationFailure ? err.cause : undefined;
+    if (isCancellation(err) || !(err instanceof ActivityFailure || err instanceof ApplicationFailure)) throw err;
+    const failure = activityFailure(err);
     if (failure?.type === 'lead_not_found') throw new JourneyStepError(failure.message);
     if (soft.includes('*') || soft.includes(failure?.type ?? '')) {
-      return { outcome: 'failed', detail: `${failure?.type ?? 'activity_failed'}: ${failure?.message ?? err.cause?.message ?? err.message}` };
+      return { outcome: 'failed', detail: `${failure?.type ?? 'activity_failed'}: ${failure?.message ?? (err as ActivityFailure).cause?.message ?? err.message}` };
     }
     throw err;
   }
 }
 
+/** The application failure an activity failed with: a regular activity's comes inside an ActivityFailure, a local one's bare. */
+const activityFailure = (err: unknown): ApplicationFailure | undefined =>
+  err instanceof ActivityFailure ? (err.cause instanceof ApplicationFailure ? err.cause : undefined) : err instanceof ApplicationFailure ? err : undefined;
+
 /** The application failure type behind an activity failure, if any. */
-export const failureType = (err: unknown): string | undefined =>
-  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+export const failureType = (err: unknown): string | undefined => activityFailure(err)?.type ?? undefined;
 
 type Runner<K extends StepKind> = (step: StepOf<K>, ctx: StepContext, lastOutcome: string | undefined) => Promise<StepResult>;
 

@@ -19,6 +19,9 @@ const remoteData = proxyActivities<JourneyActivities>(dataOptions);
 // The same activities run locally, inside the workflow task: no activity task and no workflow task of their own
 // through the server (each was two trips and 6 history events; P3 in bench/journeys.ts). Each is safe to run twice,
 // as a local activity of a worker that dies may be. Runs recorded before the patch keep scheduling activity tasks.
+// Only those that read or write the enrollment's own row: a local activity holds a workflow-task slot while it runs,
+// so steps that write the lead (whose row other writers may lock) stay activity tasks, or a batch of them waiting on
+// locks would hold every slot of the worker and stall its other journeys (journeys-crash.test.ts).
 const localData = proxyLocalActivities<JourneyActivities>(dataOptions);
 
 /** The journey's database activities, by name: local in runs with the journey-local-data patch, else activity tasks. */
@@ -84,11 +87,11 @@ const runners: { [K in StepKind]: Runner<K> } = {
       return { outcome: 'done' };
     });
   },
-  tag: (step, ctx) => guarded(async () => (await data.journeyTag({ ...ctx, tag: step.tag, remove: false }), { outcome: 'done' })),
-  untag: (step, ctx) => guarded(async () => (await data.journeyTag({ ...ctx, tag: step.tag, remove: true }), { outcome: 'done' })),
+  tag: (step, ctx) => guarded(async () => (await remoteData.journeyTag({ ...ctx, tag: step.tag, remove: false }), { outcome: 'done' })),
+  untag: (step, ctx) => guarded(async () => (await remoteData.journeyTag({ ...ctx, tag: step.tag, remove: true }), { outcome: 'done' })),
   update_lead: (step, ctx) =>
     guarded(async () => {
-      const { ignored } = await data.journeyUpdateLead({ ...ctx, fields: step.fields });
+      const { ignored } = await remoteData.journeyUpdateLead({ ...ctx, fields: step.fields });
       return { outcome: 'done', detail: ignored.length ? `ignored fields: ${ignored.join(', ')}` : undefined };
     }, ['invalid_fields']),
   webhook: (step, ctx) =>

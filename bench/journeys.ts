@@ -138,7 +138,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     ...measurementFigures(`journey (tag → automation → end), ${concurrency} in flight (median of rounds)`, summarize(result.rounds.map((r) => r.candidate))),
     ['work of one lead: raw workflow', describeWork(rawWork)],
     ['work of one lead: journey', describeWork(oursWork)],
-    ['journey enrollments completed (Postgres)', Number(completed)],
+    ['journey enrollments completed (Postgres; one more: the counted lead)', Number(completed)],
     ['vendor POSTs: journey side (one more: the counted lead)', ledger.ours],
     ['vendor POSTs: raw side (one more: the counted lead)', ledger.raw],
     ['goal: ratio >= 0.80', result.medianRatio >= goal ? 'met' : 'missed'],

@@ -1,10 +1,25 @@
 // Lint: typescript-eslint's recommended rules, workflow determinism (workflows/ may not import I/O), and layers:
-// SQL only in src/db (no pg elsewhere in src), and domain code and the CLI do not reach into src/http.
+// SQL only in src/db and each domain's db/ folder (no pg elsewhere in src), and no code outside src/http and the
+// domains' http/ folders speaks HTTP (koa or an http/ module). test/unit/import-graph.test.ts adds what a
+// per-file rule cannot see: import circles, and workflows reaching I/O through chains of imports.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const ioModules = ['pg', 'pg-*', 'koa', 'koa-*', '@koa/*', 'undici', 'ws', 'pino', '**/src/db/**', '**/src/db', '**/src/devstack/**'];
+const ioModules = [
+  'pg', 'pg-*', 'koa', 'koa-*', '@koa/*', 'undici', 'ws', 'pino', '**/src/db/**', '**/src/db', '**/src/*/db', '**/src/*/db/**',
+  '**/src/http', '**/src/http/**', '**/src/*/http', '**/src/*/http/**', '**/src/devstack/**',
+];
+// Where SQL may be written, and where HTTP may be spoken.
+const dbFolders = ['src/db/**', 'src/*/db/**', 'src/*/*/db/**'];
+const httpFolders = ['src/http/**', 'src/*/http/**', 'src/*/*/http/**'];
+// Processes that are HTTP servers themselves (fake vendors, the dev launcher that starts the api), not domain code.
+const servers = ['src/devstack/**', 'src/sandbox/**', 'src/telephony/simulator/**', 'src/cli/dev.ts'];
+const noSql = { group: ['pg', 'pg-*'], message: "SQL lives in src/db and the domains' db/ folders: add a repository function there." };
+const noHttp = {
+  group: ['koa', 'koa-*', '@koa/*', '**/http', '**/http/**'],
+  message: "Only src/http knows HTTP (and each domain's http/ folder): throw DomainError codes, share rules through the domain's modules.",
+};
 const nodeBuiltins = [
   'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2',
   'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'v8', 'vm',
@@ -53,30 +68,17 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
-    ignores: ['src/db/**', 'src/devstack/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['pg', 'pg-*'], message: 'SQL lives in src/db: add a repository function there.' },
-          ],
-        },
-      ],
-    },
+    ignores: [...dbFolders, 'src/devstack/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noSql] }] },
   },
   {
-    files: ['src/cli/**/*.ts', 'src/leads/**/*.ts', 'src/journeys/**/*.ts', 'src/automation/**/*.ts', 'src/calls/*.ts', 'src/calls/db/**/*.ts', 'activities/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['pg', 'pg-*'], message: 'SQL lives in src/db: add a repository function there.' },
-            { group: ['**/http', '**/http/**'], message: 'Only src/http knows HTTP: share rules through src/leads or src/journeys.' },
-          ],
-        },
-      ],
-    },
+    // Every domain folder (src/<domain> minus its http/), the CLI and activities.
+    files: ['src/**/*.ts', 'activities/**/*.ts'],
+    ignores: [...httpFolders, ...dbFolders, ...servers],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noSql, noHttp] }] },
+  },
+  {
+    files: dbFolders.filter((f) => f !== 'src/db/**'),
+    rules: { 'no-restricted-imports': ['error', { patterns: [noHttp] }] },
   },
 );

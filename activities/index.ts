@@ -1,14 +1,17 @@
-import type { Config } from '../src/config';
+import type { Config } from '../src/core/config';
 import type { Db } from '../src/db/pool';
-import type { Logger } from '../src/log';
-import { createCallEventActivities } from './call-events';
-import { createCallActivities } from './calls';
-import { createAutomationActivities } from './automations';
+import type { Logger } from '../src/telemetry/log';
+import { createCallEventActivities } from './calls/call-events';
+import { createCallActivities } from './calls/calls';
+import { createAutomationActivities } from './automation/automations';
 import { chatModelFromConfig } from '../src/llm/from-config';
 import type { ChatModel } from '../src/llm/model';
-import { createChatActivities } from './chat';
-import { createJourneyTriggerActivities } from './journey-triggers';
-import { createJourneyActivities } from './journeys';
+import { createChatActivities } from './chat/chat';
+import { createJourneyTriggerActivities } from './journeys/journey-triggers';
+import { createJourneyActivities } from './journeys/journeys';
+import { createLeadImportActivities } from './leads/import';
+import { createConnectionEventActivities } from './connections/events';
+import { createConnectionRefreshActivities } from './connections/refresh';
 
 /** What activities are built from; the worker hands in real instances, tests too. */
 export interface ActivityDeps {
@@ -20,7 +23,7 @@ export interface ActivityDeps {
   chatModel?: ChatModel;
 }
 
-/** Activities: thin wrappers that call src/ (db, telephony, integrations). */
+/** Every activity of every domain (activities/<domain>/), built from the worker's dependencies. */
 export function createActivities(deps: ActivityDeps) {
   const ssrfAllowlist = deps.config?.SSRF_ALLOWLIST ?? [];
   return {
@@ -29,6 +32,9 @@ export function createActivities(deps: ActivityDeps) {
     ...createJourneyTriggerActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
+    ...createLeadImportActivities({ db: deps.db }),
+    ...createConnectionEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
+    ...createConnectionRefreshActivities({ db: deps.db, config: deps.config }),
     ...createChatActivities({ db: deps.db, logger: deps.logger, model: deps.chatModel ?? chatModelFromConfig(deps.config) }),
   };
 }

@@ -9,8 +9,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
-import { createApiKey } from '../src/db/repos/api-keys';
-import { createWorkspace } from '../src/db/repos/workspaces';
+import { createApiKey } from '../src/workspaces/db/api-keys';
+import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { alternate, measure, measurementFigures, median, report, summarize, type BenchContext, type Measurement } from './lib';
 import { forkServer } from './server-process';
 

@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir, loadConfig, temporalEnv } from '../src/config';
+import { defaultDataDir, loadConfig, temporalEnv } from '../src/core/config';
 import { portOpen } from '../src/devstack/net';
 import { startPrivatePostgres } from '../src/devstack/postgres';
 import { resolveTemporalCli } from '../src/devstack/temporal-cli';

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess, type Serializable } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { API_NODE_FLAGS } from '../src/node-flags';
+import { API_NODE_FLAGS } from '../src/core/node-flags';
 import type { BenchContext } from './lib';
 
 /**

@@ -4,11 +4,11 @@
 import type { temporal } from '@temporalio/proto';
 import { randomUUID } from 'node:crypto';
 import { callEventId } from '../src/calls/events';
-import { createAgent, createPhoneGroup } from '../src/db/repos/agents';
-import { releaseCallSlot } from '../src/db/repos/call-slots';
+import { createAgent, createPhoneGroup } from '../src/agents/db/agents';
+import { releaseCallSlot } from '../src/calls/db/call-slots';
 import { startOutboundCall } from '../src/calls/start';
 import { callEventWorkflowId, callWorkflowId } from '../src/temporal/ids';
-import { CALL_RECHECK_SIGNAL, type CallResult } from '../workflows/outbound-call-types';
+import { CALL_RECHECK_SIGNAL, type CallResult } from '../workflows/calls/outbound-call-types';
 import { callingWorkspace, phoneEnding } from '../test/helpers/calls';
 import type { TestApp } from '../test/helpers/stack';
 import { eventually, type WebhookReceiver } from '../test/helpers/webhook-receiver';

@@ -3,13 +3,13 @@
 // test/fixtures/chat-history-<name>.json.
 import { randomUUID } from 'node:crypto';
 import { parseFlowGraph } from '../src/chat/flow-schema';
-import type { Config } from '../src/config';
-import { findChatSession, findFlow, type ChatSessionRow, type FlowRow } from '../src/db/repos/chat';
-import { importFlow } from '../src/db/repos/flows';
+import type { Config } from '../src/core/config';
+import { findChatSession, findFlow, type ChatSessionRow, type FlowRow } from '../src/chat/db/chat';
+import { importFlow } from '../src/chat/db/flows';
 import { chatWorkflowId } from '../src/temporal/ids';
-import { Conversation } from '../src/webchat/conversation';
-import { openNewConversation } from '../src/webchat/opening';
-import { createLogger } from '../src/log';
+import { Conversation } from '../src/chat/webchat/conversation';
+import { openNewConversation } from '../src/chat/webchat/opening';
+import { createLogger } from '../src/telemetry/log';
 import type { TestApp } from '../test/helpers/stack';
 import type { RecordedRun } from './journey-fixture-helpers';
 

@@ -1,7 +1,7 @@
 // The journey paths of the call step (recorded by scripts/record-journey-fixtures.ts like the others, under
 // test/fixtures/journey-history-<name>.json). They need the carrier simulator in the recording stack.
-import type { JourneyState } from '../workflows/journey-messages';
-import { createAgent, createPhoneGroup } from '../src/db/repos/agents';
+import type { JourneyState } from '../workflows/journeys/journey-messages';
+import { createAgent, createPhoneGroup } from '../src/agents/db/agents';
 import { runIdOf, tenant, type PathContext, type RecordedRun } from './journey-fixture-helpers';
 
 /** The call step's paths, by fixture name. */

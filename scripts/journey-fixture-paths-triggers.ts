@@ -1,5 +1,5 @@
 // The journey path that came with the trigger step (recorded by scripts/record-journey-fixtures.ts like the others).
-import type { JourneyState } from '../workflows/journey-messages';
+import type { JourneyState } from '../workflows/journeys/journey-messages';
 import { runIdOf, tenant, type PathContext, type RecordedRun } from './journey-fixture-helpers';
 
 /** The trigger step's paths, by fixture name. */

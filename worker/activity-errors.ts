@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { ApiError, DomainError } from '../src/errors';
+import { ApiError, DomainError } from '../src/core/errors';
 
 /** The failure type of data Postgres refuses for its content (SQLSTATE class 22): final, like a broken rule. */
 export const INVALID_DATA = 'invalid_data';

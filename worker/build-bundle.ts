@@ -1,11 +1,11 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { workflowsPath } from './workers';
+import { workflowInterceptorModules, workflowsPath } from './workers';
 
 /** Writes the prebuilt workflow bundle production workers load (WORKER_BUNDLE_PATH). */
 export async function buildBundle(out: string): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath });
+  const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules });
   writeFileSync(out, code);
 }
 

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import type { Config } from '../src/config';
+import type { Config } from '../src/core/config';
 import type { Db } from '../src/db/pool';
-import type { Logger } from '../src/log';
+import type { Logger } from '../src/telemetry/log';
 import { connectNativeTemporal, temporalClient } from '../src/temporal/client';
 import { installSdkRuntime } from './runtime';
 import { runWorkers, workerSetFromConfig } from './workers';

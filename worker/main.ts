@@ -1,11 +1,13 @@
 import type { Connection } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { loadConfigOrExit, type Config } from '../src/config';
+import { loadConfigOrExit, type Config } from '../src/core/config';
 import { createDb } from '../src/db/pool';
-import { createLogger, type Logger } from '../src/log';
-import { handleShutdownSignals } from '../src/shutdown';
+import { createLogger, type Logger } from '../src/telemetry/log';
+import { handleShutdownSignals } from '../src/core/shutdown';
 import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { registerSearchAttributesAtStart } from '../src/temporal/search-attributes';
+import { ensureRefreshSchedule } from '../src/connections/schedule';
+import { currentTracing, startTracing } from '../src/telemetry/tracing';
 import { startWorkerHealth } from './health';
 import { untilPolling } from './polling';
 import { installSdkRuntime } from './runtime';
@@ -31,6 +33,7 @@ function installRuntime(config: Config, logger: Logger) {
 
 /** Starts the worker process's workers against config's Temporal and Postgres. */
 export async function startWorker(config: Config, opts: { logger?: Logger } = {}): Promise<RunningWorker> {
+  startTracing('switchboard-worker');
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'worker', { format: config.LOG_FORMAT });
   installRuntime(config, logger);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the worker');
@@ -42,6 +45,13 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'could not register search attributes');
   }
+  try {
+    // OAuth tokens are renewed ahead of expiry by a Temporal Schedule; creating it is idempotent.
+    const temporal = await connectTemporal(config);
+    await ensureRefreshSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE_PREFIX).finally(() => temporal.connection.close());
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'could not create the connection refresh schedule');
+  }
   const workers = await workerSetFromConfig(config, { connection, db, logger });
   const host = config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1';
   const health = await startWorkerHealth({ host, port: config.WORKER_HEALTH_PORT, workers, db, connection });
@@ -49,6 +59,7 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
     await health.close();
     await connection.close().catch(() => undefined);
     await db.close().catch(() => undefined);
+    await currentTracing()?.shutdown().catch(() => undefined);
   });
   const polling = untilPolling(connection, workers).then(() =>
     logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT, health: health.url }, 'worker polling'),

@@ -1,5 +1,5 @@
 import { Runtime, type TelemetryOptions } from '@temporalio/worker';
-import type { Logger } from '../src/log';
+import type { Logger } from '../src/telemetry/log';
 import { sdkLogger } from './sdk-logger';
 
 let installed = false;

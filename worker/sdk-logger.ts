@@ -1,5 +1,5 @@
 import type { Logger as SdkLogger, LogLevel, LogMetadata } from '@temporalio/worker';
-import type { Logger } from '../src/log';
+import type { Logger } from '../src/telemetry/log';
 
 const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
   TRACE: 'trace',

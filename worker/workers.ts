@@ -1,10 +1,11 @@
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import path from 'node:path';
 import { createActivities, type ActivityDeps } from '../activities';
-import { loadConfig, type Config } from '../src/config';
+import { loadConfig, type Config } from '../src/core/config';
 import { temporalDataConverter } from '../src/temporal/client';
 import { TASK_QUEUE_KINDS, taskQueue, type TaskQueueKind } from '../src/temporal/task-queues';
 import { workerLimits, type WorkerLimits } from '../src/temporal/worker-queues';
+import { workerTracing } from '../src/telemetry/temporal';
 import { activityBoundary } from './activity-errors';
 import { sdkLogger } from './sdk-logger';
 
@@ -26,11 +27,15 @@ export const SHUTDOWN_FORCE_AFTER_GRACE_MS = 3000;
 
 export const workflowsPath = require.resolve(path.resolve(__dirname, '..', 'workflows'));
 
+/** Bundled with the workflows (every bundle: the prebuilt ones too): tracing for runs started with a trace. */
+export const workflowInterceptorModules = [require.resolve(path.resolve(__dirname, '..', 'workflows', 'telemetry', 'interceptors'))];
+
 /** One worker per task queue; together they run every workflow and activity. */
 export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
   const activities = createActivities({ db: o.db, logger: o.logger, config: o.config });
+  const tracing = workerTracing();
   // Bundled once and shared: every queue's worker runs the same workflow code.
-  const workflowBundle = o.bundlePath ? { codePath: o.bundlePath } : await bundleWorkflowCode({ workflowsPath, logger: sdkLogger(o.logger, { quiet: true }) });
+  const workflowBundle = o.bundlePath ? { codePath: o.bundlePath } : await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: sdkLogger(o.logger, { quiet: true }) });
   return Promise.all(
     (o.kinds ?? TASK_QUEUE_KINDS).map((kind) =>
       Worker.create({
@@ -38,7 +43,9 @@ export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
         namespace: o.namespace,
         taskQueue: taskQueue(kind, o.taskQueuePrefix),
         activities,
-        interceptors: { activity: [activityBoundary] },
+        // The span is outermost: it times the whole activity and records the failure the boundary made of an error.
+        interceptors: { activity: [...tracing.activity, activityBoundary] },
+        ...(tracing.sinks ? { sinks: tracing.sinks } : {}),
         workflowBundle,
         ...o.limits?.(kind),
         dataConverter: temporalDataConverter(o.config ?? loadConfig()),

@@ -1,8 +1,11 @@
 // Every workflow the worker registers. Workflow files import only @temporalio/workflow, activity types and
 // each other: no Node built-ins, pg, koa or src/db (the lint rule in eslint.config.mjs enforces it).
-export { journeyEnrollment } from './journey';
-export { deliverCallEvent } from './call-events';
-export { deliverJourneyTrigger } from './journey-trigger';
-export { outboundCall } from './outbound-call';
-export { automationRun } from './automation-run';
-export { chatSession } from './chat-session';
+export { journeyEnrollment } from './journeys/journey';
+export { deliverCallEvent } from './calls/call-events';
+export { deliverJourneyTrigger } from './journeys/journey-trigger';
+export { outboundCall } from './calls/outbound-call';
+export { automationRun } from './automation/automation-run';
+export { chatSession } from './chat/chat-session';
+export { leadImport } from './leads/import';
+export { deliverConnectionEvent } from './connections/events';
+export { refreshExpiringConnections } from './connections/refresh';

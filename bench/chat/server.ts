@@ -2,10 +2,10 @@
 // generator never shares its event loop.
 import type { AddressInfo } from 'node:net';
 import { writeHeapSnapshot } from 'node:v8';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { createApp } from '../../src/http/app';
+import { loadConfig } from '../../src/core/config';
 import { createDb } from '../../src/db/pool';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
 import { connectNativeTemporal, connectTemporal } from '../../src/temporal/client';
 import { createWorkers } from '../../worker/workers';
 

@@ -1,12 +1,15 @@
 // Child process of bench/enroll.ts: serves the real api (no workers), so the load generator never shares its event loop.
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { createApp } from '../../src/http/app';
+import { loadConfig } from '../../src/core/config';
 import { createDb, type Db } from '../../src/db/pool';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
+import { startTracing } from '../../src/telemetry/tracing';
 import { connectTemporal } from '../../src/temporal/client';
 
 async function main(): Promise<void> {
+  // Off unless the parent set OTEL_* (bench/tracing.ts): as in the api process, before anything is made.
+  startTracing('switchboard-api');
   const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE_URL, TEMPORAL_ADDRESS: process.env.BENCH_TEMPORAL_ADDRESS, PORT: '0' });
   const logger = createLogger(config.LOG_LEVEL, 'api', { buffered: true });
   const db = counted(createDb(config.DATABASE_URL!, { max: config.DATABASE_POOL_MAX, logger }));

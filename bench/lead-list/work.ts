@@ -3,7 +3,7 @@
 // catalog cache is warm in a running api).
 import { decodeCursor } from '../../src/http/cursor';
 import type { Queryable } from '../../src/db/pool';
-import { searchLeads, type LeadFilters } from '../../src/db/repos/lead-search';
+import { searchLeads, type LeadFilters } from '../../src/leads/db/lead-search';
 
 /** What one listing cost the database. */
 export interface Work {

@@ -4,10 +4,11 @@ import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import pino from 'pino';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { createApp } from '../../src/http/app';
+import { loadConfig } from '../../src/core/config';
 import { createDb } from '../../src/db/pool';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
+import { startTracing } from '../../src/telemetry/tracing';
 import { connectTemporal } from '../../src/temporal/client';
 
 /** What the parent passes in the environment. */
@@ -20,6 +21,8 @@ async function listen(koa: Koa<any>): Promise<number> {
 }
 
 async function main(): Promise<void> {
+  // Off unless the parent set OTEL_* (bench/tracing.ts): as in the api process, before anything is made.
+  startTracing('switchboard-api');
   const config = loadConfig({ ...process.env, DATABASE_URL: env('BENCH_DATABASE_URL'), TEMPORAL_ADDRESS: env('BENCH_TEMPORAL_ADDRESS'), PORT: '0' });
   // The app's own logger at LOG_LEVEL; stdout of this process is /dev/null, as a log shipper would be.
   const logger = createLogger(config.LOG_LEVEL, 'api', { buffered: true });

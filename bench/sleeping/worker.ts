@@ -1,6 +1,6 @@
 // Child process of bench/sleeping.ts: the real worker process (worker/main.ts's startWorker) polling the journeys
 // queue only, so its memory is measured alone; answers `memory` (after a GC) over IPC.
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { startWorker } from '../../worker/main';
 
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 // The one code path that creates and changes agents and phone numbers: the api's routes and the CLI both call it.
 // An agent's numbers are its phone group's; a number belongs to one workspace (checked here under a per-number lock).
-import { createAgent, createPhoneGroup } from '../db/repos/agents';
-import { lockAgent, updateAgentColumns } from '../db/repos/agent-admin';
+import { createAgent, createPhoneGroup } from './db/agents';
+import { lockAgent, updateAgentColumns } from './db/agent-admin';
 import {
   detachOtherPhones,
   findPhoneNumber,
@@ -10,12 +10,12 @@ import {
   movePhones,
   phonesOfOtherWorkspaces,
   phonesOfWorkspace,
-} from '../db/repos/phone-numbers';
+} from '../workspaces/db/phone-numbers';
 import type { Db, Queryable } from '../db/pool';
-import { DomainError } from '../errors';
-import { isUuid } from '../ids';
+import { DomainError } from '../core/errors';
+import { isUuid } from '../core/ids';
 import { workspaceRegion } from '../leads/region';
-import { normalizePhone } from '../phone';
+import { normalizePhone } from '../core/phone';
 import type { AgentCreate, AgentUpdate, PhoneNumberAdd } from './schema';
 
 /** The message of an unknown agent, another workspace's agent included. */

@@ -1,7 +1,7 @@
 // What the api (POST/PATCH /v1/agents, /v1/phone-numbers) and the CLI (agent create|update, phone-number add) accept.
 import { z } from 'zod';
-import { documentAs, NO_NUL_PATTERN, PHONE_PATTERN } from '../documented';
-import { CallWindow } from '../journeys/schema';
+import { documentAs, NO_NUL_PATTERN, PHONE_PATTERN } from '../core/documented';
+import { CallWindow } from '../schedule/window-schema';
 
 const noNul = (s: string) => !s.includes('\u0000');
 // Spaces are ASCII whitespace, spelt out: "\s" and trim() differ between JavaScript and other regex engines (the fuzzer's).

@@ -1,9 +1,9 @@
 import type { Db } from '../db/pool';
-import { findUserForAuth, type UserAuthRow } from '../db/repos/users';
-import { unauthorized, unavailable } from '../errors';
-import { isUuid } from '../ids';
+import { findUserForAuth, type UserAuthRow } from '../workspaces/db/users';
+import { unauthorized, unavailable } from '../core/errors';
+import { isUuid } from '../core/ids';
 import { JwtRefused, type JwtAuthority } from './jwt';
-import { expiringCache } from '../expiring-cache';
+import { expiringCache } from '../core/expiring-cache';
 
 /**
  * The user a JWT speaks for, as both the automation and the no-code routes read it: a refused token is 401 (503-style

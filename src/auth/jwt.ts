@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { devSecret } from '../crypto/dev-secrets';
 
 /** Our own tokens: HMAC with JWT_SECRET, nothing else. */

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import type { Db } from '../db/pool';
-import { tooManyRequests } from '../errors';
-import { RateLimitCounter } from '../http/rate-limit-counter';
-import type { Logger } from '../log';
+import { tooManyRequests } from '../core/errors';
+import { RateLimitCounter } from './rate-limit-counter';
+import type { Logger } from '../telemetry/log';
 
 /** Login attempts per client address and per email, counted across api processes like the api's own limits. */
 export interface LoginLimits {

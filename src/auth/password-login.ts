@@ -1,6 +1,6 @@
-import type { AppDeps } from '../deps';
-import { findUserByEmail, hashPassword, verifyPassword } from '../db/repos/users';
-import { unauthorized, unavailable } from '../errors';
+import type { AppDeps } from '../core/deps';
+import { findUserByEmail, hashPassword, verifyPassword } from '../workspaces/db/users';
+import { unauthorized, unavailable } from '../core/errors';
 
 // A user that does not exist costs the same scrypt as a wrong password, so the answer's timing does not tell them apart.
 let decoyHash: Promise<string> | undefined;

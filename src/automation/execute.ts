@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/pool';
-import { settleAutomationRun } from '../db/repos/automation-runs';
-import { DomainError } from '../errors';
+import { settleAutomationRun } from './db/automation-runs';
+import { DomainError } from '../core/errors';
 import { ActionInputError } from '../integrations/define';
 import { prepareInput, resolveAction } from '../integrations/run';
 import { automationWorkflowId } from '../temporal/ids';
@@ -20,7 +20,7 @@ export interface ExecuteRequest {
   automationType: string;
   nodeId?: string;
   userId?: string;
-  nodeParams: { action?: string; params: Record<string, unknown> };
+  nodeParams: { action?: string; version?: number; params: Record<string, unknown> };
   transcript?: unknown;
   context?: unknown;
   callData?: Record<string, unknown>;
@@ -58,7 +58,7 @@ export async function executeAutomation(
 
   let action: string;
   try {
-    const resolved = resolveAction(body.automationType, body.nodeParams.action);
+    const resolved = resolveAction(body.automationType, body.nodeParams.action, body.nodeParams.version);
     action = resolved.action.key;
     prepareInput(resolved.action, body.nodeParams.params, body.callData);
   } catch (err) {
@@ -77,6 +77,7 @@ export async function executeAutomation(
     superuser: auth.superuser,
     automationType: body.automationType,
     action,
+    ...(body.nodeParams.version !== undefined ? { version: body.nodeParams.version } : {}),
     nodeId,
     params: body.nodeParams.params,
     call,

@@ -1,8 +1,8 @@
 /** Attempts of an automation run's activity (the workflow's retry policy; the input tells the activity). */
 export const AUTOMATION_RUN_ATTEMPTS = 3;
 
-/** Who called the automation endpoint (set on ctx.state.automation by src/auth/automation-auth.ts). */
-export type { AutomationAuth } from '../auth/automation-auth';
+/** Who called the automation endpoint (set on ctx.state.automation by src/auth/http/automation-auth.ts). */
+export type { AutomationAuth } from '../auth/callers';
 
 /** The automationRun workflow's input: one action run with its call context. */
 export interface AutomationRunInput {
@@ -12,6 +12,8 @@ export interface AutomationRunInput {
   superuser: boolean;
   automationType: string;
   action: string;
+  /** The action's version (pinned by a stored step, or nodeParams.version); absent: the latest. */
+  version?: number;
   nodeId: string | null;
   params: unknown;
   call: { callData?: Record<string, unknown>; transcript?: unknown; context?: unknown };

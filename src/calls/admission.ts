@@ -10,14 +10,14 @@
  * read by one statement just before; a do-not-call entry added within that round trip is not seen.
  */
 import { DateTime } from 'luxon';
-import { DomainError } from '../errors';
-import { expiringCache } from '../expiring-cache';
-import { reclaimStaleSlots } from '../db/repos/call-slots';
+import { DomainError } from '../core/errors';
+import { expiringCache } from '../core/expiring-cache';
+import { reclaimStaleSlots } from './db/call-slots';
 import type { Queryable } from '../db/pool';
-import { msUntilWindow } from '../journeys/window';
+import { msUntilWindow } from '../schedule/window';
 import type { TimeWindow } from '../journeys/schema';
-import { normalizePhone } from '../phone';
-import type { CallWindow } from '../../workflows/outbound-call-types';
+import { normalizePhone } from '../core/phone';
+import type { CallWindow } from '../../workflows/calls/outbound-call-types';
 import { readAdmissionFacts, recordQueuedCall, workspaceRegion, writeCallHoldingSlot, type AdmissionFacts, type AdmittedCall } from './db/admission';
 import { callTimeZone, chooseFrom, effectiveWindow } from './rules';
 

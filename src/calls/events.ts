@@ -1,6 +1,9 @@
 /** The call event types a subscription can ask for. */
 export const CALL_EVENT_TYPES = ['call.started', 'call.completed'] as const;
 export type CallEventType = (typeof CALL_EVENT_TYPES)[number];
+/** Every event type a subscription can ask for: the call events, and connection.broken (src/connections/events.ts). */
+export const SUBSCRIPTION_EVENT_TYPES = [...CALL_EVENT_TYPES, 'connection.broken'] as const;
+export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
 
 /** The event id of one event of one call: the same on every retry, in every subscriber's delivery. */
 export const callEventId = (callId: string, type: CallEventType): string => `evt_call_${callId}_${type === 'call.started' ? 'started' : 'completed'}`;

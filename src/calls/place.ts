@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { DomainError } from '../errors';
-import { deleteUnstartedCall } from '../db/repos/calls';
+import { DomainError } from '../core/errors';
+import { deleteUnstartedCall } from './db/calls';
 import type { Db } from '../db/pool';
-import { isUuid } from '../ids';
+import { isUuid } from '../core/ids';
 import { admitApiCall, refusalError } from './admission';
 import { startOutboundCall } from './start';
 

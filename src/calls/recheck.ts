@@ -1,9 +1,9 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { openPlacedCallIds } from '../db/repos/calls';
+import { openPlacedCallIds } from './db/calls';
 import type { Db } from '../db/pool';
-import type { Logger } from '../log';
+import type { Logger } from '../telemetry/log';
 import { callWorkflowId } from '../temporal/ids';
-import { CALL_RECHECK_SIGNAL } from '../../workflows/outbound-call-types';
+import { CALL_RECHECK_SIGNAL } from '../../workflows/calls/outbound-call-types';
 
 /** Signals sent at once while rechecking. */
 const CONCURRENCY = 8;

@@ -1,6 +1,6 @@
 import { WEEKDAYS, type TimeWindow } from '../journeys/schema';
-import { isTimeZone } from '../journeys/window';
-import type { CallWindow } from '../../workflows/outbound-call-types';
+import { isTimeZone } from '../schedule/window';
+import type { CallWindow } from '../../workflows/calls/outbound-call-types';
 
 /** Calls are placed 08:00–21:00 local, every day, unless the agent or the journey step says otherwise. */
 export const DEFAULT_CALL_WINDOW: TimeWindow = { start: '08:00', end: '21:00', days: [...WEEKDAYS] };

@@ -2,7 +2,7 @@
 // released slot is announced on, fanned out to the waiters of that workspace.
 import type { Db } from '../db/pool';
 import type { Listener } from '../db/listen';
-import { CALL_SLOT_CHANNEL } from '../db/repos/call-slots';
+import { CALL_SLOT_CHANNEL } from './db/call-slots';
 
 /** One waiter's watch on its workspace's released slots. */
 export interface SlotWatch {

@@ -3,7 +3,7 @@ import { startWorkflow, WORKFLOW } from '../temporal/workflow-types';
 import { callWorkflowId } from '../temporal/ids';
 import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
-import type { OutboundCallInput } from '../../workflows/outbound-call-types';
+import type { OutboundCallInput } from '../../workflows/calls/outbound-call-types';
 
 /** Starts the call's workflow (id `call:<callId>`) on the calls queue; a start for a call already started is a no-op. */
 export async function startOutboundCall(client: Client, taskQueuePrefix: string, input: OutboundCallInput): Promise<void> {

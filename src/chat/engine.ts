@@ -1,6 +1,6 @@
 // The flow interpreter. Pure and deterministic (it runs inside the chatSession workflow): the model is reached
 // only through the effects handed in.
-import type { FlowCondition, FlowGraph, FlowNode } from './flow-schema';
+import type { FlowCondition, FlowGraph, FlowNode } from './flow-types';
 
 export const FLOW_ENDED = 'Flow has ended';
 

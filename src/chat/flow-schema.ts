@@ -1,55 +1,10 @@
-import { z } from 'zod';
+import { latestActionVersion } from '../integrations/registry';
+import { FlowGraph, type FlowNode } from './flow-types';
 import { resolveAction } from '../integrations/run';
-import { issueLines } from '../validation';
+import { issueLines } from '../core/validation';
 
-const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'node ids: letters, digits, _ and -, 1–64 characters');
-const text = z.string().min(1).max(4000);
-
-const Condition = z.union([
-  z.strictObject({
-    field: z.string().min(1).max(64),
-    op: z.enum(['equals', 'not_equals', 'contains', 'gt', 'lt', 'exists']),
-    value: z.union([z.string(), z.number()]).optional(),
-  }),
-  z.strictObject({ keywords: z.array(z.string().min(1)).min(1) }),
-  z.strictObject({ classification: z.string().min(1).max(64) }),
-]);
-
-const Node = z.discriminatedUnion('type', [
-  z.strictObject({ id, type: z.literal('start'), next: id }),
-  z.strictObject({ id, type: z.literal('message'), text, next: id }),
-  z.strictObject({
-    id,
-    type: z.literal('question'),
-    text,
-    /** The lead field the answer is captured into (a standard field or a custom field key). */
-    field: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'lowercase letters, digits and underscores, starting with a letter'),
-    validate: z.enum(['text', 'email', 'phone', 'number', 'choice']).default('text'),
-    choices: z.array(z.string().min(1)).min(2).optional(),
-    reask: text.optional(),
-    next: id,
-  }),
-  z.strictObject({ id, type: z.literal('ai_reply'), text: text.optional(), prompt: text, facts: z.array(text).max(100).optional(), next: id }),
-  z.strictObject({ id, type: z.literal('decision'), branches: z.array(z.strictObject({ when: Condition, next: id })).min(1), otherwise: id }),
-  z.strictObject({
-    id,
-    type: z.literal('automation'),
-    /** The integration (automation type, as on the automation endpoint) and its action. */
-    integration: z.string().min(1),
-    action: z.string().min(1),
-    params: z.record(z.string(), z.unknown()).optional(),
-    next: id,
-    /** Where the flow goes when the action failed; absent: on to next as on success. */
-    on_failure: id.optional(),
-  }),
-  z.strictObject({ id, type: z.literal('end'), text: text.optional() }),
-]);
-
-export const FlowGraph = z.strictObject({ nodes: z.array(Node).min(2).max(500) });
-
-export type FlowGraph = z.infer<typeof FlowGraph>;
-export type FlowNode = FlowGraph['nodes'][number];
-export type FlowCondition = z.infer<typeof Condition>;
+export { FlowGraph } from './flow-types';
+export type { FlowCondition, FlowNode } from './flow-types';
 
 const WAITS = new Set(['question', 'ai_reply']);
 
@@ -70,7 +25,7 @@ function graphProblems(graph: FlowGraph): string[] {
     if (n.type === 'question' && n.validate !== 'choice' && n.choices) problems.push(`node "${n.id}": "choices" only go with validate "choice"`);
     if (n.type === 'automation') {
       try {
-        resolveAction(n.integration, n.action);
+        resolveAction(n.integration, n.action, n.version);
       } catch (err) {
         problems.push(`node "${n.id}": ${(err as Error).message}`);
       }
@@ -100,6 +55,18 @@ export function edgesOf(n: FlowNode): string[] {
   if (n.type === 'decision') return [...n.branches.map((b) => b.next), n.otherwise];
   if (n.type === 'automation' && n.on_failure) return [n.next, n.on_failure];
   return [n.next];
+}
+
+/** The graph as imported: each automation node without a version pinned to its action's latest (a later params change never breaks it). */
+export function pinFlowActionVersions(graph: FlowGraph): FlowGraph {
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) => {
+      if (n.type !== 'automation' || n.version !== undefined) return n;
+      const version = latestActionVersion(n.integration, n.action);
+      return version === undefined ? n : { ...n, version };
+    }),
+  };
 }
 
 /** Validates a flow graph; throws an Error listing every problem (path and rule) when it is not a valid flow. */

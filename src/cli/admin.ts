@@ -1,20 +1,20 @@
 // The admin commands' actions (the command line itself is src/cli/main.ts); each prints JSON on stdout.
 import { readFileSync } from 'node:fs';
-import { publicUrls, type Config } from '../config';
-import { keyringFromConfig } from '../crypto/envelope';
+import { publicUrls, type Config } from '../core/config';
+import { keyringFromConfig } from '../crypto/keyring';
 import type { Db } from '../db/pool';
-import { API_KEY_SCOPES, createApiKey, listApiKeys, revokeApiKey, type ApiKeyScope } from '../db/repos/api-keys';
-import { importFlow } from '../db/repos/flows';
-import { defineCustomField, listCustomFields } from '../db/repos/leads';
-import { resealSecrets } from '../db/repos/reseal';
-import { createUser, setAllowedIntegrations } from '../db/repos/users';
-import { sealLegacyWebhookSecrets } from '../db/repos/webhook-secrets';
-import { createWorkspace, getWorkspace } from '../db/repos/workspaces';
-import { parseFlowGraph } from '../chat/flow-schema';
-import { isUuid } from '../ids';
+import { API_KEY_SCOPES, createApiKey, listApiKeys, revokeApiKey, type ApiKeyScope } from '../workspaces/db/api-keys';
+import { importFlow } from '../chat/db/flows';
+import { defineCustomField, listCustomFields } from '../leads/db/leads';
+import { resealSecrets } from '../crypto/db/reseal';
+import { createUser, setAllowedIntegrations } from '../workspaces/db/users';
+import { sealLegacyWebhookSecrets } from '../webhooks/db/webhook-secrets';
+import { createWorkspace, getWorkspace } from '../workspaces/db/workspaces';
+import { parseFlowGraph, pinFlowActionVersions } from '../chat/flow-schema';
+import { isUuid } from '../core/ids';
 import { importJourneyDefinition, InvalidJourneyDefinition, JourneyIdTaken } from '../journeys/import';
 import { CustomFieldDef } from '../leads/rules';
-import { describeIssues } from '../validation';
+import { describeIssues } from '../core/validation';
 import { createDemo } from './demo';
 import { sandboxEndpoints } from '../sandbox/endpoint';
 import { passwordFromStdin, promptPassword } from './password';
@@ -123,7 +123,7 @@ export async function flowImport(db: Db, ws: string, path: string) {
   }
   let graph;
   try {
-    graph = parseFlowGraph(file.graph);
+    graph = pinFlowActionVersions(parseFlowGraph(file.graph));
   } catch (err) {
     throw new Error(`${path}: ${(err as Error).message}`);
   }

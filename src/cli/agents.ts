@@ -2,11 +2,11 @@
 import type { z } from 'zod';
 import { assignPhoneNumber, addPhoneNumber, createAgentWithNumbers, updateAgent } from '../agents/manage';
 import { AgentCreateInput, AgentUpdateInput, PhoneNumberAddInput } from '../agents/schema';
-import { agentDetail } from '../db/repos/agent-admin';
-import { findPhoneNumber } from '../db/repos/phone-numbers';
+import { agentDetail } from '../agents/db/agent-admin';
+import { findPhoneNumber } from '../workspaces/db/phone-numbers';
 import type { Db } from '../db/pool';
-import { DomainError } from '../errors';
-import { describeIssues } from '../validation';
+import { DomainError } from '../core/errors';
+import { describeIssues } from '../core/validation';
 
 export interface AgentOpts {
   name?: string;

@@ -1,15 +1,15 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Db, Queryable } from '../db/pool';
-import { createAgent, createPhoneGroup } from '../db/repos/agents';
-import { createApiKey } from '../db/repos/api-keys';
+import { createAgent, createPhoneGroup } from '../agents/db/agents';
+import { createApiKey } from '../workspaces/db/api-keys';
 import { createConnection } from '../connections/store';
-import { importFlow } from '../db/repos/flows';
-import { importJourney } from '../db/repos/journeys';
-import { createUser } from '../db/repos/users';
-import { lockPhones, phonesOfOtherWorkspaces } from '../db/repos/phone-numbers';
-import { createWorkspace } from '../db/repos/workspaces';
+import { importFlow } from '../chat/db/flows';
+import { importJourney } from '../journeys/db/journeys';
+import { createUser } from '../workspaces/db/users';
+import { lockPhones, phonesOfOtherWorkspaces } from '../workspaces/db/phone-numbers';
+import { createWorkspace } from '../workspaces/db/workspaces';
 import { findIntegration } from '../integrations/registry';
-import { normalizePhone } from '../phone';
+import { normalizePhone } from '../core/phone';
 import { SANDBOX_PREFIXES, SANDBOX_TOKEN } from '../sandbox/vendor';
 
 /** What `switchboard demo --json` prints. Tools outside the project read it: keep it stable. */

@@ -1,16 +1,16 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { startApi, type RunningApi } from '../main';
-import { publicUrls, type Config } from '../config';
+import { startApi, type RunningApi } from '../http/main';
+import { publicUrls, type Config } from '../core/config';
 import { CODEC_PATH, codecToken } from '../temporal/codec-endpoint';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';
 import { startSandboxProcess, type RunningSandbox } from '../devstack/sandbox';
 import { startSimulatorProcess, type RunningSimulator } from '../devstack/simulator';
 import { resolveTemporalCli } from '../devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../devstack/temporal-server';
-import { createLogger } from '../log';
+import { createLogger } from '../telemetry/log';
 import { temporalClient } from '../temporal/client';
-import { handleShutdownSignals } from '../shutdown';
+import { handleShutdownSignals } from '../core/shutdown';
 import { startWorker, workerStopLimitMs, type RunningWorker } from '../../worker/main';
 
 const say = (line: string) => process.stderr.write(`[switchboard] ${line}\n`);

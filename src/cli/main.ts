@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { devDatabaseUrl, loadConfig, type Config } from '../config';
+import { devDatabaseUrl, loadConfig, publicUrls, type Config } from '../core/config';
 import { migrate } from '../db/migrate';
 import { createDb, type Db } from '../db/pool';
-import { packageRoot } from '../paths';
+import { packageRoot } from '../core/paths';
 import * as admin from './admin';
 import { agentCreate, agentUpdate, phoneNumberAdd, phoneNumberAssign } from './agents';
-import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connection';
+import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connections';
+import { ImportUsageError, uploadFile, watchImport, type ApiTarget } from './leads-import';
 
 const VERSION = (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -22,7 +23,7 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? 0 : 64; // commander has printed the error and its hint
-    } else if (err instanceof admin.UsageError || err instanceof ConnectionUsageError) {
+    } else if (err instanceof admin.UsageError || err instanceof ConnectionUsageError || err instanceof ImportUsageError) {
       console.error(`error: ${err.message}\n(see \`${current} --help\`)`);
       process.exitCode = 64;
     } else {
@@ -167,6 +168,18 @@ function buildProgram(): Command {
     .option('--label <label>', 'display label')
     .hook('preAction', (c) => void admin.parseCustomField(c.opts()))
     .action(inWorkspace((db, w, o) => admin.customFieldDefine(db, w, admin.parseCustomField(o))));
+  command(command(program, 'leads', 'leads'), 'import [file]', 'import a CSV or NDJSON (.ndjson, .jsonl) file through the api, with a progress bar')
+    .option('--tag <tag>', 'a tag added to every imported lead')
+    .option('--on-conflict <mode>', 'a phone already on file: skip (default) or update its supplied fields')
+    .option('--watch <id>', 'follow an import already started instead of uploading')
+    .option('--url <origin>', "the api's origin (default SWITCHBOARD_URL, else PUBLIC_BASE_URL or HOST:PORT)")
+    .option('--api-key <key>', 'an API key of the workspace (default SWITCHBOARD_API_KEY)')
+    .action(async (file: string | undefined, o: { tag?: string; onConflict?: string; watch?: string; url?: string; apiKey?: string }) => {
+      if (!file === !o.watch) throw new ImportUsageError('give a file to import, or --watch <id>');
+      const target = apiTarget(o);
+      const id = o.watch ?? (await uploadFile(target, file!, o));
+      if (!(await watchImport(target, id))) process.exitCode = 1;
+    });
   // The command list names each group's subcommands.
   for (const group of program.commands.filter((c) => c.commands.length)) group.description(`${group.description()}: ${group.commands.map((c) => c.name()).join(', ')}`);
   return program;
@@ -174,6 +187,13 @@ function buildProgram(): Command {
 
 /** commander's camelCase option names as the flags the shared command modules read (`transfer-number`). */
 const kebab = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), v]));
+
+/** The api a command calls: --url / SWITCHBOARD_URL (else this configuration's own address) and --api-key / SWITCHBOARD_API_KEY. */
+function apiTarget(o: { url?: string; apiKey?: string }): ApiTarget {
+  const apiKey = o.apiKey ?? process.env.SWITCHBOARD_API_KEY;
+  if (!apiKey) throw new ImportUsageError('--api-key or SWITCHBOARD_API_KEY: an API key of the workspace');
+  return { url: o.url ?? process.env.SWITCHBOARD_URL ?? publicUrls(loadConfig()).integrations_url, apiKey };
+}
 
 /** The CLI's database: DATABASE_URL, else the dev stack's private Postgres (which must be running). */
 async function openDb(config: Config): Promise<Db> {

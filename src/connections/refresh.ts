@@ -1,20 +1,33 @@
-import type { Config } from '../config';
-import { defaultKeyring, type Keyring } from '../crypto/envelope';
+import type { Config } from '../core/config';
+import { defaultKeyring, type Keyring } from '../crypto/keyring';
 import type { Db } from '../db/pool';
-import { lockConnectionRow, updateConnectionSecrets } from '../db/repos/connections';
+import { lockConnectionRow, updateConnectionSecrets } from './db/connections';
+import { markConnectionBroken } from './db/health';
+import { clientCredentials, oauthClient } from './oauth/clients';
 import { VendorError, type AuthSpec, type Connection } from '../integrations/define';
 import { outboundRequest } from '../net/outbound';
 import { connectionAad, toConnection, type StoredConnection } from './sealed';
 
+/** A connection the vendor refused to renew, as connection.broken announces it. */
+export interface BrokenConnection {
+  connectionId: string;
+  workspaceId: string;
+  brokenAt: Date;
+}
+
 export interface FreshnessOptions {
   keyring?: Keyring;
   /** For the token endpoint's guard (SSRF_ALLOWLIST); ssrfAllowlist wins when both are given. */
-  config?: Pick<Config, 'SSRF_ALLOWLIST'>;
+  config?: Pick<Config, 'SSRF_ALLOWLIST' | 'oauthEnv'>;
   ssrfAllowlist?: string[];
   /** Refresh when the access token expires within this long (default 60 s). */
   refreshBeforeMs?: number;
   timeoutMs?: number;
   now?: () => number;
+  /** Renew now whatever the expiry (a connection test). */
+  force?: boolean;
+  /** Called once when a refused refresh marks the connection broken (e.g. to publish connection.broken). */
+  onBroken?: (broken: BrokenConnection) => Promise<void>;
 }
 
 // Callers in one process share one refresh per connection; the row lock serialises processes.
@@ -24,19 +37,22 @@ const inFlight = new Map<string, Promise<StoredConnection>>();
  * An OAuth2 connection whose access token is good for at least refreshBeforeMs: refreshed through the token endpoint
  * (the connection's `token_url` setting, else the integration's auth.oauth2.tokenUrl) with the standard refresh_token
  * grant, one refresh at a time per connection across processes (the row is locked for update; whoever waited finds
- * it fresh). A refused refresh fails with type reconnect_required; an unreachable token endpoint uses the current
- * token while it is still valid, else fails retryably. Other kinds come back unchanged.
+ * it fresh). A refused refresh marks the connection broken (onBroken is told, once) and fails with type
+ * reconnect_required; an unreachable token endpoint uses the current token while it is still valid, else fails
+ * retryably. Other kinds come back unchanged.
  */
 export async function ensureFreshConnection(db: Db, conn: Connection, auth: AuthSpec, opts: FreshnessOptions = {}): Promise<Connection> {
   if (conn.kind !== 'oauth2' || !conn.id) return conn;
   const now = opts.now ?? Date.now;
   const margin = opts.refreshBeforeMs ?? 60_000;
   const expiresAt = (conn as Partial<StoredConnection>).expiresAt;
-  if (expiresAt !== undefined && !due(expiresAt, now(), margin)) return conn;
+  if (!opts.force && expiresAt !== undefined && !due(expiresAt, now(), margin)) return conn;
   const id = conn.id;
   let refresh = inFlight.get(id);
   if (!refresh) {
-    refresh = refreshLocked(db, id, auth, { ...opts, now, margin }).finally(() => inFlight.delete(id));
+    refresh = refreshLocked(db, id, auth, { ...opts, now, margin })
+      .catch((err: unknown) => (err instanceof RefreshRefused ? broken(db, id, err, opts.onBroken) : Promise.reject(err)))
+      .finally(() => inFlight.delete(id));
     inFlight.set(id, refresh);
   }
   return refresh;
@@ -44,12 +60,30 @@ export async function ensureFreshConnection(db: Db, conn: Connection, auth: Auth
 
 const due = (expiresAt: Date | null, now: number, margin: number) => expiresAt !== null && expiresAt.getTime() - now <= margin;
 
-function reconnect(integration: string, why: string): VendorError {
+/** The failure of a connection that must be connected again, saying how to. */
+export function reconnect(integration: string, why: string): VendorError {
   return new VendorError(
     'reconnect_required',
-    `The ${integration} connection must be reconnected: ${why}. Connect it again (switchboard connection create --integration ${integration} …).`,
+    `The ${integration} connection must be reconnected: ${why}. Connect it again (GET /v1/connections/oauth/${integration}/start, or switchboard connection create --integration ${integration} …).`,
     false,
   );
+}
+
+/** The vendor refused the refresh: the connection is broken until it is connected again. */
+class RefreshRefused extends VendorError {
+  constructor(
+    integration: string,
+    readonly reason: string,
+  ) {
+    super('reconnect_required', reconnect(integration, `renewing its access token was refused (${reason})`).message, false);
+  }
+}
+
+/** Records the refusal on the row (the first time, telling onBroken), then fails as before. */
+async function broken(db: Db, id: string, err: RefreshRefused, onBroken: FreshnessOptions['onBroken']): Promise<never> {
+  const row = await markConnectionBroken(db, id, `the vendor refused the token refresh (${err.reason})`);
+  if (row && onBroken) await onBroken({ connectionId: row.id, workspaceId: row.workspace_id, brokenAt: row.broken_at! });
+  throw err;
 }
 
 async function refreshLocked(db: Db, id: string, auth: AuthSpec, opts: FreshnessOptions & { now: () => number; margin: number }): Promise<StoredConnection> {
@@ -59,7 +93,7 @@ async function refreshLocked(db: Db, id: string, auth: AuthSpec, opts: Freshness
     if (!row) throw new VendorError('not_connected', 'the connection was deleted: connect it again', false);
     const current = toConnection(row, keyring);
     const started = opts.now();
-    if (!due(current.expiresAt, started, opts.margin)) return current; // refreshed by whoever held the lock before us
+    if (!opts.force && !due(current.expiresAt, started, opts.margin)) return current; // refreshed by whoever held the lock before us
     const stillValid = current.expiresAt !== null && current.expiresAt.getTime() > started;
     const name = current.integration;
     const refreshToken = current.secrets.refresh_token;
@@ -72,13 +106,22 @@ async function refreshLocked(db: Db, id: string, auth: AuthSpec, opts: Freshness
 
     const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
     const clientId = current.secrets.client_id ?? current.settings.client_id;
-    if (clientId) form.set('client_id', clientId);
-    if (current.secrets.client_secret) form.set('client_secret', current.secrets.client_secret);
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    const configured = current.secrets.client_secret ? undefined : configuredClient(name, clientId, opts.config?.oauthEnv);
+    if (configured) {
+      // Connected through the flow: the client authenticates as the vendor wants, with the configured secret.
+      const creds = clientCredentials(configured);
+      Object.assign(headers, creds.headers);
+      for (const [k, v] of Object.entries(creds.form)) form.set(k, v);
+    } else {
+      if (clientId) form.set('client_id', clientId);
+      if (current.secrets.client_secret) form.set('client_secret', current.secrets.client_secret);
+    }
     let res;
     try {
       res = await outboundRequest(
         tokenUrl,
-        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form.toString(), timeoutMs: opts.timeoutMs ?? 10_000, maxResponseBytes: 64 * 1024 },
+        { method: 'POST', headers, body: form.toString(), timeoutMs: opts.timeoutMs ?? 10_000, maxResponseBytes: 64 * 1024 },
         opts.ssrfAllowlist ?? opts.config?.SSRF_ALLOWLIST,
       );
     } catch (err) {
@@ -98,7 +141,7 @@ async function refreshLocked(db: Db, id: string, auth: AuthSpec, opts: Freshness
     }
     if (res.status !== 200 || typeof body.access_token !== 'string' || !body.access_token) {
       const code = typeof body.error === 'string' ? body.error.slice(0, 60) : `HTTP ${res.status}`;
-      throw reconnect(name, `renewing its access token was refused (${code})`);
+      throw new RefreshRefused(name, code);
     }
     const secrets: Record<string, string> = { ...current.secrets, access_token: body.access_token };
     // A provider that rotates refresh tokens sends a new one; the old one is then spent.
@@ -109,4 +152,15 @@ async function refreshLocked(db: Db, id: string, auth: AuthSpec, opts: Freshness
     return { ...current, secrets, expiresAt };
     // Once: the token endpoint may have rotated the refresh token already; a rerun would spend the old one.
   }, { once: true });
+}
+
+/** The configured OAuth client of an integration when the connection was made with it (same client id). */
+function configuredClient(integration: string, clientId: string | undefined, oauthEnv: Record<string, string> | undefined) {
+  if (!clientId || !oauthEnv) return undefined;
+  try {
+    const client = oauthClient(integration, oauthEnv);
+    return client.clientId === clientId ? client : undefined;
+  } catch {
+    return undefined;
+  }
 }

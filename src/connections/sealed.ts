@@ -1,5 +1,5 @@
-import type { ConnectionRow } from '../db/repos/connections';
-import type { Keyring } from '../crypto/envelope';
+import type { ConnectionRow } from './db/connections';
+import type { Keyring } from '../crypto/keyring';
 import type { Connection, ConnectionKind } from '../integrations/define';
 
 /** A connection loaded for a run: decrypted secrets, settings, and the access token's expiry. */
@@ -8,6 +8,9 @@ export interface StoredConnection extends Connection {
   workspaceId: string;
   userId: string | null;
   expiresAt: Date | null;
+  /** When the vendor refused a refresh (the connection must be connected again); null: healthy. */
+  brokenAt?: Date | null;
+  brokenReason?: string | null;
 }
 
 /** The associated data binding a connection's sealed secrets to its row. */
@@ -27,4 +30,6 @@ export const toConnection = (row: ConnectionRow, keyring: Keyring): StoredConnec
   secrets: openSecrets(row, keyring),
   settings: row.settings,
   expiresAt: row.expires_at,
+  brokenAt: row.broken_at,
+  brokenReason: row.broken_reason,
 });

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/pool';
-import { deleteConnectionRow, findConnectionRow, listConnectionRows, upsertConnection, type ConnectionRow } from '../db/repos/connections';
-import { defaultKeyring, type Keyring } from '../crypto/envelope';
+import { deleteConnectionRow, findConnectionRow, listConnectionRows, upsertConnection, type ConnectionRow } from './db/connections';
+import { defaultKeyring, type Keyring } from '../crypto/keyring';
 import type { ConnectionKind } from '../integrations/define';
 import { connectionAad, openSecrets, toConnection, type StoredConnection } from './sealed';
 
@@ -18,6 +18,10 @@ export interface ConnectionSummary {
   settings: Record<string, string>;
   secret_names: string[];
   expires_at: string | null;
+  /** ok, or broken: the vendor refused a refresh (broken_at, broken_reason); connecting again mends it. */
+  health: 'ok' | 'broken';
+  broken_at: string | null;
+  broken_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -38,15 +42,18 @@ export async function createConnection(
 
 /** The workspace's connections, without secrets. */
 export async function listConnections(db: Queryable, workspaceId: string, keyring: Keyring = defaultKeyring()): Promise<ConnectionSummary[]> {
-  return (await listConnectionRows(db, workspaceId)).map((row) => {
-    let names: string[];
-    try {
-      names = Object.keys(openSecrets(row, keyring)).sort();
-    } catch {
-      names = []; // sealed with a key no longer configured: listed, so it can be deleted
-    }
-    return summary(row, names);
-  });
+  return (await listConnectionRows(db, workspaceId)).map((row) => presentConnection(row, keyring));
+}
+
+/** A row as lists and the API show it: the names of its secrets, never their values. */
+export function presentConnection(row: ConnectionRow, keyring: Keyring = defaultKeyring()): ConnectionSummary {
+  let names: string[];
+  try {
+    names = Object.keys(openSecrets(row, keyring));
+  } catch {
+    names = []; // sealed with a key no longer configured: listed, so it can be deleted
+  }
+  return summary(row, names);
 }
 
 /** Deletes a connection of the workspace by id. */
@@ -71,6 +78,9 @@ function summary(row: ConnectionRow, secretNames: string[]): ConnectionSummary {
     settings: row.settings,
     secret_names: secretNames.sort(),
     expires_at: row.expires_at?.toISOString() ?? null,
+    health: row.broken_at ? 'broken' : 'ok',
+    broken_at: row.broken_at?.toISOString() ?? null,
+    broken_reason: row.broken_reason,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 
 /**
  * A secret the dev stack needs but nobody configured (JWT_SECRET, ENCRYPTION_KEY outside production): 32 random bytes

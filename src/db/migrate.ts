@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../paths';
+import { packageRoot } from '../core/paths';
 import type { Db } from './pool';
 
 /** Migration files are read from the package root, from source and from dist alike. */

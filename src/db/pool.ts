@@ -1,5 +1,6 @@
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
+import { tracedQuery } from '../telemetry/db-spans';
 import { listenWithReconnect, type Listener, type OnNotify } from './listen';
 
 /**
@@ -62,7 +63,9 @@ export interface Queryable {
 
 function wrap(client: Pool | PoolClient): Queryable {
   const run = <R extends QueryResultRow>(sql: Sql, params?: unknown[]) =>
-    typeof sql === 'string' ? client.query<R>(sql, params) : client.query<R>({ name: sql.name, text: sql.text, values: params });
+    typeof sql === 'string'
+      ? tracedQuery(sql, undefined, () => client.query<R>(sql, params))
+      : tracedQuery(sql.text, sql.name, () => client.query<R>({ name: sql.name, text: sql.text, values: params }));
   return {
     async query<R extends QueryResultRow>(sql: Sql, params?: unknown[]) {
       return (await run<R>(sql, params)).rows;

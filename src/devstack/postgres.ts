@@ -177,5 +177,3 @@ export async function ensureDatabase(url: string, database: string): Promise<str
   u.pathname = `/${database}`;
   return u.toString();
 }
-
-export const defaultPostgresPort = 5433;

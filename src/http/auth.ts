@@ -1,12 +1,12 @@
 import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { API_KEYS_CHANNEL, findLiveKey, touchApiKey, type ApiKeyScope } from '../db/repos/api-keys';
+import { API_KEYS_CHANNEL, findLiveKey, touchApiKey, type ApiKeyScope } from '../workspaces/db/api-keys';
 import type { Db } from '../db/pool';
 import type { Listener } from '../db/listen';
-import { forbidden, unauthorized } from '../errors';
+import { forbidden, unauthorized } from '../core/errors';
 import type { AppState, KeyAuth } from './state';
-import { expiringCache } from '../expiring-cache';
+import { expiringCache } from '../core/expiring-cache';
 
 /**
  * Resolves API keys to their workspace with a short-lived cache, so the hot path costs no extra query.

@@ -1,5 +1,5 @@
-import { badRequest } from '../errors';
-import { UUID_PATTERN } from '../ids';
+import { badRequest } from '../core/errors';
+import { UUID_PATTERN } from '../core/ids';
 
 /** A keyset position: a timestamp with microseconds (ISO-8601, UTC, 6 fraction digits) and a UUID. */
 export type CursorPosition = { at: string; id: string };

@@ -1,4 +1,4 @@
-import { ApiError, DomainError, type DomainErrorCode } from '../errors';
+import { ApiError, DomainError, type DomainErrorCode } from '../core/errors';
 
 /** The one place domain error codes become HTTP statuses. */
 export const STATUS_OF_DOMAIN_CODE = {
@@ -13,12 +13,19 @@ export const STATUS_OF_DOMAIN_CODE = {
   journey_step_not_found: 404,
   hook_limit_reached: 409,
   automation_not_allowed: 403,
+  connection_not_found: 404,
+  oauth_not_configured: 409,
+  oauth_return_url_not_allowed: 400,
+  oauth_state_invalid: 400,
   no_caller_id: 409,
   do_not_call: 409,
   outside_call_window: 409,
   concurrent_call_cap: 429,
   call_ended: 409,
   call_facts_changed: 503,
+  import_not_found: 404,
+  malformed_file: 400,
+  file_too_large: 413,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */

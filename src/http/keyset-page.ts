@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from './cursor';
-import { DEFAULT_PAGE_LIMIT } from './routes/page-schemas';
+import { DEFAULT_PAGE_LIMIT } from './page-schemas';
 
 /** Reads a page of a newest-first (created_at, id) listing: one row more than the page tells whether another follows. */
 export async function keysetPage<R extends { id: string; position: string }>(

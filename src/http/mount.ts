@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
 import type { Route } from './route';
@@ -17,12 +17,13 @@ export function mountRoutes(router: Router<AppState>, routes: Route<any, any>[],
     if (!guard) throw new Error(`${route.method} ${route.path}: no middleware for auth kind ${route.auth}`);
     const chain: Middleware<AppState>[] = [...guard];
     if (route.body) chain.push(jsonBody());
-    if (route.idempotent) chain.push(idempotency(deps.db));
+    if (route.idempotent) chain.push(idempotency(deps.db, undefined, { streamedBody: route.rawBody !== undefined }));
     chain.push(async (ctx) => {
       const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
       const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody === undefined ? {} : ctx.request.jsonBody, 'body') : undefined;
       const result = await route.handler({ query, body, params: ctx.params ?? {}, ctx, deps, auth: ctx.state.auth });
-      ctx.status = 200;
+      // A handler that redirected (ctx.redirect) keeps its 3xx; the body goes with it.
+      if (ctx.status < 300 || ctx.status >= 400) ctx.status = route.successStatus ?? 200;
       ctx.body = result;
     });
     router.register(route.path, [route.method.toUpperCase()], chain as any);

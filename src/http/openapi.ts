@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyDocumented, IDEMPOTENCY_KEY_PATTERN } from '../documented';
+import { applyDocumented, IDEMPOTENCY_KEY_PATTERN } from '../core/documented';
 import type { Route } from './route';
 
 const failure = z.object({ status: z.literal('failed'), message: z.string() });
@@ -22,7 +22,7 @@ const challenge = { 'WWW-Authenticate': { description: 'Bearer (RFC 9110)', sche
 /** The statuses every route of a kind can answer, besides the ones it lists itself. */
 function standardFailures(route: Route<any, any>): Record<string, Documented> {
   const out: Record<string, Documented> = {};
-  if (route.query || route.body || route.idempotent) out[400] = { description: 'Invalid request: the message names the fields at fault' };
+  if (route.query || route.body || route.rawBody || route.idempotent) out[400] = { description: 'Invalid request: the message names the fields at fault' };
   if (route.auth === 'apiKey') {
     out[401] = { description: 'Missing, invalid or revoked API key', headers: challenge };
     out[403] = { description: 'An API key whose scopes leave out rest' };
@@ -40,10 +40,18 @@ function standardFailures(route: Route<any, any>): Record<string, Documented> {
     out[401] = { description: 'Unknown email or wrong password, or a missing, invalid or revoked API key or user JWT', headers: challenge };
     out[403] = { description: 'An API key whose scopes leave out rest' };
   }
+  if (route.auth === 'keyOrUser') {
+    out[401] = { description: 'Missing, invalid or revoked API key, or a missing, expired or invalid user JWT', headers: challenge };
+    out[403] = { description: 'An API key whose scopes leave out rest' };
+  }
   if (route.idempotent) out[409] = { description: 'Idempotency-Key already used with a different request, or its first request is still running' };
   if (route.body) {
     out[413] = { description: 'Request body over 1 MiB' };
     out[415] = { description: 'A request body that is not application/json' };
+  }
+  if (route.rawBody) {
+    out[413] = { description: route.rawBody.limitDescription };
+    out[415] = { description: `A request body that is not ${Object.keys(route.rawBody.contentTypes).join(' or ')}` };
   }
   out[429] = { description: 'Too many requests: retry after the number of seconds in Retry-After', headers: retryAfter('Seconds to wait before retrying') };
   out[503] = { description: 'A backend (database, workflow engine) is briefly unavailable: retry', headers: retryAfter('Seconds to wait before retrying') };
@@ -116,9 +124,16 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
-      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'optionalApiKey' ? [{}, { apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : route.auth === 'nocode' ? [{ apiKey: [] }, { userJwt: [] }, {}] : [],
+      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'optionalApiKey' ? [{}, { apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : route.auth === 'nocode' ? [{ apiKey: [] }, { userJwt: [] }, {}] : route.auth === 'keyOrUser' ? [{ apiKey: [] }, { userJwt: [] }] : [],
       parameters: parameters.length ? parameters : undefined,
-      requestBody: route.body
+      requestBody: route.rawBody
+        ? {
+            required: true,
+            content: Object.fromEntries(
+              Object.entries(route.rawBody.contentTypes).map(([type, c]) => [type, { schema: c.schema, ...(c.example !== undefined ? { example: c.example } : {}) }]),
+            ),
+          }
+        : route.body
         ? {
             required: !route.bodyOptional,
             content: { 'application/json': { schema: jsonSchema(route.body, 'input'), ...(route.example?.body !== undefined ? { example: route.example.body } : {}) } },

@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { z } from 'zod';
-import type { AppDeps } from '../deps';
-import { forbidden, unauthorized } from '../errors';
+import type { AppDeps } from '../core/deps';
+import { forbidden, unauthorized } from '../core/errors';
 import type { AppState, KeyAuth } from './state';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -10,7 +10,8 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * nocode: a Bearer API key or user JWT, else `{user, password}` in the body (no-code platforms' option lists and hooks).
  */
 /** optionalApiKey: unauthenticated, or with an API key that must then be valid (the route decides what it grants). */
-export type AuthKind = 'apiKey' | 'optionalApiKey' | 'automation' | 'nocode' | 'none';
+/** keyOrUser: `Authorization: Bearer <API key or user JWT>`, required (the workspace's or the user's own resources). */
+export type AuthKind = 'apiKey' | 'optionalApiKey' | 'automation' | 'nocode' | 'keyOrUser' | 'none';
 
 export interface RouteInput<Q, B> {
   query: Q;
@@ -54,6 +55,13 @@ export interface Route<Q = unknown, B = unknown> {
   example?: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
   /** OpenAPI links from the 200 response to other operations, by name (for clients and stateful fuzzing). */
   links?: Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown; description?: string }>;
+  /**
+   * A body the handler streams itself from ctx.req (never buffered by the api): its media types for the document, and
+   * the limit it enforces (413 beyond). Such a route has no `body` schema.
+   */
+  rawBody?: { contentTypes: Record<string, { schema: Record<string, unknown>; example?: string }>; limitDescription: string };
+  /** The success status (default 200); its entry in responses documents it. */
+  successStatus?: number;
   /** Honours an `Idempotency-Key` header: a retry with the same key and request replays the first response. */
   idempotent?: boolean;
   /** The body failures answer with, when not the spec's {status:"failed",message} (the automation envelope). */

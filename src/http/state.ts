@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
-import type { ApiKeyScope } from '../db/repos/api-keys';
-import type { AutomationAuth } from '../auth/automation-auth';
-import type { NocodeAuth } from '../auth/nocode-auth';
+import type { ApiKeyScope } from '../workspaces/db/api-keys';
+import type { AutomationAuth, NocodeAuth } from '../auth/callers';
 
 /** Typed ctx.state shared by the api's middleware. */
 export interface AppState {
@@ -13,6 +12,8 @@ export interface AppState {
   automation?: AutomationAuth;
   /** Set by the no-code auth middleware when a Bearer API key or user JWT came (body credentials are read by the route). */
   nocode?: NocodeAuth;
+  /** SHA-256 of a streamed body (a route with rawBody) once the route has read all of it: its Idempotency-Key hash. */
+  bodyDigest?: Buffer;
 }
 
 /** Who an API key speaks for. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { badRequest } from '../errors';
-import { describeIssues } from '../validation';
+import { badRequest } from '../core/errors';
+import { describeIssues } from '../core/validation';
 
 export { describeIssues };
 

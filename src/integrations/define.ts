@@ -103,6 +103,12 @@ export interface ActionContext {
 export interface ActionDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** snake_case, the spec's `nodeParams.action`. */
   key: string;
+  /**
+   * The version of the action's params (default 1). A change to the params that would break a stored journey or chat
+   * flow is a new definition with the same key and the next version, beside the old one, which keeps working: stored
+   * steps are pinned to the version current when they were imported; a request without a version gets the latest.
+   */
+  version?: number;
   title: string;
   description?: string;
   /** Validates `nodeParams.params` (after custom fields are resolved); its JSON Schema is published by the catalogue. */
@@ -153,14 +159,24 @@ export function defineAction<I extends z.ZodType, O extends z.ZodType>(def: Acti
   return def as unknown as ActionDefinition;
 }
 
-/** Declares an integration; its action keys must be unique. */
+/** An action's version (1 when it declares none). */
+export const actionVersion = (action: ActionDefinition): number => action.version ?? 1;
+
+/** Declares an integration; each action key and version is unique, and an action's versions run 1, 2, … without gaps. */
 export function defineIntegration(def: IntegrationDefinition): IntegrationDefinition {
   if (!/^[a-z][a-z0-9_]*$/.test(def.key)) throw new Error(`integration key must be snake_case: ${def.key}`);
-  const seen = new Set<string>();
+  const versions = new Map<string, number[]>();
   for (const action of def.actions) {
-    if (seen.has(action.key)) throw new Error(`${def.key}: duplicate action ${action.key}`);
-    seen.add(action.key);
+    const v = actionVersion(action);
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${def.key}: ${action.key} has version ${v}; versions are 1, 2, …`);
+    const seen = versions.get(action.key) ?? [];
+    if (seen.includes(v)) throw new Error(`${def.key}: duplicate action ${action.key}${v > 1 ? ` version ${v}` : ''}`);
+    versions.set(action.key, [...seen, v]);
   }
+  for (const [key, list] of versions) {
+    if (list.sort((a, b) => a - b).some((v, i) => v !== i + 1)) throw new Error(`${def.key}: ${key} versions must run 1, 2, … (got ${list.join(', ')})`);
+  }
+  const seen = new Set(versions.keys());
   if (def.defaultAction && !seen.has(def.defaultAction)) throw new Error(`${def.key}: defaultAction ${def.defaultAction} is not an action`);
   return def;
 }

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { resolveCustomFields } from './custom-fields';
-import { ActionInputError, isIdempotent, VendorError, type ActionContext, type ActionDefinition, type Connection, type IntegrationDefinition } from './define';
-import { VendorClient, type VendorClientOptions } from './http';
-import { findAction, findIntegration, listIntegrations } from './registry';
-import { issueLines } from '../validation';
+import { ActionInputError, actionVersion, isIdempotent, VendorError, type ActionContext, type ActionDefinition, type Connection, type IntegrationDefinition } from './define';
+import { VendorClient, type VendorClientOptions } from './vendor-client';
+import { actionVersions, findAction, findIntegration, listIntegrations } from './registry';
+import { issueLines } from '../core/validation';
 
 /** One action run as the endpoint, the workflow's activity and the bench ask for it. */
 export interface RunActionInput {
@@ -11,6 +11,8 @@ export interface RunActionInput {
   integration: string;
   /** The spec's nodeParams.action; may be omitted for single-action integrations. */
   action?: string;
+  /** The action's version (nodeParams.version, or the one a stored step was pinned to); default the latest. */
+  version?: number;
   params: unknown;
   connection: Connection;
   idempotencyKey: string;
@@ -38,16 +40,20 @@ export function zodProblems(error: z.ZodError): string[] {
   return issueLines(error.issues, '(params)');
 }
 
-/** Finds the integration and action or fails listing what exists. */
-export function resolveAction(integrationKey: string, actionKey: string | undefined): { integration: IntegrationDefinition; action: ActionDefinition } {
+/** Finds the integration and action (the given version, else the latest) or fails listing what exists. */
+export function resolveAction(integrationKey: string, actionKey: string | undefined, version?: number): { integration: IntegrationDefinition; action: ActionDefinition } {
   const integration = findIntegration(integrationKey);
   if (!integration) {
     const known = listIntegrations().map((i) => i.key);
     throw new ActionInputError('unknown_integration', `unknown automationType "${integrationKey}"; known: ${known.join(', ')}`, known);
   }
-  const action = findAction(integration, actionKey);
+  const action = findAction(integration, actionKey, version);
+  if (!action && version !== undefined && findAction(integration, actionKey)) {
+    const known = actionVersions(integration, findAction(integration, actionKey)!.key).map((a) => String(actionVersion(a)));
+    throw new ActionInputError('unknown_action_version', `${integration.key}.${actionKey ?? ''} has no version ${version}; versions: ${known.join(', ')}`, known);
+  }
   if (!action) {
-    const known = integration.actions.map((a) => a.key);
+    const known = [...new Set(integration.actions.map((a) => a.key))];
     const what = actionKey === undefined ? 'nodeParams.action is required' : `unknown action "${actionKey}"`;
     throw new ActionInputError('unknown_action', `${what} for ${integration.key}; actions: ${known.join(', ')}`, known);
   }
@@ -66,9 +72,9 @@ export function prepareInput(action: ActionDefinition, params: unknown, callData
 }
 
 /** True when the action may run again with these params after an unknown outcome (invalid params: nothing is ever sent). */
-export function actionIdempotent(integrationKey: string, actionKey: string | undefined, params: unknown, callData: Record<string, unknown> | undefined): boolean {
+export function actionIdempotent(integrationKey: string, actionKey: string | undefined, params: unknown, callData: Record<string, unknown> | undefined, version?: number): boolean {
   try {
-    const { action } = resolveAction(integrationKey, actionKey);
+    const { action } = resolveAction(integrationKey, actionKey, version);
     return isIdempotent(action, prepareInput(action, params, callData));
   } catch (err) {
     if (err instanceof ActionInputError) return true;
@@ -78,7 +84,7 @@ export function actionIdempotent(integrationKey: string, actionKey: string | und
 
 /** Runs one action of one integration: resolve, validate, then call the vendor through the shared client. */
 export async function runIntegrationAction(input: RunActionInput): Promise<RunActionResult> {
-  const { integration, action } = resolveAction(input.integration, input.action);
+  const { integration, action } = resolveAction(input.integration, input.action, input.version);
   const params = prepareInput(action, input.params, input.call?.callData);
   const idempotent = isIdempotent(action, params);
   const http = new VendorClient({

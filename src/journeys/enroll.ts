@@ -1,18 +1,18 @@
 import { ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Queryable } from '../db/pool';
-import type { Logger } from '../log';
-import { journeyVersionSteps, latestJourneyVersion } from '../db/repos/journeys';
+import type { Logger } from '../telemetry/log';
+import { journeyVersionSteps, latestJourneyVersion } from './db/journeys';
 import { LRUCache } from 'lru-cache';
-import { DomainError } from '../errors';
+import { DomainError } from '../core/errors';
 import { enrollmentWorkflowId } from '../temporal/ids';
 import { startOrUpdate } from '../temporal/start';
 import { WORKFLOW } from '../temporal/workflow-types';
 import { SA } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
-import { ALREADY_ACTIVE, enrollUpdate, type JourneyInput } from '../../workflows/journey-messages';
+import { ALREADY_ACTIVE, enrollUpdate, type JourneyInput } from '../../workflows/journeys/journey-messages';
 import { JourneyDefinitionError, parseJourneySteps, type JourneyStep } from './schema';
-import { isUuid } from '../ids';
-import { Coalescer } from '../coalesce';
+import { isUuid } from '../core/ids';
+import { Coalescer } from '../core/coalesce';
 import type { LatestJourneyVersions } from './latest-versions';
 
 export const WORKFLOW_NOT_FOUND = 'Workflow not found';

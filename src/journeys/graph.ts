@@ -1,24 +1,31 @@
-import type { JourneyStep } from './schema';
+/**
+ * What the graph rules read of a step. schema.ts's JourneyStep fits it; declared here so that schema.ts (which runs
+ * these rules) and this file do not import each other.
+ */
+export type GraphStep =
+  | { id: string; kind: 'goto'; target: string }
+  | { id: string; kind: 'branch'; cases: { goto: string }[]; else: string }
+  | { id: string; kind: 'wait' | 'tag' | 'untag' | 'update_lead' | 'webhook' | 'end' | 'call' | 'automation' | 'trigger' };
 
 /** Step ids a step names explicitly (goto and branch targets). */
-export function namedTargets(step: JourneyStep): string[] {
+export function namedTargets(step: GraphStep): string[] {
   if (step.kind === 'goto') return [step.target];
   if (step.kind === 'branch') return [...step.cases.map((c) => c.goto), step.else];
   return [];
 }
 
 /** Indexes of the steps that can follow steps[i]; falling off the end of the list ends the journey. */
-export function successors(steps: JourneyStep[], i: number, indexOf: Map<string, number>): number[] {
+export function successors(steps: GraphStep[], i: number, indexOf: Map<string, number>): number[] {
   const step = steps[i]!;
   if (step.kind === 'end') return [];
   if (step.kind === 'goto' || step.kind === 'branch') return namedTargets(step).map((id) => indexOf.get(id)!);
   return i + 1 < steps.length ? [i + 1] : [];
 }
 
-const label = (steps: JourneyStep[], i: number) => `steps[${i}] (${steps[i]!.id})`;
+const label = (steps: GraphStep[], i: number) => `steps[${i}] (${steps[i]!.id})`;
 
 /** Graph problems of shape-valid steps: duplicate ids, unknown targets, unreachable steps, loops without a wait. */
-export function graphProblems(steps: JourneyStep[]): string[] {
+export function graphProblems(steps: GraphStep[]): string[] {
   const problems: string[] = [];
   const indexOf = new Map<string, number>();
   steps.forEach((s, i) => {
@@ -52,7 +59,7 @@ export function graphProblems(steps: JourneyStep[]): string[] {
 }
 
 /** A cycle that passes through no wait step (it would spin without pause), as a list of indexes, or undefined. */
-function loopWithoutWait(steps: JourneyStep[], indexOf: Map<string, number>): number[] | undefined {
+function loopWithoutWait(steps: GraphStep[], indexOf: Map<string, number>): number[] | undefined {
   const state = new Map<number, 'open' | 'done'>();
   const path: number[] = [];
   const visit = (i: number): number[] | undefined => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { checkSubscriptionUrl } from '../calls/events-url';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import type { Db } from '../db/pool';
-import { subscribeJourneyHook, type JourneyHookRow } from '../db/repos/journey-hooks';
-import { currentJourneySteps } from '../db/repos/nocode-options';
-import { DomainError } from '../errors';
+import { subscribeJourneyHook, type JourneyHookRow } from './db/journey-hooks';
+import { currentJourneySteps } from '../nocode/db/nocode-options';
+import { DomainError } from '../core/errors';
 import { ssrfAllowlist } from '../net/ssrf';
 
 /** How many REST hooks a workspace may hold. */

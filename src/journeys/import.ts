@@ -1,10 +1,11 @@
 // Importing a journey version: the one code path of POST /v1/journeys and `switchboard journey import`.
 import type { Db } from '../db/pool';
-import { importJourney, JourneyOfAnotherWorkspace } from '../db/repos/journeys';
-import { documentedInput, NO_NUL_PATTERN } from '../documented';
-import { DomainError } from '../errors';
-import { isUuid } from '../ids';
-import { storable } from '../storable';
+import { importJourney, JourneyOfAnotherWorkspace } from './db/journeys';
+import { documentedInput, NO_NUL_PATTERN } from '../core/documented';
+import { DomainError } from '../core/errors';
+import { isUuid } from '../core/ids';
+import { storable } from '../core/storable';
+import { latestActionVersion } from '../integrations/registry';
 import { JourneyDefinitionError, JourneySteps, parseJourneySteps, type JourneyStep } from './schema';
 
 const FIELDS = ['id', 'name', 'steps'];
@@ -36,6 +37,13 @@ export const JOURNEY_DEFINITION_JSON: Record<string, unknown> = {
   },
 };
 
+/** An automation step imported without a version runs the version current now, whatever the action becomes later. */
+function pinActionVersion(step: JourneyStep): JourneyStep {
+  if (step.kind !== 'automation' || step.version !== undefined) return step;
+  const version = latestActionVersion(step.automationType, step.action);
+  return version === undefined ? step : { ...step, version };
+}
+
 /** Checks a definition {id?, name, steps}; throws a DomainError naming the problem. */
 export function parseJourneyDefinition(input: unknown): { id?: string; name: string; steps: JourneyStep[] } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid('a journey is a JSON object {id?, name, steps}');
@@ -49,7 +57,8 @@ export function parseJourneyDefinition(input: unknown): { id?: string; name: str
   if (d.id !== undefined && (typeof d.id !== 'string' || !isUuid(d.id))) throw invalid('journey "id" must be a UUID');
   if (!storable(d.steps)) throw invalid('journey "steps" must not contain NUL characters or unpaired surrogates');
   try {
-    return { ...(d.id !== undefined ? { id: (d.id as string).toLowerCase() } : {}), name: d.name, steps: parseJourneySteps(d.steps) };
+    const steps = parseJourneySteps(d.steps).map(pinActionVersion);
+    return { ...(d.id !== undefined ? { id: (d.id as string).toLowerCase() } : {}), name: d.name, steps };
   } catch (err) {
     if (err instanceof JourneyDefinitionError) throw new InvalidJourneyDefinition(err.issues);
     throw err;

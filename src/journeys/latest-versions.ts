@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../db/pool';
 import type { Listener } from '../db/listen';
-import { latestJourneyVersion } from '../db/repos/journeys';
-import { expiringCache } from '../expiring-cache';
+import { latestJourneyVersion } from './db/journeys';
+import { expiringCache } from '../core/expiring-cache';
 
 const CHANNEL = 'journey_versions_changed';
 

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { DomainError } from '../errors';
+import { DomainError } from '../core/errors';
 import { FieldKey as FieldName, Tag } from '../leads/rules';
-import { parseIsoDuration } from './duration';
+import { parseIsoDuration } from '../schedule/duration';
 import { graphProblems } from './graph';
-import { issueText } from '../validation';
+import { CallWindow, WEEKDAYS, Window, type TimeWindow } from '../schedule/window-schema';
+import { issueText } from '../core/validation';
+
+// The windows live in src/schedule; re-exported for the call code that still reads them here.
+export { CallWindow, WEEKDAYS, Window, type TimeWindow };
 
 const StepId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (1-64 characters)');
-const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
-const Clock = z.string().regex(CLOCK, 'a time of day as HH:MM (24-hour)');
-
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 /** How a call ends, as the outboundCall workflow reports it (and the call step leaves it for the next branch). */
 export const CALL_OUTCOMES = ['human', 'voicemail', 'no_answer', 'busy', 'failed', 'transferred', 'canceled'] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
@@ -19,11 +19,6 @@ export type CallOutcome = (typeof CALL_OUTCOMES)[number];
  */
 export const OUTCOMES = ['done', 'delivered', 'failed', 'skipped', ...CALL_OUTCOMES.filter((o) => o !== 'failed')] as const;
 export type Outcome = (typeof OUTCOMES)[number];
-
-/** A weekday/time window in the lead's timezone (else the workspace's). */
-export const Window = z
-  .strictObject({ days: z.array(z.enum(WEEKDAYS)).min(1), start: Clock, end: Clock })
-  .refine((w) => !(CLOCK.test(w.start) && CLOCK.test(w.end)) || w.start < w.end, { message: 'start must be before end', path: ['end'] });
 
 export const Condition = z.union(
   [
@@ -75,10 +70,6 @@ export const BranchStep = z.strictObject({
 });
 export const GotoStep = z.strictObject({ ...base, kind: z.literal('goto'), target: StepId });
 export const EndStep = z.strictObject({ ...base, kind: z.literal('end') });
-/** A call step's own window (lead's timezone, else the workspace's); days default to every day. */
-export const CallWindow = z
-  .strictObject({ start: Clock, end: Clock, days: z.array(z.enum(WEEKDAYS)).min(1).optional() })
-  .refine((w) => !(CLOCK.test(w.start) && CLOCK.test(w.end)) || w.start < w.end, { message: 'start must be before end', path: ['end'] });
 export const CallStep = z
   .strictObject({
     ...base,
@@ -102,6 +93,7 @@ export const AutomationStep = z.strictObject({
   kind: z.literal('automation'),
   automationType: z.string().min(1),
   action: z.string().min(1),
+  version: z.number().int().min(1).optional().describe("The action's version; set to the latest when the journey is imported without one, so a later change to the action's params never breaks it"),
   params: z.record(z.string(), z.unknown()).default({}),
 });
 /** A named point where outside platforms take over: its data is POSTed to every URL subscribed to it (REST hooks). */
@@ -124,7 +116,6 @@ export type JourneyStep = z.output<typeof Step>;
 export type StepKind = JourneyStep['kind'];
 export type StepOf<K extends StepKind> = Extract<JourneyStep, { kind: K }>;
 export type BranchCondition = z.output<typeof Condition>;
-export type TimeWindow = z.output<typeof Window>;
 
 /** A journey definition that does not validate; `issues` holds one readable line per problem. */
 export class JourneyDefinitionError extends DomainError {

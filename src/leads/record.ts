@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Queryable } from '../db/pool';
-import { customFieldKeys, STANDARD_FIELDS, type LeadFields } from '../db/repos/leads';
-import { documentAs, EMAIL_JSON, NO_NUL_PATTERN, TIME_ZONES } from '../documented';
-import { DomainError } from '../errors';
-import { describeIssues } from '../validation';
-import { normalizePhone } from '../phone';
+import { customFieldKeys, STANDARD_FIELDS, type LeadFields } from './db/leads';
+import { documentAs, EMAIL_JSON, NO_NUL_PATTERN, TIME_ZONES } from '../core/documented';
+import { DomainError } from '../core/errors';
+import { describeIssues } from '../core/validation';
+import { normalizePhone } from '../core/phone';
 
 /** A lead record (create body, update body, sendtoworkflow `record`) split by what happens to each field. */
 export interface SplitRecord {

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { perHandle, type Queryable } from '../db/pool';
-import { workspaceDefaultRegion } from '../db/repos/workspaces';
-import { expiringCache } from '../expiring-cache';
+import { workspaceDefaultRegion } from '../workspaces/db/workspaces';
+import { expiringCache } from '../core/expiring-cache';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;

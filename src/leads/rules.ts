@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { STANDARD_FIELDS } from '../db/repos/leads';
-import { documentAs, NO_NUL_PATTERN } from '../documented';
+import { documentAs, NO_NUL_PATTERN } from '../core/documented';
+
+/** Standard lead fields a caller may set (phone is the identity and is set separately). */
+export const STANDARD_FIELDS = ['first_name', 'last_name', 'email', 'company', 'timezone'] as const;
+export type StandardField = (typeof STANDARD_FIELDS)[number];
 
 // One schema per rule: the REST API, journeys and the CLI all take their tag and field-name rules from here.
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { ssrfAllowlist } from '../net/ssrf';
 import type { ChatModel } from './model';
 import { OpenAiChatModel } from './openai';

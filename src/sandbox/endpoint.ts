@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { endpointKey } from '../net/ssrf';
 
 /**

@@ -1,8 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
-import { temporalEnv, type Config } from '../config';
-import { keyringFromConfig } from '../crypto/envelope';
+import { temporalEnv, type Config } from '../core/config';
+import { keyringFromConfig } from '../crypto/keyring';
+import { clientInterceptors } from '../telemetry/temporal';
 import { encryptingDataConverter } from './codec';
 import { temporalConnectOptions, type TEMPORAL_ENV_SETTINGS } from './connection-config';
 
@@ -16,7 +17,7 @@ export function temporalDataConverter(config: TemporalSettings): DataConverter {
 
 /** A namespace-bound client on a connection (a worker's NativeConnection too), with the encrypting data converter. */
 export function temporalClient(connection: Connection | NativeConnection, config: TemporalSettings): Client {
-  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: temporalDataConverter(config) });
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: temporalDataConverter(config), interceptors: clientInterceptors() });
 }
 
 /** Connects to Temporal (namespace-bound client plus the raw connection for health and operator calls). */

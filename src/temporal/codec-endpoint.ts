@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { devSecret } from '../crypto/dev-secrets';
 
 /** Where the api serves Temporal's remote codec protocol; the UI and CLI post to `<endpoint>/encode` and `/decode`. */

@@ -1,7 +1,7 @@
 import type { DataConverter } from '@temporalio/common';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { Keyring } from '../crypto/envelope';
+import type { Keyring } from '../crypto/keyring';
 
 /** The encoding of a payload this codec sealed; anything else (older histories) passes through unchanged. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';

@@ -5,3 +5,4 @@ export const automationWorkflowId = (requestId: string) => `automation:${request
 export const chatWorkflowId = (sessionId: string) => `chat:${sessionId}`;
 export const callEventWorkflowId = (eventId: string) => `call-event:${eventId}`;
 export const journeyTriggerWorkflowId = (eventId: string) => `journey-trigger:${eventId}`;
+export const leadImportWorkflowId = (importId: string) => `lead-import:${importId}`;

@@ -1,5 +1,5 @@
 import { createDb } from '../../src/db/pool';
-import { createWorkspace } from '../../src/db/repos/workspaces';
+import { createWorkspace } from '../../src/workspaces/db/workspaces';
 import { testEnv } from '../helpers/env';
 import { uniquePhone } from '../helpers/phones';
 import { runCli } from '../helpers/processes';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createAgent, createPhoneGroup } from '../../src/db/repos/agents';
+import { createAgent, createPhoneGroup } from '../../src/agents/db/agents';
 import { uniquePhone } from '../helpers/phones';
 import { startTestApp, type TestApp } from '../helpers/stack';
 

@@ -1,6 +1,6 @@
-import { createApiKey } from '../../src/db/repos/api-keys';
+import { createApiKey } from '../../src/workspaces/db/api-keys';
 import { ApiKeyResolver } from '../../src/http/auth';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
 import { startTestApp, type TestApp } from '../helpers/stack';
 
 let app: TestApp;

@@ -1,6 +1,6 @@
-import { createApiKey, revokeApiKey } from '../../src/db/repos/api-keys';
+import { createApiKey, revokeApiKey } from '../../src/workspaces/db/api-keys';
 import { startTestApp, type TestApp } from '../helpers/stack';
-import { UUID_PATTERN } from '../../src/ids';
+import { UUID_PATTERN } from '../../src/core/ids';
 import { eventually } from '../helpers/webhook-receiver';
 
 let app: TestApp;

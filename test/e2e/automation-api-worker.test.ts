@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db } from '../../src/db/pool';
-import { createApiKey } from '../../src/db/repos/api-keys';
-import { createWorkspace } from '../../src/db/repos/workspaces';
-import { createLogger } from '../../src/log';
-import { startApi, type RunningApi } from '../../src/main';
+import { createApiKey } from '../../src/workspaces/db/api-keys';
+import { createWorkspace } from '../../src/workspaces/db/workspaces';
+import { createLogger } from '../../src/telemetry/log';
+import { startApi, type RunningApi } from '../../src/http/main';
 import { testEnv } from '../helpers/env';
 import { testConfig } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';

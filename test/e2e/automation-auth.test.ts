@@ -3,14 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT, type KeyLike } from 'jose';
-import { automationAuth } from '../../src/auth/automation-auth';
+import { automationAuth } from '../../src/auth/http/automation-auth';
 import { createJwtAuthority } from '../../src/auth/jwt';
-import { createApiKey } from '../../src/db/repos/api-keys';
-import { createUser, setAllowedIntegrations } from '../../src/db/repos/users';
+import { createApiKey } from '../../src/workspaces/db/api-keys';
+import { createUser, setAllowedIntegrations } from '../../src/workspaces/db/users';
 import { ApiKeyResolver } from '../../src/http/auth';
 import { errorHandler } from '../../src/http/middleware/errors';
 import type { AppState } from '../../src/http/state';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
 import { startTestApp, type TestApp } from '../helpers/stack';
 
 const SECRET = randomBytes(32).toString('base64url');

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { executeAutomation, type ExecuteRequest } from '../../src/automation/execute';
-import { DomainError } from '../../src/errors';
+import { DomainError } from '../../src/core/errors';
 import { knownErrorStatus } from '../../src/http/error-status';
 import { startTestApp, type TestApp } from '../helpers/stack';
 

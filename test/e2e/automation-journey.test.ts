@@ -1,7 +1,7 @@
 import { importSteps, finished, leadRow, newPhone } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
-import type { JourneyState } from '../../workflows/journey-messages';
+import type { JourneyState } from '../../workflows/journeys/journey-messages';
 
 jest.setTimeout(120_000);
 

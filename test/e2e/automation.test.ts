@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createConnection } from '../../src/connections/store';
-import { createApiKey } from '../../src/db/repos/api-keys';
-import { createUser, setAllowedIntegrations } from '../../src/db/repos/users';
+import { createApiKey } from '../../src/workspaces/db/api-keys';
+import { createUser, setAllowedIntegrations } from '../../src/workspaces/db/users';
 import { vendorSpec } from '../helpers/vendor-spec';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';

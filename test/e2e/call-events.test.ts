@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createCallEventActivities } from '../../activities/call-events';
+import { createCallEventActivities } from '../../activities/calls/call-events';
 import { callEventId } from '../../src/calls/events';
-import { webhookSecrets } from '../../src/db/repos/webhook-secrets';
-import { createLogger } from '../../src/log';
+import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
+import { createLogger } from '../../src/telemetry/log';
 import { callEventWorkflowId } from '../../src/temporal/ids';
 import { taskQueue } from '../../src/temporal/task-queues';
-import { deliverCallEvent } from '../../workflows/call-events';
+import { deliverCallEvent } from '../../workflows/calls/call-events';
 import { callingWorkspace, callResult, phoneEnding } from '../helpers/calls';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually, verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createAgent } from '../../src/db/repos/agents';
+import { createAgent } from '../../src/agents/db/agents';
 import { startTestApp, type TestApp } from '../helpers/stack';
 
 jest.setTimeout(120_000);

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { callWithLegs } from '../../src/db/repos/calls';
+import { callWithLegs } from '../../src/calls/db/calls';
 import { startSimulator, type Simulator } from '../../src/telephony/simulator/server';
 import { startCallbackGate } from '../helpers/callback-gate';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
@@ -32,10 +32,10 @@ afterAll(async () => {
 
 const exited = (child: ChildProcess) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
 
-/** The api (src/main.ts) as its own process on a free port, the carrier calling it back through the gate. */
+/** The api (src/http/main.ts) as its own process on a free port, the carrier calling it back through the gate. */
 async function startApiProcess(sim: Simulator) {
   const port = await freePort();
-  const child = spawnOnApp(app, path.join('src', 'main.ts'), {
+  const child = spawnOnApp(app, path.join('src', 'http', 'main.ts'), {
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: 'info',

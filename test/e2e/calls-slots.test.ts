@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { acquireCallSlot, reclaimStaleSlots, releaseCallSlot } from '../../src/db/repos/call-slots';
+import { acquireCallSlot, reclaimStaleSlots, releaseCallSlot } from '../../src/calls/db/call-slots';
 import { startOutboundCall } from '../../src/calls/start';
-import { endCall } from '../../src/db/repos/calls';
+import { endCall } from '../../src/calls/db/calls';
 import { callWorkflowId } from '../../src/temporal/ids';
 import { startCallbackGate } from '../helpers/callback-gate';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startOutboundCall } from '../../src/calls/start';
-import { UUID_PATTERN } from '../../src/ids';
+import { UUID_PATTERN } from '../../src/core/ids';
 import { twilioSignature } from '../../src/telephony/signature';
 import { SIMULATED_TRANSCRIPT } from '../../src/telephony/simulator/rules';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';

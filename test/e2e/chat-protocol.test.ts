@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { importFlow } from '../../src/db/repos/flows';
+import { importFlow } from '../../src/chat/db/flows';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { eventually } from '../helpers/webhook-receiver';
 import { startTestApp, type TestApp } from '../helpers/stack';

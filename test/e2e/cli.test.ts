@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createDb } from '../../src/db/pool';
-import { verifyPassword } from '../../src/db/repos/users';
+import { verifyPassword } from '../../src/workspaces/db/users';
 import { repoRoot, testEnv } from '../helpers/env';
 import { uniquePhone } from '../helpers/phones';
 import { runCli } from '../helpers/processes';
-import { UUID_PATTERN } from '../../src/ids';
+import { UUID_PATTERN } from '../../src/core/ids';
 
 const env = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testEnv('databaseUrl'), LOG_LEVEL: 'warn' });
 const withInput = async (input: string, ...args: string[]) => {

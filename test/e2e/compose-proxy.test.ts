@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent, fetch } from 'undici';
 import WebSocket from 'ws';
-import { importFlow } from '../../src/db/repos/flows';
+import { importFlow } from '../../src/chat/db/flows';
 import { deployTools, generateCerts } from '../helpers/deploy-tools';
 import { repoRoot } from '../helpers/env';
 import { freePort } from '../helpers/processes';

@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createConnection, ensureFreshConnection, listConnections, loadConnection } from '../../src/connections/store';
-import { defaultKeyring, EnvelopeError, Keyring } from '../../src/crypto/envelope';
+import { defaultKeyring, SealedValueError, Keyring } from '../../src/crypto/keyring';
 import { createDb, type Db } from '../../src/db/pool';
-import { createUser } from '../../src/db/repos/users';
-import { sealLegacyWebhookSecrets, webhookSecrets } from '../../src/db/repos/webhook-secrets';
-import { createWorkspace } from '../../src/db/repos/workspaces';
-import { UUID_PATTERN } from '../../src/ids';
+import { createUser } from '../../src/workspaces/db/users';
+import { sealLegacyWebhookSecrets, webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
+import { createWorkspace } from '../../src/workspaces/db/workspaces';
+import { UUID_PATTERN } from '../../src/core/ids';
 import { VendorError, type AuthSpec } from '../../src/integrations/define';
 import { testEnv } from '../helpers/env';
 import { runCli } from '../helpers/processes';
@@ -55,7 +55,7 @@ describe('connections: CLI', () => {
     expect(await loadConnection(db, { workspaceId: await newWorkspace(), userId: null, integration: 'hubspot' })).toBeNull();
 
     const deleted = await cli(['connection', 'delete', '--workspace', ws, created.json.id]);
-    expect(deleted.json).toEqual({ status: 'success', message: `deleted ${created.json.id}` });
+    expect(deleted.json).toEqual({ status: 'success', message: `deleted ${created.json.id}`, revoked: 'unsupported' });
     expect((await cli(['connection', 'delete', '--workspace', ws, created.json.id])).stderr).toMatch(/no connection/);
     // Another workspace cannot delete it.
     expect((await cli(['connection', 'delete', '--workspace', await newWorkspace(), mine.json.id])).code).toBe(1);
@@ -104,7 +104,7 @@ describe('secrets at rest', () => {
     expect(dump).not.toContain(Buffer.from(secret).toString('hex'));
     // Copying one row's envelope into another row does not make it readable there.
     await db.query('UPDATE integration_connections SET credentials_enc = (SELECT credentials_enc FROM integration_connections WHERE id = $1) WHERE id = $2', [connection.id, other.id]);
-    await expect(loadConnection(db, { workspaceId: ws, userId: null, integration: 'klaviyo' })).rejects.toThrow(EnvelopeError);
+    await expect(loadConnection(db, { workspaceId: ws, userId: null, integration: 'klaviyo' })).rejects.toThrow(SealedValueError);
   });
 
   it('plaintext webhook secrets from before are sealed, keep working, and leave no plaintext in a dump', async () => {

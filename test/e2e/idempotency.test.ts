@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { createApiKey } from '../../src/db/repos/api-keys';
+import { createApiKey } from '../../src/workspaces/db/api-keys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';
 

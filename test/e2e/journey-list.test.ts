@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { importJourney } from '../../src/db/repos/journeys';
+import { importJourney } from '../../src/journeys/db/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 
 let app: TestApp;

@@ -1,8 +1,8 @@
 // The journey `call` step end to end: the journey run starts outboundCall as a child, the carrier simulator plays the
 // call out by the number's last four digits, and the journey branches on the outcome.
-import { addTag } from '../../src/db/repos/leads';
+import { addTag } from '../../src/leads/db/leads';
 import { callWorkflowId } from '../../src/temporal/ids';
-import type { JourneyState } from '../../workflows/journey-messages';
+import type { JourneyState } from '../../workflows/journeys/journey-messages';
 import { callingWorkspace, phoneEnding } from '../helpers/calls';
 import { enrollmentRows, finished, importSteps, leadRow, stateOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { demoJourneySteps } from '../../src/cli/demo';
 import { createDb } from '../../src/db/pool';
-import { createWorkspace } from '../../src/db/repos/workspaces';
+import { createWorkspace } from '../../src/workspaces/db/workspaces';
 import { testEnv } from '../helpers/env';
 import { runCli } from '../helpers/processes';
 

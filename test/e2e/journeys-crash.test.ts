@@ -1,4 +1,4 @@
-import { defineCustomField } from '../../src/db/repos/leads';
+import { defineCustomField } from '../../src/leads/db/leads';
 import { enrollmentRows, finished, importSteps, leadRow, newPhone } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { killWorkerProcesses, startWorkerProcess } from '../helpers/worker-process';

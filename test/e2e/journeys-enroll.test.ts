@@ -2,7 +2,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { enrollmentWorkflowId } from '../../src/temporal/ids';
 import { SA } from '../../src/temporal/search-attributes';
 import { taskQueue } from '../../src/temporal/task-queues';
-import { journeyEnrollment } from '../../workflows/journey';
+import { journeyEnrollment } from '../../workflows/journeys/journey';
 import { enrollmentRows, importSteps, newPhone, rowsWhen, runOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';

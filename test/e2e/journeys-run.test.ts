@@ -1,12 +1,12 @@
 // Journeys through the api on the real Temporal dev server. Nothing here waits for a workflow timer: a run is kept
 // at a step by a held webhook, or by a wait of days that an unenroll ends; waits that elapse (their duration, a branch
 // after one, every step kind, a lead deleted mid-wait) run on the time-skipping server in journeys-time.test.ts.
-import { addTag, defineCustomField } from '../../src/db/repos/leads';
+import { addTag, defineCustomField } from '../../src/leads/db/leads';
 import { enrollmentWorkflowId } from '../../src/temporal/ids';
 import { SA } from '../../src/temporal/search-attributes';
 import { taskQueue } from '../../src/temporal/task-queues';
-import { journeyEnrollment } from '../../workflows/journey';
-import { enrollSignal, type JourneyState } from '../../workflows/journey-messages';
+import { journeyEnrollment } from '../../workflows/journeys/journey';
+import { enrollSignal, type JourneyState } from '../../workflows/journeys/journey-messages';
 import { enrollmentRows, finished, importSteps, leadRow, newPhone, rowsWhen, runOf, stateOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually, verifySignature, WebhookReceiver } from '../helpers/webhook-receiver';

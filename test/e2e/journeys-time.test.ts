@@ -2,9 +2,9 @@
 // timer, so nothing here waits in real time or depends on the machine's clock or time zone.
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { addTag, findLeadById } from '../../src/db/repos/leads';
-import { webhookSecrets } from '../../src/db/repos/webhook-secrets';
-import type { JourneyState, StepRecord } from '../../workflows/journey-messages';
+import { addTag, findLeadById } from '../../src/leads/db/leads';
+import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
+import type { JourneyState, StepRecord } from '../../workflows/journeys/journey-messages';
 import { everyStepKind } from '../helpers/journeys';
 import { skipTo, startTimeSkipping } from '../helpers/time-skipping';
 import { startTimeStack, type Enrolled, type TimeStack } from '../helpers/time-journeys';

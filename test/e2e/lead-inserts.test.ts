@@ -1,10 +1,10 @@
-// Concurrent lead creations share multi-row INSERTs (src/db/repos/lead-inserts.ts), on real Postgres: each caller still
+// Concurrent lead creations share multi-row INSERTs (src/leads/db/lead-inserts.ts), on real Postgres: each caller still
 // gets its own lead, a phone is one lead however many callers race for it, and one bad row fails only its caller.
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db } from '../../src/db/pool';
-import { findOrCreateLead } from '../../src/db/repos/leads';
-import { createWorkspace } from '../../src/db/repos/workspaces';
-import { normalizePhone } from '../../src/phone';
+import { findOrCreateLead } from '../../src/leads/db/leads';
+import { createWorkspace } from '../../src/workspaces/db/workspaces';
+import { normalizePhone } from '../../src/core/phone';
 import { countingQueryable } from '../helpers/counting-db';
 import { testEnv } from '../helpers/env';
 import { newPhone } from '../helpers/journeys';

@@ -1,4 +1,4 @@
-// GET /v1/leads through each of its query shapes (src/db/repos/lead-search.ts): a rare filter served from its own
+// GET /v1/leads through each of its query shapes (src/leads/db/lead-search.ts): a rare filter served from its own
 // index and sorted, tags walked through lead_tags, q and updated_since walked over the created_at index a chunk at a
 // time; every page checked against the same listing computed here from the workspace's rows. Also: lead_tags
 // (migration 015) holds exactly the leads' tags after every kind of write.

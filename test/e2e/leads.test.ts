@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/stack';
-import { UUID_PATTERN } from '../../src/ids';
+import { UUID_PATTERN } from '../../src/core/ids';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 // variants at once, updated, enrolled by lead_id, tagged and untagged, a call with a `from` from the numbers list, and
 // a REST hook on a journey's trigger step that receives one signed POST and nothing once unsubscribed.
 import { randomBytes } from 'node:crypto';
-import { createUser } from '../../src/db/repos/users';
+import { createUser } from '../../src/workspaces/db/users';
 import { journeyTriggerWorkflowId } from '../../src/temporal/ids';
 import { callResult, zoneInDaytime, phoneEnding } from '../helpers/calls';
 import { finished, importSteps, newPhone } from '../helpers/journeys';

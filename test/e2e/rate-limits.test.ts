@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { hashKey } from '../../src/db/repos/api-keys';
+import { hashKey } from '../../src/workspaces/db/api-keys';
 import { startTestApp, type HttpResult, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';
 

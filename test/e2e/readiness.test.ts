@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/http/app';
 import { createDb } from '../../src/db/pool';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
 import { connectTemporal } from '../../src/temporal/client';
 import { freePort } from '../helpers/processes';
 import { testConfig } from '../helpers/stack';

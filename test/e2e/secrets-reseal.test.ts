@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from '../../src/connections/store';
-import { Keyring } from '../../src/crypto/envelope';
+import { Keyring } from '../../src/crypto/keyring';
 import { migrate } from '../../src/db/migrate';
 import { createDb } from '../../src/db/pool';
-import { resealSecrets } from '../../src/db/repos/reseal';
-import { rotateWebhookSecret, webhookSecrets, webhookSecretAad } from '../../src/db/repos/webhook-secrets';
-import { createWorkspace } from '../../src/db/repos/workspaces';
+import { resealSecrets } from '../../src/crypto/db/reseal';
+import { rotateWebhookSecret, webhookSecrets, webhookSecretAad } from '../../src/webhooks/db/webhook-secrets';
+import { createWorkspace } from '../../src/workspaces/db/workspaces';
 import { connectionAad } from '../../src/connections/sealed';
 import { testEnv } from '../helpers/env';
 import { runCli } from '../helpers/processes';

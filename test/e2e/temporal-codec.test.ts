@@ -1,7 +1,7 @@
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { randomBytes } from 'node:crypto';
-import { keyringFromConfig } from '../../src/crypto/envelope';
+import { keyringFromConfig } from '../../src/crypto/keyring';
 import { codecToken } from '../../src/temporal/codec-endpoint';
 import { decodeHistory, EncryptionCodec, ENCRYPTED_ENCODING } from '../../src/temporal/codec';
 import { uiCodecEndpoint } from '../../src/cli/dev';

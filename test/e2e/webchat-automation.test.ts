@@ -3,9 +3,9 @@
 // when the action failed). Against a local fake vendor.
 import { randomUUID } from 'node:crypto';
 import { parseFlowGraph } from '../../src/chat/flow-schema';
-import { chatAutomations, findChatSession, findFlow } from '../../src/db/repos/chat';
-import { importFlow } from '../../src/db/repos/flows';
-import { Conversation } from '../../src/webchat/conversation';
+import { chatAutomations, findChatSession, findFlow } from '../../src/chat/db/chat';
+import { importFlow } from '../../src/chat/db/flows';
+import { Conversation } from '../../src/chat/webchat/conversation';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';

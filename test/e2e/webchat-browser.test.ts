@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { importFlow } from '../../src/db/repos/flows';
+import { importFlow } from '../../src/chat/db/flows';
 import { startTestApp, type TestApp } from '../helpers/stack';
 
 jest.setTimeout(240_000);

@@ -1,5 +1,5 @@
 import { demoFlowGraph } from '../../src/cli/demo';
-import { importFlow } from '../../src/db/repos/flows';
+import { importFlow } from '../../src/chat/db/flows';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { startTestApp, type TestApp } from '../helpers/stack';
 

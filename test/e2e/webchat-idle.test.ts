@@ -6,13 +6,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createActivities } from '../../activities';
 import { parseFlowGraph } from '../../src/chat/flow-schema';
 import { createDb, type Db } from '../../src/db/pool';
-import { chatMessagesAfter, createChatSession, findChatSession } from '../../src/db/repos/chat';
-import { importFlow } from '../../src/db/repos/flows';
-import { createWorkspace } from '../../src/db/repos/workspaces';
-import { createLogger } from '../../src/log';
+import { chatMessagesAfter, createChatSession, findChatSession } from '../../src/chat/db/chat';
+import { importFlow } from '../../src/chat/db/flows';
+import { createWorkspace } from '../../src/workspaces/db/workspaces';
+import { createLogger } from '../../src/telemetry/log';
 import { chatWorkflowId } from '../../src/temporal/ids';
 import { activityBoundary } from '../../worker/activity-errors';
-import { chatMessageUpdate, chatOpenUpdate, type ChatCarried, type ChatInput } from '../../workflows/chat-messages';
+import { chatMessageUpdate, chatOpenUpdate, type ChatCarried, type ChatInput } from '../../workflows/chat/chat-messages';
 import { testEnv } from '../helpers/env';
 import { startTimeSkipping } from '../helpers/time-skipping';
 

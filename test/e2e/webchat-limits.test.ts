@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { createChatSession, saveChatTurn } from '../../src/db/repos/chat';
-import { importFlow } from '../../src/db/repos/flows';
+import { createChatSession, saveChatTurn } from '../../src/chat/db/chat';
+import { importFlow } from '../../src/chat/db/flows';
 import { initialEngineState } from '../../src/chat/engine';
 import { ChatClient } from '../helpers/chat-client';
 import { startTestApp, type TestApp } from '../helpers/stack';

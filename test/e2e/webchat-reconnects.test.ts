@@ -1,9 +1,9 @@
 // Many sockets connecting to one conversation at once (tabs, a reconnect storm after an api restart): they share the
 // open run's `unsaved` query and each still gets exactly its replay; a conversation stored as ended asks no run.
-import { importFlow } from '../../src/db/repos/flows';
-import { chatMessagesAfter } from '../../src/db/repos/chat';
+import { importFlow } from '../../src/chat/db/flows';
+import { chatMessagesAfter } from '../../src/chat/db/chat';
 import { chatWorkflowId } from '../../src/temporal/ids';
-import { Conversation } from '../../src/webchat/conversation';
+import { Conversation } from '../../src/chat/webchat/conversation';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';

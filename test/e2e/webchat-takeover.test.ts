@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseFlowGraph } from '../../src/chat/flow-schema';
 import { migrate } from '../../src/db/migrate';
-import { chatAutomations } from '../../src/db/repos/chat';
-import { importFlow } from '../../src/db/repos/flows';
+import { chatAutomations } from '../../src/chat/db/chat';
+import { importFlow } from '../../src/chat/db/flows';
 import { chatWorkflowId } from '../../src/temporal/ids';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { startTestApp, type TestApp } from '../helpers/stack';

@@ -1,9 +1,9 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { importFlow } from '../../src/db/repos/flows';
-import { UUID_PATTERN } from '../../src/ids';
-import { chatMessagesAfter, findChatSession } from '../../src/db/repos/chat';
+import { importFlow } from '../../src/chat/db/flows';
+import { UUID_PATTERN } from '../../src/core/ids';
+import { chatMessagesAfter, findChatSession } from '../../src/chat/db/chat';
 import { chatWorkflowId } from '../../src/temporal/ids';
 import { ChatClient, type Frame } from '../helpers/chat-client';
 import { eventually } from '../helpers/webhook-receiver';

@@ -6,7 +6,7 @@ import { workerSetFromConfig } from '../../worker/workers';
 import { testEnv } from '../helpers/env';
 import { killWorkerProcesses, outputMatch, spawnOnApp } from '../helpers/worker-process';
 import { startTestApp, testConfig, type TestApp } from '../helpers/stack';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import path from 'node:path';
 

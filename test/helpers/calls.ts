@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { createAgent, createPhoneGroup } from '../../src/db/repos/agents';
-import { normalizePhone } from '../../src/phone';
+import { createAgent, createPhoneGroup } from '../../src/agents/db/agents';
+import { normalizePhone } from '../../src/core/phone';
 import { callWorkflowId } from '../../src/temporal/ids';
-import type { CallResult } from '../../workflows/outbound-call-types';
+import type { CallResult } from '../../workflows/calls/outbound-call-types';
 import type { TestApp } from './stack';
 
 /** A valid US destination ending in the given four digits (the simulator's outcome rule), different each time. */

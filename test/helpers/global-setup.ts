@@ -2,14 +2,14 @@ import { Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { migrate } from '../../src/db/migrate';
 import { createDb } from '../../src/db/pool';
 import { ensureDatabase, startPrivatePostgres, type RunningPostgres } from '../../src/devstack/postgres';
 import { resolveTemporalCli } from '../../src/devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../../src/devstack/temporal-server';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
-import { workflowsPath } from '../../worker/workers';
+import { workflowInterceptorModules, workflowsPath } from '../../worker/workers';
 import { repoRoot, TEST_ENV } from './env';
 
 declare global {
@@ -57,7 +57,7 @@ export default async function globalSetup(): Promise<void> {
   const bundleDir = path.join(repoRoot, '.cache');
   mkdirSync(bundleDir, { recursive: true });
   const bundlePath = path.join(bundleDir, 'test-workflow-bundle.js');
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quietLogger });
   writeFileSync(bundlePath, code);
 
   process.env[TEST_ENV.databaseUrl] = databaseUrl;

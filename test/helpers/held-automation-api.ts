@@ -3,12 +3,12 @@
 // killed holding it. Configured by the environment (as the api); prints "listening <url>" when ready.
 import { Worker } from '@temporalio/worker';
 import type { AddressInfo } from 'node:net';
-import { createAutomationActivities } from '../../activities/automations';
-import { createApp } from '../../src/app';
+import { createAutomationActivities } from '../../activities/automation/automations';
+import { createApp } from '../../src/http/app';
 import type { AutomationRunInput } from '../../src/automation/types';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { createDb } from '../../src/db/pool';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/telemetry/log';
 import { connectNativeTemporal, connectTemporal, temporalClient, temporalDataConverter } from '../../src/temporal/client';
 import { taskQueue } from '../../src/temporal/task-queues';
 import { activityBoundary } from '../../worker/activity-errors';

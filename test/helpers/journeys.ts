@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { importJourney } from '../../src/db/repos/journeys';
-import { findLeadById, type LeadRow } from '../../src/db/repos/leads';
-import { normalizePhone } from '../../src/phone';
+import { importJourney } from '../../src/journeys/db/journeys';
+import { findLeadById, type LeadRow } from '../../src/leads/db/leads';
+import { normalizePhone } from '../../src/core/phone';
 import { enrollmentWorkflowId } from '../../src/temporal/ids';
-import { journeyStateQuery, type JourneyState } from '../../workflows/journey-messages';
+import { journeyStateQuery, type JourneyState } from '../../workflows/journeys/journey-messages';
 import type { TestApp } from './stack';
 import { eventually } from './webhook-receiver';
 

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { normalizePhone } from '../../src/phone';
+import { normalizePhone } from '../../src/core/phone';
 
 /**
  * A valid US number drawn from about a billion, so tests that add numbers (which belong to one workspace across the

@@ -4,7 +4,7 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { temporalDataConverter } from '../../src/temporal/client';
 import { repoRoot, testEnv } from './env';
 

@@ -3,22 +3,22 @@ import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { createActivities, type Activities } from '../../activities';
 import { createDb, type Db } from '../../src/db/pool';
-import { findOrCreateLead } from '../../src/db/repos/leads';
-import { importJourney } from '../../src/db/repos/journeys';
-import { createWorkspace } from '../../src/db/repos/workspaces';
-import { createLogger } from '../../src/log';
+import { findOrCreateLead } from '../../src/leads/db/leads';
+import { importJourney } from '../../src/journeys/db/journeys';
+import { createWorkspace } from '../../src/workspaces/db/workspaces';
+import { createLogger } from '../../src/telemetry/log';
 import { activityBoundary } from '../../worker/activity-errors';
 import { enrollmentWorkflowId } from '../../src/temporal/ids';
 import { SA } from '../../src/temporal/search-attribute-keys';
 import { taskQueue } from '../../src/temporal/task-queues';
-import type { journeyEnrollment } from '../../workflows/journey';
-import type { JourneyInput } from '../../workflows/journey-messages';
+import type { journeyEnrollment } from '../../workflows/journeys/journey';
+import type { JourneyInput } from '../../workflows/journeys/journey-messages';
 import { parseJourneySteps } from '../../src/journeys/schema';
-import { msUntilWindow } from '../../src/journeys/window';
+import { msUntilWindow } from '../../src/schedule/window';
 import { testEnv } from './env';
 import { testConfig } from './stack';
 import { newPhone } from './journeys';
-import { normalizePhone } from '../../src/phone';
+import { normalizePhone } from '../../src/core/phone';
 
 /** A worker with the real journey activities on real Postgres, polling a time-skipping test server. */
 export interface TimeStack {

@@ -1,6 +1,6 @@
 import type { DataConverter } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { temporalDataConverter } from '../../src/temporal/client';
 import { temporal } from '@temporalio/proto';
 import { spawn } from 'node:child_process';

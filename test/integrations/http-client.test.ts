@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { defineAction, defineIntegration, VendorError, type Connection } from '../../src/integrations/define';
 import { bearerAuth } from '../../src/integrations/auth';
-import { VendorClient } from '../../src/integrations/http';
+import { VendorClient } from '../../src/integrations/vendor-client';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import { z } from 'zod';
 

@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { JwtAuthority } from '../../src/auth/jwt';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/core/config';
 import { devSecret } from '../../src/crypto/dev-secrets';
-import { keyringFromConfig } from '../../src/crypto/envelope';
+import { keyringFromConfig } from '../../src/crypto/keyring';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'sb-secrets-'));
 const problemsOf = (env: Record<string, string>) => {

@@ -13,7 +13,7 @@ describe('npm run bench', () => {
     expect(res.status).toBe(0);
     expect(res.stderr).toBe('');
     const names = res.stdout.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/\s+/)[0]);
-    expect(names).toEqual(['automation', 'calls', 'chat', 'enroll', 'journeys', 'lead-list', 'lead-lookup', 'sleeping', 'temporal-raw', 'all']);
+    expect(names).toEqual(['automation', 'calls', 'chat', 'enroll', 'import', 'journeys', 'lead-list', 'lead-lookup', 'sleeping', 'temporal-raw', 'tracing', 'all']);
   });
 
   it.each([

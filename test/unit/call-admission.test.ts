@@ -1,7 +1,7 @@
 // Call admission's judgement (src/calls/admission.ts), the one place every caller's call is judged.
 import { judgeCall, refusalError } from '../../src/calls/admission';
 import type { AdmissionFacts } from '../../src/calls/db/admission';
-import { DomainError } from '../../src/errors';
+import { DomainError } from '../../src/core/errors';
 
 // Wednesday 2030-01-09 12:00 in New York (17:00 UTC).
 const NOON_NY = Date.parse('2030-01-09T17:00:00Z');

@@ -1,6 +1,6 @@
-import type { ProviderView } from '../../activities/calls';
+import type { ProviderView } from '../../activities/calls/calls';
 import type { ProviderCall } from '../../src/telephony/provider';
-import { eventsFromProvider, type Applied } from '../../workflows/outbound-call-provider';
+import { eventsFromProvider, type Applied } from '../../workflows/calls/outbound-call-provider';
 
 const SID = 'CA0123456789abcdef0123456789abcdef';
 const LEG = 'CAfedcba9876543210fedcba9876543210';

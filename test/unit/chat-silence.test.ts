@@ -3,10 +3,10 @@
 // (test/e2e/webchat-limits.test.ts checks the close through a real socket and the api's one sweep).
 import { EventEmitter } from 'node:events';
 import type WebSocket from 'ws';
-import { createLogger } from '../../src/log';
-import type { Conversation } from '../../src/webchat/conversation';
-import { ChatConnection } from '../../src/webchat/connection';
-import { CLOSE } from '../../src/webchat/frames';
+import { createLogger } from '../../src/telemetry/log';
+import type { Conversation } from '../../src/chat/webchat/conversation';
+import { ChatSocket } from '../../src/chat/webchat/chat-socket';
+import { CLOSE } from '../../src/chat/webchat/frames';
 
 /** The part of a ws socket a connection uses: its state, send, close and the close event. */
 class Socket extends EventEmitter {
@@ -35,7 +35,7 @@ function open() {
   const ws = new Socket();
   // Heartbeats and pings never reach the conversation.
   const conversation = {} as Conversation;
-  const c = new ChatConnection(ws as unknown as WebSocket, conversation, { silenceGraceMs: GRACE_MS, framesPerSecond: 10, log: createLogger('silent', 'test') }, 'Anonymous');
+  const c = new ChatSocket(ws as unknown as WebSocket, conversation, { silenceGraceMs: GRACE_MS, framesPerSecond: 10, log: createLogger('silent', 'test') }, 'Anonymous');
   // What ChatSockets' sweep does for every open connection, here after every step of the clock.
   const sweep = (ms: number) => {
     jest.advanceTimersByTime(ms);

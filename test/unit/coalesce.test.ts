@@ -1,4 +1,4 @@
-import { Coalescer } from '../../src/coalesce';
+import { Coalescer } from '../../src/core/coalesce';
 
 /** A call the test finishes by hand. */
 function controlled() {

@@ -11,7 +11,7 @@ import tls from 'node:tls';
 import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { parse, parseDocument } from 'yaml';
-import { API_NODE_FLAGS } from '../../src/node-flags';
+import { API_NODE_FLAGS } from '../../src/core/node-flags';
 import { SA } from '../../src/temporal/search-attribute-keys';
 import { TASK_QUEUE_KINDS } from '../../src/temporal/task-queues';
 import { generateCerts } from '../helpers/deploy-tools';
@@ -439,7 +439,7 @@ describe('Dockerfile and .dockerignore', () => {
     expect(user).not.toMatch(/^USER (root|0)(:|$)/);
     const cmd = runtime[runtime.length - 1]!;
     expect(cmd.startsWith('CMD ')).toBe(true);
-    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
+    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/http/main.js']);
     expect(API_NODE_FLAGS).toContain('--max-semi-space-size=64');
   });
 

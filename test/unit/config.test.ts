@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, publicUrls } from '../../src/config';
+import { ConfigError, loadConfig, publicUrls } from '../../src/core/config';
 
 describe('configuration from the environment', () => {
   it('falls back to the embedded defaults', () => {

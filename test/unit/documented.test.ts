@@ -1,14 +1,14 @@
 import Ajv2020 from 'ajv/dist/2020';
 import fc from 'fast-check';
-import { documentedInput, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/documented';
+import { documentedInput, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/core/documented';
 import { buildOpenApi } from '../../src/http/openapi';
-import { automationRoutes } from '../../src/http/routes/automation';
+import { automationRoutes } from '../../src/automation/http/automation';
 import { routes } from '../../src/http/routes/index';
-import { CreateLeadBody } from '../../src/http/routes/lead-schemas';
-import { webchatPageRoutes } from '../../src/http/routes/webchat-pages';
-import { webchatRoutes } from '../../src/http/routes/webchat';
+import { CreateLeadBody } from '../../src/leads/http/lead-schemas';
+import { webchatPageRoutes } from '../../src/chat/http/webchat-pages';
+import { webchatRoutes } from '../../src/chat/http/webchat';
 import { CUSTOM_VALUE_JSON, splitRecord } from '../../src/leads/record';
-import { normalizePhone } from '../../src/phone';
+import { normalizePhone } from '../../src/core/phone';
 
 // The document's patterns promise that every matching value is accepted; these hold the api to that promise.
 describe('documented request forms are accepted', () => {

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { TASK_QUEUE_KINDS } from '../../src/temporal/task-queues';
 import { deployTools, type DeployTools } from '../helpers/deploy-tools';
 import { repoRoot } from '../helpers/env';

@@ -1,14 +1,14 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { documentedInput } from '../../src/documented';
+import { documentedInput } from '../../src/core/documented';
 import { createHmac } from 'node:crypto';
 import { demoJourneySteps } from '../../src/cli/demo';
 import { branchTarget } from '../../src/journeys/conditions';
-import { parseIsoDuration } from '../../src/journeys/duration';
+import { parseIsoDuration } from '../../src/schedule/duration';
 import { JourneyDefinitionError, JourneySteps, parseJourneySteps, type StepOf, type TimeWindow } from '../../src/journeys/schema';
-import { renderTemplate, signWebhook, webhookEventId } from '../../src/journeys/webhook';
-import { msUntilWindow } from '../../src/journeys/window';
+import { renderTemplate, signWebhook, webhookEventId } from '../../src/webhooks/webhook';
+import { msUntilWindow } from '../../src/schedule/window';
 
 /** The issues parseJourneySteps reports for input (fails the test when it validates). */
 function issues(input: unknown): string[] {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import { DomainError } from '../../src/errors';
+import { DomainError } from '../../src/core/errors';
 import { normalizeRecordPhone, splitRecord } from '../../src/leads/record';
-import { normalizePhone, phoneCandidate } from '../../src/phone';
+import { normalizePhone, phoneCandidate } from '../../src/core/phone';
 
 const defined = new Set(['favorite_color', 'shoe_size']);
 

@@ -19,6 +19,10 @@ describe('layer lint rules', () => {
     ['src/leads/probe.ts', "import { describeIssues } from '../http/validation';", /Only src\/http knows HTTP/],
     ['src/http/routes/probe.ts', "import { Client } from 'pg';", /SQL lives in src\/db/],
     ['src/leads/probe.ts', "import { Pool } from 'pg';", /SQL lives in src\/db/],
+    ['src/calls/probe.ts', "import type { Context } from 'koa';", /Only src\/http knows HTTP/],
+    ['src/chat/webchat/probe.ts', "import type { AppState } from '../../http/state';", /Only src\/http knows HTTP/],
+    ['src/telephony/probe.ts', "import { telephonyRouter } from './http/telephony';", /Only src\/http knows HTTP/],
+    ['src/calls/db/probe.ts', "import { calls } from '../http/calls';", /Only src\/http knows HTTP/],
   ])('%s may not: %s', (file, code, message) => {
     expect(lint(file, code)).toEqual([expect.stringMatching(message)]);
   });
@@ -27,6 +31,9 @@ describe('layer lint rules', () => {
     ['src/db/probe.ts', "import { Pool } from 'pg';"],
     ['src/cli/probe.ts', "import { CustomFieldDef } from '../leads/rules';"],
     ['src/http/routes/probe.ts', "import { Tag } from '../../leads/rules';"],
+    ['src/calls/db/probe.ts', "import { Pool } from 'pg';"],
+    ['src/calls/http/probe.ts', "import Router from '@koa/router';"],
+    ['src/leads/http/probe.ts', "import { describeIssues } from '../../http/validation';"],
   ])('%s may: %s', (file, code) => {
     expect(lint(file, code)).toEqual([]);
   });

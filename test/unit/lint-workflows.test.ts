@@ -21,6 +21,9 @@ describe('workflow determinism lint rule', () => {
     ["import { readFileSync } from 'fs';", 'fs'],
     ["import { randomUUID } from 'node:crypto';", 'node:crypto'],
     ["import { createDb } from '../src/db/pool';", 'src/db'],
+    ["import { insertCall } from '../src/calls/db/calls';", "a domain's db/ folder"],
+    ["import type { AppState } from '../src/http/state';", 'src/http'],
+    ["import { getCallRoute } from '../src/calls/http/calls';", "a domain's http/ folder"],
     ["import { createActivities } from '../activities';", 'activity values'],
   ])('rejects %s (%s)', async (code) => {
     expect(await lint(`${code}\nexport const x = 1;\n`)).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
-import { resolveLogFormat } from '../../src/log';
+import { ConfigError, loadConfig } from '../../src/core/config';
+import { resolveLogFormat } from '../../src/telemetry/log';
 import { repoRoot } from '../helpers/env';
 
 /** Runs a fixture that logs, with LOG_FORMAT as given; returns its stdout. */

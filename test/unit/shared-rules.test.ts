@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { DefineCustomFieldsBody, TagBody } from '../../src/http/routes/lead-schemas';
+import { DefineCustomFieldsBody, TagBody } from '../../src/leads/http/lead-schemas';
 import { JourneyDefinitionError, parseJourneySteps } from '../../src/journeys/schema';
-import { STANDARD_FIELDS } from '../../src/db/repos/leads';
+import { STANDARD_FIELDS } from '../../src/leads/db/leads';
 import { RESERVED_FIELD_KEYS } from '../../src/leads/rules';
 
 const LEAD = '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { DUPLICATE_SIGNAL_MS, handleShutdownSignals, type ShutdownPlan } from '../../src/shutdown';
+import { DUPLICATE_SIGNAL_MS, handleShutdownSignals, type ShutdownPlan } from '../../src/core/shutdown';
 
 /** A process stand-in: signals are emitted by the test, exit codes are recorded. */
 function fakeProcess() {

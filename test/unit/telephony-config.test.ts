@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, DEV_DEFAULT_SECRETS, loadConfig } from '../../src/config';
+import { ConfigError, DEV_DEFAULT_SECRETS, loadConfig } from '../../src/core/config';
 import { telephonyProviderFromConfig } from '../../src/telephony/from-config';
 import { SIMULATOR_ACCOUNT_SID } from '../../src/telephony/simulator/server';
 

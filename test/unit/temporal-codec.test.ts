@@ -1,6 +1,6 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { randomBytes } from 'node:crypto';
-import { EnvelopeError, Keyring } from '../../src/crypto/envelope';
+import { SealedValueError, Keyring } from '../../src/crypto/keyring';
 import { decodeHistory, EncryptionCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA } from '../../src/temporal/codec';
 import { fixtureFiles, historyOf, loadFixture } from '../helpers/replay-fixtures';
 
@@ -29,7 +29,7 @@ describe('EncryptionCodec', () => {
     expect(defaultPayloadConverter.fromPayload((await rotated.decode([sealed!]))[0]!)).toEqual(value);
     const [resealed] = await rotated.encode([defaultPayloadConverter.toPayload(value)]);
     expect(text(resealed!.metadata![KEY_ID_METADATA])).toBe(new Keyring(newKey).currentKeyId);
-    await expect(new EncryptionCodec(new Keyring(newKey)).decode([sealed!])).rejects.toThrow(EnvelopeError);
+    await expect(new EncryptionCodec(new Keyring(newKey)).decode([sealed!])).rejects.toThrow(SealedValueError);
   });
 
   it('passes unencrypted payloads (histories from before the codec) through unchanged', async () => {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, temporalEnv } from '../../src/config';
+import { ConfigError, loadConfig, temporalEnv } from '../../src/core/config';
 import { temporalConnectOptions } from '../../src/temporal/connection-config';
 import { makeTestPki, type TestPki } from '../helpers/tls';
 

@@ -1,4 +1,4 @@
-import { renderTemplate } from '../../src/journeys/webhook';
+import { renderTemplate } from '../../src/webhooks/webhook';
 
 const vars = { lead_id: 'l1', lead: { first_name: 'Ada', tags: ['a', 'b'], custom_fields: { plan: 'pro' } } };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { WEEKDAYS } from '../../src/journeys/schema';
-import { isWindowOpen, msUntilWindow } from '../../src/journeys/window';
+import { isWindowOpen, msUntilWindow } from '../../src/schedule/window';
 
 const every = [...WEEKDAYS];
 /** When the window opens, as an ISO instant, for a lead in tz at `now`. */

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/core/config';
 import { workerLimits } from '../../src/temporal/worker-queues';
 
 const config = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env });

@@ -2,7 +2,7 @@
 // call. No rule is judged here; the concurrent-call cap is held exact by the slot counter (see call-slots.ts).
 import { perHandle, prepared, type Queryable } from '../../db/pool';
 import { StatementBatches } from '../../db/statement-batches';
-import type { CallWindow } from '../../../workflows/outbound-call-types';
+import type { CallWindow } from '../../../workflows/calls/outbound-call-types';
 
 /** Everything a call is judged on, read in one statement. */
 export interface AdmissionFacts {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClientFrame, CLOSE, MAX_FRAME_BYTES, ServerFrame } from '../../webchat/frames';
+import { ClientFrame, CLOSE, MAX_FRAME_BYTES, ServerFrame } from '../webchat/frames';
 
 /** A frame variant's JSON Schema (draft 7, which AsyncAPI 3's default schema format extends), without `$schema`. */
 function payloadOf(variant: z.ZodType): Record<string, unknown> {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { notFound } from '../../errors';
+import { notFound } from '../../core/errors';
 import { keysetPage } from '../../http/keyset-page';
 import { defineRoute, workspaceOf } from '../../http/route';
-import { NextCursor, PageCursor, PageLimit, DEFAULT_PAGE_LIMIT } from '../../http/routes/page-schemas';
+import { NextCursor, PageCursor, PageLimit, DEFAULT_PAGE_LIMIT } from '../../http/page-schemas';
 import { chatSessionInWorkspace, listChatSessions, transcriptPage, type ChatSessionSummaryRow } from '../db/transcripts';
+import { isSessionId } from '../webchat/sockets';
 
 const TAG = 'Chat';
 const SESSION_NOT_FOUND = 'Chat session not found';
-const SESSION_PATTERN = /^webchat-session\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EXAMPLE_SESSION = 'webchat-session.6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11';
 const uuidOrRequired = { error: (i: { input?: unknown }) => (i.input === undefined ? 'required' : 'must be a UUID') };
 
@@ -46,7 +46,7 @@ export const chatTranscriptRoute = defineRoute({
   async handler(input) {
     const ws = workspaceOf(input);
     const session = input.params.session ?? '';
-    if (!SESSION_PATTERN.test(session) || !(await chatSessionInWorkspace(input.deps.db, ws, session))) throw notFound(SESSION_NOT_FOUND);
+    if (!isSessionId(session) || !(await chatSessionInWorkspace(input.deps.db, ws, session))) throw notFound(SESSION_NOT_FOUND);
     const limit = input.query.limit ?? DEFAULT_PAGE_LIMIT;
     const rows = await transcriptPage(input.deps.db, ws, session, Number(input.query.cursor ?? 0), limit + 1);
     const page = rows.slice(0, limit);

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { ApiError } from '../../errors';
+import { ApiError } from '../../core/errors';
 import type { AppState } from '../state';
 
 interface MatchedLayer {

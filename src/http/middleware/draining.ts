@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { failureBody } from '../../errors';
+import { failureBody } from '../../core/errors';
 import type { AppState } from '../state';
 
 const MESSAGE = 'Server is shutting down, retry shortly';

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { failureBody } from '../../errors';
+import { failureBody } from '../../core/errors';
 import { knownErrorHeaders, knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 

@@ -8,8 +8,8 @@ import {
   releaseIdempotencyKey,
   storeIdempotentResponse,
   type IdempotencyScope,
-} from '../../db/repos/idempotency';
-import { badRequest, conflict, failureBody } from '../../errors';
+} from '../db/idempotency';
+import { badRequest, conflict, failureBody } from '../../core/errors';
 import { knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 import { MAX_JSON_DEPTH } from './body';
@@ -26,8 +26,15 @@ export const apiKeyScope = (ctx: ParameterizedContext<AppState>): IdempotencySco
  * same caller's same key with the same request replays that response with `Idempotent-Replayed: true`. A different
  * request → 409; a duplicate while the first runs → 409. A 5xx or 429 releases the claim so a retry runs again.
  * Records live 24 h; a claim left by a crash, 5 minutes.
+ * streamedBody: the route streams its body itself (ctx.state.bodyDigest once read whole), so the claim holds the hash
+ * without the body, and the response is stored with the full hash; a retry after it reads its body through (never
+ * keeping it) to compare. An answer given before the body was read whole (a malformed or too large file) is not kept.
  */
-export function idempotency(db: Db, scopeOf: (ctx: ParameterizedContext<AppState>) => IdempotencyScope | undefined = apiKeyScope): Middleware<AppState> {
+export function idempotency(
+  db: Db,
+  scopeOf: (ctx: ParameterizedContext<AppState>) => IdempotencyScope | undefined = apiKeyScope,
+  opts: { streamedBody?: boolean } = {},
+): Middleware<AppState> {
   let lastCleanup = 0;
   return async (ctx, next) => {
     const key = ctx.request.headers['idempotency-key'];
@@ -44,7 +51,8 @@ export function idempotency(db: Db, scopeOf: (ctx: ParameterizedContext<AppState
       if (await claimIdempotencyKey(db, scope, key, hash)) break;
       const row = await findIdempotencyRecord(db, scope, key);
       if (!row && attempt < 2) continue; // released by a failed first request a moment ago: claim it now
-      if (row && !row.request_hash.equals(hash)) throw conflict('Idempotency-Key was already used with a different request');
+      const seen = row && opts.streamedBody && row.status_code !== null ? withBody(hash, ctx, await drainDigest(ctx)) : hash;
+      if (row && !row.request_hash.equals(seen)) throw conflict('Idempotency-Key was already used with a different request');
       if (!row || row.status_code === null) throw conflict('request with this Idempotency-Key is in progress');
       ctx.status = row.status_code;
       ctx.body = row.response_body;
@@ -54,9 +62,10 @@ export function idempotency(db: Db, scopeOf: (ctx: ParameterizedContext<AppState
 
     const release = () => releaseIdempotencyKey(db, scope, key);
     const finish = async (status: number, body: unknown) => {
+      const fullHash = opts.streamedBody && ctx.state.bodyDigest ? withBody(hash, ctx, ctx.state.bodyDigest) : undefined;
       try {
-        if (status >= 500 || status === 429 || !isJson(body)) await release();
-        else await storeIdempotentResponse(db, scope, key, status, body);
+        if (status >= 500 || status === 429 || !isJson(body) || (opts.streamedBody && !fullHash)) await release();
+        else await storeIdempotentResponse(db, scope, key, status, body, fullHash);
       } catch (err) {
         // The response still goes out; without a record a retry runs again rather than waiting on a stale claim.
         ctx.state.log.warn({ err: (err as Error).message }, 'could not record an idempotent response');
@@ -79,6 +88,21 @@ export function idempotency(db: Db, scopeOf: (ctx: ParameterizedContext<AppState
 function requestHash(ctx: ParameterizedContext<AppState>): Buffer {
   const canonical = JSON.stringify([ctx.method, ctx.path, canonicalize(ctx.query, 0), canonicalize(ctx.request.jsonBody ?? null, 0)]);
   return createHash('sha256').update(canonical).digest();
+}
+
+/** A streamed request's full hash: the hash without its body, its media type and its body's digest. */
+const withBody = (hash: Buffer, ctx: ParameterizedContext<AppState>, digest: Buffer) =>
+  createHash('sha256').update(hash).update(ctx.get('content-type')).update(digest).digest();
+
+/** Reads a streamed body through for its SHA-256 (a retry of a stored request: nothing else reads it). */
+async function drainDigest(ctx: ParameterizedContext<AppState>): Promise<Buffer> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of ctx.req) hash.update(chunk as Buffer);
+  } catch {
+    throw badRequest('Request body could not be read');
+  }
+  return hash.digest();
 }
 
 function canonicalize(value: unknown, depth: number): unknown {

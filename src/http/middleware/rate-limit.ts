@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
-import type { Config } from '../../config';
+import type { Config } from '../../core/config';
 import type { Db } from '../../db/pool';
-import { tooManyRequests, type ApiError } from '../../errors';
-import type { Logger } from '../../log';
-import { RateLimitCounter } from '../rate-limit-counter';
+import { tooManyRequests, type ApiError } from '../../core/errors';
+import type { Logger } from '../../telemetry/log';
+import { RateLimitCounter } from '../../auth/rate-limit-counter';
 import type { AppState } from '../state';
 
 /** Probes and scrapers call these often from one address; they are cheap and must never be refused. */

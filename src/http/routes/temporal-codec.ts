@@ -1,10 +1,10 @@
 import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { Config } from '../../config';
+import type { Config } from '../../core/config';
 import { CODEC_PATH, codecOrigins, codecToken } from '../../temporal/codec-endpoint';
-import { keyringFromConfig, EnvelopeError } from '../../crypto/envelope';
-import { ApiError, badRequest, notFound, payloadTooLarge, unauthorized } from '../../errors';
+import { keyringFromConfig, SealedValueError } from '../../crypto/keyring';
+import { ApiError, badRequest, notFound, payloadTooLarge, unauthorized } from '../../core/errors';
 import { EncryptionCodec, runCodec } from '../../temporal/codec';
 import type { AppState } from '../state';
 
@@ -62,7 +62,7 @@ export function temporalCodecRouter(config: Config): Router<AppState> {
     try {
       ctx.body = await runCodec(codec, op, parsed.data.payloads);
     } catch (err) {
-      if (err instanceof EnvelopeError) throw badRequest(`payload does not decrypt: ${err.message}`);
+      if (err instanceof SealedValueError) throw badRequest(`payload does not decrypt: ${err.message}`);
       throw err;
     }
   };

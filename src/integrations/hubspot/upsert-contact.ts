@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineAction, VendorError } from '../define';
-import { vendorMessage } from '../http';
+import { vendorMessage } from '../vendor-client';
 import { contactProperties, type HubspotObject } from './properties';
 
 const input = z

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfigOrExit } from '../../config';
+import { loadConfigOrExit } from '../../core/config';
 import { startSimulator } from './server';
 
 /**

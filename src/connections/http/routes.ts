@@ -1,0 +1,184 @@
+import type { ParameterizedContext } from 'koa';
+import { unauthorized } from '../../core/errors';
+import type { AppState } from '../../http/state';
+import { defineRoute, type RouteInput } from '../../http/route';
+import { publishConnectionBroken } from '../events';
+import { deleteAndRevoke, showConnection, testConnection } from '../manage';
+import { completeAuthorization, startAuthorization, type FlowOutcome } from '../oauth/flow';
+import { listConnections } from '../store';
+import type { BrokenConnection } from '../refresh';
+import { DomainError } from '../../core/errors';
+import { isUuid } from '../../core/ids';
+import { CallbackQuery, ConnectionAnswer, ConnectionDeleted, ConnectionList, ConnectionTestAnswer, StartAnswer, StartQuery } from './schemas';
+
+const TAG = 'Connections';
+const EXAMPLE_ID = { id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' };
+const WHO =
+  "With a workspace API key: the workspace's connections (every user's and its own); with a user JWT: that user's own. " +
+  "Another workspace's (or, for a user, another owner's) connection is 404.";
+
+/** Who is asking: the workspace (API key, userId null) or a user (JWT). */
+function callerOf(input: RouteInput<unknown, unknown>): { workspaceId: string; userId: string | null } {
+  const who = input.ctx.state.nocode;
+  if (!who) throw unauthorized();
+  return who;
+}
+
+/** The connection, when the caller may see it (a user only their own). */
+async function visible(input: RouteInput<unknown, unknown>) {
+  const id = input.params.id ?? '';
+  if (!isUuid(id)) throw new DomainError('invalid_fields', 'id: must be a UUID');
+  const who = callerOf(input);
+  const connection = await showConnection(input.deps.db, who.workspaceId, id);
+  if (who.userId !== null && connection.user_id !== who.userId) throw new DomainError('connection_not_found', 'Connection not found');
+  return { who, id, connection };
+}
+
+/** GET /v1/connections */
+export const listConnectionsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/connections',
+  tag: TAG,
+  summary: 'List connections',
+  description: `${WHO} Secrets are never shown, only their names; health says whether the vendor still renews the token.`,
+  auth: 'keyOrUser',
+  responses: { 200: { description: 'The connections', schema: ConnectionList } },
+  async handler(input) {
+    const who = callerOf(input);
+    const all = await listConnections(input.deps.db, who.workspaceId);
+    return { status: 'success' as const, connections: who.userId === null ? all : all.filter((c) => c.user_id === who.userId) };
+  },
+});
+
+/** GET /v1/connections/{id} */
+export const getConnectionRoute = defineRoute({
+  method: 'get',
+  path: '/v1/connections/:id',
+  tag: TAG,
+  summary: 'Show a connection',
+  description: `${WHO} Without secrets.`,
+  auth: 'keyOrUser',
+  example: { params: EXAMPLE_ID },
+  responses: { 200: { description: 'The connection', schema: ConnectionAnswer }, 400: { description: 'An id that is not a UUID' }, 404: { description: 'Connection not found' } },
+  async handler(input) {
+    return { status: 'success' as const, connection: (await visible(input)).connection };
+  },
+});
+
+/** POST /v1/connections/{id}/test */
+export const testConnectionRoute = defineRoute({
+  method: 'post',
+  path: '/v1/connections/:id/test',
+  tag: TAG,
+  summary: 'Test a connection',
+  description:
+    `Can it still call the vendor? An OAuth connection renews its access token now; a refusal marks it broken (and sends connection.broken to ` +
+    `the subscribed URLs, see POST /v1/calls/subscriptions). Other kinds are answered tested: false. ${WHO}`,
+  auth: 'keyOrUser',
+  example: { params: EXAMPLE_ID },
+  responses: { 200: { description: 'What the test found', schema: ConnectionTestAnswer }, 400: { description: 'An id that is not a UUID' }, 404: { description: 'Connection not found' } },
+  async handler(input) {
+    const { who, id } = await visible(input);
+    const { client } = input.deps.temporal;
+    const prefix = input.deps.config.TEMPORAL_TASK_QUEUE_PREFIX;
+    const onBroken = async (broken: BrokenConnection) => {
+      await publishConnectionBroken(client, prefix, broken);
+    };
+    return { status: 'success' as const, ...(await testConnection(input.deps.db, input.deps.config, who.workspaceId, id, { onBroken })) };
+  },
+});
+
+/** DELETE /v1/connections/{id} */
+export const deleteConnectionRoute = defineRoute({
+  method: 'delete',
+  path: '/v1/connections/:id',
+  tag: TAG,
+  summary: 'Delete (and revoke) a connection',
+  description:
+    "Revokes the grant at the vendor where it has a revocation endpoint (Google, Salesforce, Slack auth.revoke, HubSpot, Zoom, …; Microsoft has none), then deletes the connection even if the vendor refused. " +
+    `Same as \`switchboard connection delete\`. ${WHO}`,
+  auth: 'keyOrUser',
+  example: { params: EXAMPLE_ID },
+  responses: { 200: { description: 'Deleted', schema: ConnectionDeleted }, 400: { description: 'An id that is not a UUID' }, 404: { description: 'Connection not found' } },
+  async handler(input) {
+    const { who, id } = await visible(input);
+    const { revoked } = await deleteAndRevoke(input.deps.db, input.deps.config, who.workspaceId, id);
+    return { status: 'success' as const, id, revoked, message: 'Connection deleted' };
+  },
+});
+
+/** GET /v1/connections/oauth/{integration}/start */
+export const startOAuthRoute = defineRoute({
+  method: 'get',
+  path: '/v1/connections/oauth/:integration/start',
+  tag: TAG,
+  summary: 'Connect an account (OAuth 2.0 authorization code + PKCE)',
+  description:
+    'Redirects (302) to the vendor\'s authorize URL with a single-use `state` and an S256 `code_challenge`; the vendor sends the browser back to ' +
+    'GET /v1/connections/oauth/callback, which stores the tokens sealed as the connection of the caller: the user (JWT) or the workspace ' +
+    '(API key). Connecting again replaces the connection and mends a broken one. The client id, secret and scopes come from ' +
+    'OAUTH_<INTEGRATION>_CLIENT_ID/_CLIENT_SECRET/_SCOPES.',
+  auth: 'keyOrUser',
+  query: StartQuery,
+  example: { params: { integration: 'hubspot' }, query: { redirect: 'false', return_url: 'https://app.example.com/settings/integrations' } },
+  responses: {
+    200: { description: 'With redirect=false: the authorize URL to send the browser to', schema: StartAnswer },
+    302: { description: "To the vendor's authorize URL (Location); the body has it too", schema: StartAnswer },
+    400: { description: 'A return_url outside OAUTH_RETURN_URLS' },
+    409: { description: 'Not an OAuth integration, or no OAuth client configured for it' },
+  },
+  async handler(input) {
+    const who = callerOf(input);
+    const { authorizeUrl, expiresAt } = await startAuthorization(input.deps.db, input.deps.config, who, input.params.integration ?? '', input.query.return_url);
+    if (input.query.redirect !== 'false') input.ctx.redirect(authorizeUrl);
+    return { status: 'success' as const, authorize_url: authorizeUrl, expires_at: expiresAt.toISOString() };
+  },
+});
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function endFlow(ctx: ParameterizedContext<AppState>, outcome: FlowOutcome): string {
+  // The callback URL carried the code: never leak it to the next page (Referer) or keep it in a cache.
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Cache-Control', 'no-store');
+  const params = outcome.ok
+    ? { status: 'connected', integration: outcome.integration, connection_id: outcome.connection.id }
+    : { status: 'failed', integration: outcome.integration, error: outcome.error };
+  if (outcome.returnUrl) {
+    const url = new URL(outcome.returnUrl);
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    ctx.redirect(url.toString());
+    ctx.type = 'text/plain';
+    return `Redirecting to ${url.toString()}`;
+  }
+  ctx.type = 'text/html';
+  const said = outcome.ok ? `${outcome.integration} is connected. You can close this window.` : `Connecting ${outcome.integration} failed (${outcome.error}). Start again.`;
+  return `<!doctype html><meta charset="utf-8"><title>Switchboard</title><p>${escapeHtml(said)}</p>`;
+}
+
+/** GET /v1/connections/oauth/callback */
+export const oauthCallbackRoute = defineRoute({
+  method: 'get',
+  path: '/v1/connections/oauth/callback',
+  tag: TAG,
+  summary: 'OAuth callback (the vendor redirects here)',
+  description:
+    'Register this URL with each vendor\'s OAuth app. The state must be one this service issued, unused and unexpired (it is spent now ' +
+    'whatever follows); the code is exchanged with the PKCE verifier. Ends on a 302 to the return_url given at the start (with ' +
+    'status=connected&connection_id=… or status=failed&error=…), else on a small page. An unknown, replayed or expired state is 400 and stores nothing.',
+  auth: 'none',
+  query: CallbackQuery,
+  example: { query: { state: 'aW52YWxpZA', code: 'code-from-the-vendor', error: 'access_denied', error_description: 'The user declined' } },
+  responses: {
+    200: { description: 'A page saying how the flow ended', contentType: 'text/html' },
+    302: { description: 'To the return_url with the outcome in its query', contentType: 'text/plain' },
+    400: { description: 'Unknown, already used or expired state' },
+  },
+  async handler(input) {
+    const outcome = await completeAuthorization(input.deps.db, input.deps.config, input.query);
+    return endFlow(input.ctx, outcome);
+  },
+});
+
+/** The connection routes, in the order the OpenAPI document lists them. */
+export const connectionRoutes = [listConnectionsRoute, getConnectionRoute, testConnectionRoute, deleteConnectionRoute, startOAuthRoute, oauthCallbackRoute];

@@ -1,0 +1,47 @@
+// The automationRun child that a journey's `automation` step and a chat flow's `automation` node both run: one
+// action in the workspace's name (superuser mode: the workspace's connection), with the caller's callData.
+import { executeChild } from '@temporalio/workflow';
+import { AUTOMATION_RUN_ATTEMPTS } from '../../src/automation/types';
+import { automationWorkflowId } from '../../src/temporal/ids';
+import { SA } from '../../src/temporal/search-attribute-keys';
+import { automationRun } from './automation-run';
+
+/** What one automation child runs: the action, its params and the callData its custom fields resolve from. */
+export interface AutomationChild {
+  requestId: string;
+  workspaceId: string;
+  automationType: string;
+  action: string;
+  /** The version the step or node was pinned to at import; absent (stored before versions): the latest. */
+  version?: number;
+  nodeId: string;
+  params: Record<string, unknown>;
+  callData: Record<string, unknown>;
+}
+
+/** Runs automationRun as a child workflow (id `automation:<requestId>`) and resolves with its outcome. */
+export function runAutomationChild(c: AutomationChild): ReturnType<typeof automationRun> {
+  return executeChild(automationRun, {
+    workflowId: automationWorkflowId(c.requestId),
+    args: [
+      {
+        requestId: c.requestId,
+        workspaceId: c.workspaceId,
+        userId: null,
+        superuser: true,
+        automationType: c.automationType,
+        action: c.action,
+        ...(c.version !== undefined ? { version: c.version } : {}),
+        nodeId: c.nodeId,
+        params: c.params,
+        call: { callData: c.callData },
+        maxRunAttempts: AUTOMATION_RUN_ATTEMPTS,
+        receivedAt: Date.now(),
+      },
+    ],
+    typedSearchAttributes: [
+      { key: SA.WorkspaceId, value: c.workspaceId },
+      { key: SA.AutomationType, value: c.automationType },
+    ],
+  });
+}

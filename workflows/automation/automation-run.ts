@@ -1,0 +1,53 @@
+// automationRun: one action of one integration, durable and findable (id `automation:<requestId>`).
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { createAutomationActivities } from '../../activities/automation/automations';
+import { AUTOMATION_RUN_ATTEMPTS, type AutomationOutcome, type AutomationRunInput } from '../../src/automation/types';
+import { SA } from '../../src/temporal/search-attribute-keys';
+
+type AutomationActivities = ReturnType<typeof createAutomationActivities>;
+
+// A local activity: no activity task round trip through the server (the run is one short vendor call).
+const local = proxyLocalActivities<AutomationActivities>({
+  startToCloseTimeout: '120s',
+  retry: { maximumAttempts: AUTOMATION_RUN_ATTEMPTS, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
+});
+
+const callbacks = proxyActivities<AutomationActivities>({
+  startToCloseTimeout: '30s',
+  retry: { maximumAttempts: 10, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
+});
+
+/**
+ * Runs the action (the local activity records its outcome), marks the run's Outcome search attribute, and in async
+ * mode delivers the envelope to the callback. A run never fails: a failed action is an outcome with success false.
+ */
+export async function automationRun(input: AutomationRunInput): Promise<AutomationOutcome> {
+  let outcome: AutomationOutcome;
+  // The first workflow task's history is its started, scheduled and started events: a longer one means an earlier task
+  // failed or timed out (its worker died), maybe mid-run. Told so, a first try can skip recording itself as running.
+  const run = patched('automation-first-task') ? { ...input, firstTask: workflowInfo().historyLength <= 3 } : input;
+  try {
+    outcome = await local.executeAutomation(run);
+  } catch (err) {
+    const cause = (err as { cause?: unknown }).cause;
+    const failure = cause instanceof ApplicationFailure ? cause : undefined;
+    outcome = {
+      success: false,
+      data: null,
+      error: failure?.message ?? 'the run failed',
+      errorType: failure?.type ?? 'run_failed',
+      attempts: 0,
+      runAttempts: AUTOMATION_RUN_ATTEMPTS,
+    };
+    await local.recordAutomationFailure({ ...run, outcome });
+  }
+  upsertSearchAttributes([{ key: SA.Outcome, value: outcome.success ? 'succeeded' : 'failed' }]);
+  if (input.callbackUrl) {
+    try {
+      await callbacks.deliverAutomationCallback({ input, outcome });
+    } catch {
+      // The callback gave up (refused or unreachable after every retry); the run's outcome stands, recorded in the database.
+    }
+  }
+  return outcome;
+}

@@ -1,0 +1,75 @@
+// The journey `call` step: the lead is called by the outboundCall workflow, as a child, and called again per the step.
+import { ChildWorkflowFailure, executeChild, isCancellation, ParentClosePolicy, patched, sleep, uuid4, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import type { JourneyActivities, StepContext } from '../../activities/journeys/journeys';
+import { parseIsoDuration } from '../../src/schedule/duration';
+import type { CallOutcome, StepOf } from '../../src/journeys/schema';
+import { callWorkflowId } from '../../src/temporal/ids';
+import { SA } from '../../src/temporal/search-attribute-keys';
+import { outboundCall } from '../calls/outbound-call';
+import type { OutboundCallInput } from '../calls/outbound-call-types';
+
+/** Outcomes that call again when the step has retries but no retry_on. */
+export const DEFAULT_RETRY_ON: readonly CallOutcome[] = ['no_answer', 'busy'];
+
+/** The calls task queue next to the journeys one the run is on (same prefix). */
+const callsQueue = (): string => {
+  const tq = workflowInfo().taskQueue;
+  return tq.endsWith('journeys') ? `${tq.slice(0, -'journeys'.length)}calls` : tq;
+};
+
+/** One call as a child workflow; its failure (not a cancellation of this run) is the outcome `failed`. */
+async function placeCall(input: OutboundCallInput): Promise<{ outcome: CallOutcome; detail: string }> {
+  try {
+    const r = await executeChild(outboundCall, {
+      workflowId: callWorkflowId(input.callId),
+      taskQueue: callsQueue(),
+      args: [input],
+      typedSearchAttributes: [
+        { key: SA.WorkspaceId, value: input.workspaceId },
+        { key: SA.CallId, value: input.callId },
+        { key: SA.AgentId, value: input.agentId },
+        { key: SA.LeadId, value: input.leadId! },
+      ],
+      // An enrollment that ends mid-call hangs the call up properly (the slot is released), never kills it.
+      parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+    });
+    return { outcome: r.outcome, detail: `call ${input.callId}: ${r.outcome}${r.endedReason && r.endedReason !== r.outcome ? ` (${r.endedReason})` : ''}` };
+  } catch (err) {
+    if (isCancellation(err) || !(err instanceof ChildWorkflowFailure)) throw err;
+    return { outcome: 'failed', detail: `call ${input.callId}: failed (${err.cause?.message ?? err.message})`.slice(0, 500) };
+  }
+}
+
+/**
+ * Runs a call step: skipped (dnc) for a lead on the do-not-call list, failed (unknown_agent) when the workspace has
+ * no such agent; else calls, and calls again after `spacing`
+ * while the outcome is one of retry_on and attempts remain. Leaves the last call's outcome. Runs recorded before
+ * this step existed skipped it, and replay that way.
+ */
+export async function runCallStep(step: StepOf<'call'>, ctx: StepContext, data: ActivityInterfaceFor<JourneyActivities>): Promise<{ outcome: string; detail?: string }> {
+  if (!patched('journey-call-step')) return { outcome: 'skipped', detail: (await data.journeyCallCheck(ctx)).reason };
+  const agentId = (step.agent ?? step.agent_id)!;
+  const target = await data.journeyCallTarget({ ...ctx, agentId });
+  if (target.skip === 'dnc') return { outcome: 'skipped', detail: 'dnc' };
+  if (target.skip !== null) return { outcome: 'failed', detail: `${target.skip}: the workspace has no agent ${agentId}` };
+  const retryOn: readonly string[] = step.retry_on ?? DEFAULT_RETRY_ON;
+  const spacing = step.retries ? parseIsoDuration(step.retries.spacing)! : 0;
+  const details: string[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const r = await placeCall({
+      callId: uuid4(),
+      workspaceId: ctx.workspaceId,
+      agentId,
+      to: target.phone,
+      leadId: ctx.leadId,
+      ...(step.window ? { window: step.window } : {}),
+      waitForSlot: true,
+      source: 'journey',
+    });
+    details.push(r.detail);
+    if (!step.retries || attempt >= step.retries.attempts || !retryOn.includes(r.outcome)) {
+      return { outcome: r.outcome, detail: details.join('; ').slice(0, 1000) };
+    }
+    await sleep(spacing);
+  }
+}

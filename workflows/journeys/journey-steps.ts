@@ -1,0 +1,120 @@
+// One function per step kind of a journey; journey.ts runs them in order.
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import type { JourneyActivities, StepContext } from '../../activities/journeys/journeys';
+import { branchTarget, outcomeOnly } from '../../src/journeys/conditions';
+import { parseIsoDuration } from '../../src/schedule/duration';
+import type { JourneyStep, StepKind, StepOf } from '../../src/journeys/schema';
+import { runAutomationStep } from './journey-automation';
+import { runCallStep } from './journey-call';
+import { runTriggerStep } from './journey-trigger';
+
+// Which failures are final is decided once, at the activity boundary (worker/activity-errors.ts): they raise them non-retryable.
+
+const dataOptions = {
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+} as const;
+/** Database activities: short, retried until the database answers (a restart must not fail a journey). */
+const remoteData = proxyActivities<JourneyActivities>(dataOptions);
+// The same activities run locally, inside the workflow task: no activity task and no workflow task of their own
+// through the server (each was two trips and 6 history events; P3 in bench/journeys.ts). Each is safe to run twice,
+// as a local activity of a worker that dies may be. Runs recorded before the patch keep scheduling activity tasks.
+// Only those that read or write the enrollment's own row: a local activity holds a workflow-task slot while it runs,
+// so steps that write the lead (whose row other writers may lock) stay activity tasks, or a batch of them waiting on
+// locks would hold every slot of the worker and stall its other journeys (journeys-crash.test.ts).
+const localData = proxyLocalActivities<JourneyActivities>(dataOptions);
+
+/** The journey's database activities, by name: local in runs with the journey-local-data patch, else activity tasks. */
+const data = new Proxy({} as typeof remoteData, {
+  get: (_t, name) => (patched('journey-local-data') ? localData : remoteData)[name as keyof JourneyActivities],
+});
+
+/** Webhooks: 5xx, 408, 429 and network errors retried with backoff for about 8 minutes, then the step fails. */
+const hooks = proxyActivities<JourneyActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 9 },
+});
+
+export { data as journeyData };
+
+/** How a step went: its outcome (null for control steps, which leave the last outcome as it was) and where to go. */
+export interface StepResult {
+  outcome: string | null;
+  detail?: string;
+  /** A step id to go to instead of the next one in the list. */
+  next?: string;
+  end?: boolean;
+}
+
+/** A step that cannot go on (its lead was deleted): the enrollment ends as failed. */
+export class JourneyStepError extends Error {}
+
+/** Runs fn; an activity failure of a `soft` type ('*': any) becomes outcome 'failed'; a lead that is gone ends the journey. */
+async function guarded(fn: () => Promise<StepResult>, soft: string[] = []): Promise<StepResult> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isCancellation(err) || !(err instanceof ActivityFailure || err instanceof ApplicationFailure)) throw err;
+    const failure = activityFailure(err);
+    if (failure?.type === 'lead_not_found') throw new JourneyStepError(failure.message);
+    if (soft.includes('*') || soft.includes(failure?.type ?? '')) {
+      return { outcome: 'failed', detail: `${failure?.type ?? 'activity_failed'}: ${failure?.message ?? (err as ActivityFailure).cause?.message ?? err.message}` };
+    }
+    throw err;
+  }
+}
+
+/** The application failure an activity failed with: a regular activity's comes inside an ActivityFailure, a local one's bare. */
+const activityFailure = (err: unknown): ApplicationFailure | undefined =>
+  err instanceof ActivityFailure ? (err.cause instanceof ApplicationFailure ? err.cause : undefined) : err instanceof ApplicationFailure ? err : undefined;
+
+/** The application failure type behind an activity failure, if any. */
+export const failureType = (err: unknown): string | undefined => activityFailure(err)?.type ?? undefined;
+
+type Runner<K extends StepKind> = (step: StepOf<K>, ctx: StepContext, lastOutcome: string | undefined) => Promise<StepResult>;
+
+const runners: { [K in StepKind]: Runner<K> } = {
+  async wait(step, ctx) {
+    return guarded(async () => {
+      let ms: number;
+      if (step.duration !== undefined) {
+        await data.journeyAtStep({ enrollmentId: ctx.enrollmentId, stepId: ctx.stepId });
+        ms = parseIsoDuration(step.duration)!;
+      } else {
+        ms = (await data.journeyWindowDelay({ ...ctx, until: step.until! })).ms;
+      }
+      if (ms > 0) await sleep(ms);
+      return { outcome: 'done' };
+    });
+  },
+  tag: (step, ctx) => guarded(async () => (await remoteData.journeyTag({ ...ctx, tag: step.tag, remove: false }), { outcome: 'done' })),
+  untag: (step, ctx) => guarded(async () => (await remoteData.journeyTag({ ...ctx, tag: step.tag, remove: true }), { outcome: 'done' })),
+  update_lead: (step, ctx) =>
+    guarded(async () => {
+      const { ignored } = await remoteData.journeyUpdateLead({ ...ctx, fields: step.fields });
+      return { outcome: 'done', detail: ignored.length ? `ignored fields: ${ignored.join(', ')}` : undefined };
+    }, ['invalid_fields']),
+  webhook: (step, ctx) =>
+    guarded(async () => {
+      const r = await hooks.journeyWebhook({ ...ctx, url: step.url, payload: step.payload });
+      return { outcome: 'delivered', detail: `HTTP ${r.status} ${r.eventId}` };
+    }, ['*']),
+  async branch(step, ctx, lastOutcome) {
+    const target = outcomeOnly(step)
+      ? branchTarget(step, { tags: [], fields: {}, lastOutcome })
+      : await guarded(async () => ({ outcome: null, next: (await data.journeyBranch({ ...ctx, step, lastOutcome })).target })).then((r) => r.next!);
+    return { outcome: null, next: target, detail: `goto ${target}` };
+  },
+  goto: async (step) => ({ outcome: null, next: step.target, detail: `goto ${step.target}` }),
+  end: async () => ({ outcome: null, end: true }),
+  call: (step, ctx) => guarded(() => runCallStep(step, ctx, data)),
+  // Runs recorded before automation steps ran keep replaying their skip.
+  automation: (step, ctx) => (patched('automation-step') ? guarded(() => runAutomationStep(step, ctx)) : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' })),
+  // No patch: no history recorded before this step kind existed can hold one.
+  trigger: (step, ctx) => guarded(() => runTriggerStep(step, ctx)),
+};
+
+/** Runs one step for one enrollment. */
+export function runStep(step: JourneyStep, ctx: StepContext, lastOutcome: string | undefined): Promise<StepResult> {
+  return (runners[step.kind] as Runner<StepKind>)(step, ctx, lastOutcome);
+}

@@ -19,6 +19,7 @@ import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { enrollmentWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { createWorkers } from '../worker/workers';
+import { countStatements, describeWork, historyWork, type Work } from './journeys-work';
 import { alternate, measure, measurementFigures, report, summarize, type BenchContext, type Figure } from './lib';
 import { quietTemporalRuntime } from './temporal-raw';
 import type { JourneyRawActivities } from './workflows/journey-raw';
@@ -64,7 +65,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   await migrate(db);
   const ws = await createWorkspace(db, { name: 'bench journeys' });
   ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
-  await insertSyntheticLeads(db, ws.id, perRound * rounds, 17143000000, 'journeys.bench');
+  await insertSyntheticLeads(db, ws.id, perRound * rounds + 1, 17143000000, 'journeys.bench');
   const leadIds = (await db.query<{ id: string }>('SELECT id FROM leads WHERE workspace_id = $1 ORDER BY phone', [ws.id])).map((r) => r.id);
   const steps = parseJourneySteps([
     { id: 'tag', kind: 'tag', tag: 'p3' },
@@ -109,6 +110,19 @@ export async function run(ctx: BenchContext): Promise<number> {
   };
   const raw = (offset: number) => (i: number) => rawClient.workflow.execute('rawJourney', { taskQueue: rawQueue, workflowId: `${rawQueue}-${offset + i}`, args: [leadIds[offset + i]!, `${vendorUrl}/raw`] });
 
+  // One lead per side, alone, first: the work each costs (the last lead is kept for this).
+  const statements = countStatements(db);
+  const workOf = async (side: (i: number) => Promise<unknown>, workflowId: string): Promise<Work> => {
+    statements.take();
+    await side(0);
+    return { ...(await historyWork(client, workflowId)), statements: statements.take() };
+  };
+  const spare = perRound * rounds;
+  const rawWork = await workOf(raw(spare), `${rawQueue}-${spare}`);
+  const oursWork = await workOf(ours(spare), enrollmentWorkflowId(journey.id, leadIds[spare]!));
+  ctx.say(`one lead, raw: ${describeWork(rawWork)}`);
+  ctx.say(`one lead, journey: ${describeWork(oursWork)}`);
+
   ctx.say(`${rounds} alternated rounds of ${perRound} leads per side at ${concurrency} in flight…`);
   const result = await alternate(
     rounds,
@@ -122,9 +136,11 @@ export async function run(ctx: BenchContext): Promise<number> {
   const figures: Figure[] = [
     ...measurementFigures(`raw workflow (tag, POST, end), ${concurrency} in flight (median of rounds)`, summarize(result.rounds.map((r) => r.baseline))),
     ...measurementFigures(`journey (tag → automation → end), ${concurrency} in flight (median of rounds)`, summarize(result.rounds.map((r) => r.candidate))),
-    ['journey enrollments completed (Postgres)', Number(completed)],
-    ['vendor POSTs: journey side', ledger.ours],
-    ['vendor POSTs: raw side', ledger.raw],
+    ['work of one lead: raw workflow', describeWork(rawWork)],
+    ['work of one lead: journey', describeWork(oursWork)],
+    ['journey enrollments completed (Postgres; one more: the counted lead)', Number(completed)],
+    ['vendor POSTs: journey side (one more: the counted lead)', ledger.ours],
+    ['vendor POSTs: raw side (one more: the counted lead)', ledger.raw],
     ['goal: ratio >= 0.80', result.medianRatio >= goal ? 'met' : 'missed'],
   ];
   return report('journeys', figures, { value: result.medianRatio, what: `journey / raw completions per second at ${concurrency} in flight, median of ${rounds} rounds` });

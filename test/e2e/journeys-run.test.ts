@@ -295,3 +295,18 @@ describe('continue-as-new', () => {
     expect(await enrollmentRows(app, leadId)).toMatchObject([{ status: 'completed', run_id: last.runId }]);
   });
 });
+
+describe('the work of a run', () => {
+  it('reads and writes its enrollment row in local activities; a step that writes the lead is an activity task', async () => {
+    const t = await tenant([{ id: 'mark', kind: 'tag', tag: 'worked' }, { id: 'stop', kind: 'end' }]);
+    const lead = await t.enroll();
+    expect((await finished(app, t.journeyId, lead)).status).toBe('completed');
+    const events = (await app.temporal.client.workflow.getHandle(enrollmentWorkflowId(t.journeyId, lead)).fetchHistory()).events ?? [];
+    const scheduled = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : []));
+    const local = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+    // journeyStarted and journeyFinished ran locally (each an activity task and a workflow task through the server before).
+    expect(scheduled).toEqual(['journeyTag']);
+    expect(local).toHaveLength(2);
+    expect(await enrollmentRows(app, lead)).toMatchObject([{ status: 'completed', current_step: 'stop' }]);
+  });
+});

@@ -10,11 +10,13 @@ const recorded = ['', ...recordedAgain, '-enroll-update-start-over', '-unenroll-
 // Recorded a third time (--tag v3) once the call step ran calls (the journey-call-step patch): its call step now
 // looks up the agent, where the older histories skipped it.
 const recordedThird = ['-post-patch'];
+// Recorded again (--tag local) once the journey's database steps ran as local activities (the journey-local-data patch).
+const recordedLocal = ['-post-patch', '-failed-run'];
 const files = fixtureFiles('journey');
 
 describe('journeyEnrollment replay', () => {
   it('has a fixture for every recorded path', () => {
-    const all = [...recorded, ...recordedAgain.map((p) => `${p}-v2`), ...recordedThird.map((p) => `${p}-v3`)];
+    const all = [...recorded, ...recordedAgain.map((p) => `${p}-v2`), ...recordedThird.map((p) => `${p}-v3`), ...recordedLocal.map((p) => `${p}-local`)];
     expect(files).toEqual(expect.arrayContaining(all.map((s) => `journey-history${s}.json`)));
   });
 

@@ -1,5 +1,5 @@
 // One function per step kind of a journey; journey.ts runs them in order.
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { JourneyActivities, StepContext } from '../../activities/journeys/journeys';
 import { branchTarget, outcomeOnly } from '../../src/journeys/conditions';
 import { parseIsoDuration } from '../../src/schedule/duration';
@@ -10,10 +10,23 @@ import { runTriggerStep } from './journey-trigger';
 
 // Which failures are final is decided once, at the activity boundary (worker/activity-errors.ts): they raise them non-retryable.
 
-/** Database activities: short, retried until the database answers (a restart must not fail a journey). */
-const data = proxyActivities<JourneyActivities>({
+const dataOptions = {
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+} as const;
+/** Database activities: short, retried until the database answers (a restart must not fail a journey). */
+const remoteData = proxyActivities<JourneyActivities>(dataOptions);
+// The same activities run locally, inside the workflow task: no activity task and no workflow task of their own
+// through the server (each was two trips and 6 history events; P3 in bench/journeys.ts). Each is safe to run twice,
+// as a local activity of a worker that dies may be. Runs recorded before the patch keep scheduling activity tasks.
+// Only those that read or write the enrollment's own row: a local activity holds a workflow-task slot while it runs,
+// so steps that write the lead (whose row other writers may lock) stay activity tasks, or a batch of them waiting on
+// locks would hold every slot of the worker and stall its other journeys (journeys-crash.test.ts).
+const localData = proxyLocalActivities<JourneyActivities>(dataOptions);
+
+/** The journey's database activities, by name: local in runs with the journey-local-data patch, else activity tasks. */
+const data = new Proxy({} as typeof remoteData, {
+  get: (_t, name) => (patched('journey-local-data') ? localData : remoteData)[name as keyof JourneyActivities],
 });
 
 /** Webhooks: 5xx, 408, 429 and network errors retried with backoff for about 8 minutes, then the step fails. */
@@ -41,19 +54,22 @@ async function guarded(fn: () => Promise<StepResult>, soft: string[] = []): Prom
   try {
     return await fn();
   } catch (err) {
-    if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-    const failure = err.cause instanceof ApplicationFailure ? err.cause : undefined;
+    if (isCancellation(err) || !(err instanceof ActivityFailure || err instanceof ApplicationFailure)) throw err;
+    const failure = activityFailure(err);
     if (failure?.type === 'lead_not_found') throw new JourneyStepError(failure.message);
     if (soft.includes('*') || soft.includes(failure?.type ?? '')) {
-      return { outcome: 'failed', detail: `${failure?.type ?? 'activity_failed'}: ${failure?.message ?? err.cause?.message ?? err.message}` };
+      return { outcome: 'failed', detail: `${failure?.type ?? 'activity_failed'}: ${failure?.message ?? (err as ActivityFailure).cause?.message ?? err.message}` };
     }
     throw err;
   }
 }
 
+/** The application failure an activity failed with: a regular activity's comes inside an ActivityFailure, a local one's bare. */
+const activityFailure = (err: unknown): ApplicationFailure | undefined =>
+  err instanceof ActivityFailure ? (err.cause instanceof ApplicationFailure ? err.cause : undefined) : err instanceof ApplicationFailure ? err : undefined;
+
 /** The application failure type behind an activity failure, if any. */
-export const failureType = (err: unknown): string | undefined =>
-  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+export const failureType = (err: unknown): string | undefined => activityFailure(err)?.type ?? undefined;
 
 type Runner<K extends StepKind> = (step: StepOf<K>, ctx: StepContext, lastOutcome: string | undefined) => Promise<StepResult>;
 
@@ -71,11 +87,11 @@ const runners: { [K in StepKind]: Runner<K> } = {
       return { outcome: 'done' };
     });
   },
-  tag: (step, ctx) => guarded(async () => (await data.journeyTag({ ...ctx, tag: step.tag, remove: false }), { outcome: 'done' })),
-  untag: (step, ctx) => guarded(async () => (await data.journeyTag({ ...ctx, tag: step.tag, remove: true }), { outcome: 'done' })),
+  tag: (step, ctx) => guarded(async () => (await remoteData.journeyTag({ ...ctx, tag: step.tag, remove: false }), { outcome: 'done' })),
+  untag: (step, ctx) => guarded(async () => (await remoteData.journeyTag({ ...ctx, tag: step.tag, remove: true }), { outcome: 'done' })),
   update_lead: (step, ctx) =>
     guarded(async () => {
-      const { ignored } = await data.journeyUpdateLead({ ...ctx, fields: step.fields });
+      const { ignored } = await remoteData.journeyUpdateLead({ ...ctx, fields: step.fields });
       return { outcome: 'done', detail: ignored.length ? `ignored fields: ${ignored.join(', ')}` : undefined };
     }, ['invalid_fields']),
   webhook: (step, ctx) =>

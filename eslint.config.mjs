@@ -7,8 +7,23 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const ioModules = [
-  'pg', 'pg-*', 'koa', 'koa-*', '@koa/*', 'undici', 'ws', 'pino', '**/src/db/**', '**/src/db', '**/src/*/db', '**/src/*/db/**',
-  '**/src/http', '**/src/http/**', '**/src/*/http', '**/src/*/http/**', '**/src/devstack/**',
+  'pg',
+  'pg-*',
+  'koa',
+  'koa-*',
+  '@koa/*',
+  'undici',
+  'ws',
+  'pino',
+  '**/src/db/**',
+  '**/src/db',
+  '**/src/*/db',
+  '**/src/*/db/**',
+  '**/src/http',
+  '**/src/http/**',
+  '**/src/*/http',
+  '**/src/*/http/**',
+  '**/src/devstack/**',
 ];
 // Where SQL may be written, and where HTTP may be spoken.
 const dbFolders = ['src/db/**', 'src/*/db/**', 'src/*/*/db/**'];
@@ -21,9 +36,34 @@ const noHttp = {
   message: "Only src/http knows HTTP (and each domain's http/ folder): throw DomainError codes, share rules through the domain's modules.",
 };
 const nodeBuiltins = [
-  'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2',
-  'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'v8', 'vm',
-  'worker_threads', 'zlib',
+  'assert',
+  'buffer',
+  'child_process',
+  'cluster',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'readline',
+  'stream',
+  'timers',
+  'tls',
+  'url',
+  'util',
+  'v8',
+  'vm',
+  'worker_threads',
+  'zlib',
 ];
 
 export default tseslint.config(

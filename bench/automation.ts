@@ -49,7 +49,16 @@ export async function run(ctx: BenchContext): Promise<number> {
 
   const databaseUrl = await ctx.databaseUrl();
   const prefix = `bench-auto-${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: ctx.temporal.address, TEMPORAL_NAMESPACE: ctx.temporal.namespace, TEMPORAL_TASK_QUEUE_PREFIX: prefix, SSRF_ALLOWLIST: allow.join(','), LOG_LEVEL: 'warn', PORT: '0' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: ctx.temporal.address,
+    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
+    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
+    SSRF_ALLOWLIST: allow.join(','),
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+  });
   const logger = createLogger('warn', 'bench');
   const db = createDb(databaseUrl, { max: 10, logger });
   ctx.defer(() => db.close());
@@ -97,10 +106,20 @@ export async function run(ctx: BenchContext): Promise<number> {
     endpoints.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/automation/execute`);
   }
   const rawActivities: AutomationRawActivities = {
-    vendorCall: async (u) => (await runIntegrationAction({ integration: 'proxy', params: { ...params, apiURL: u }, connection: NONE, idempotencyKey: 'raw', ssrfAllowlist: allow })).data,
+    vendorCall: async (u) =>
+      (await runIntegrationAction({ integration: 'proxy', params: { ...params, apiURL: u }, connection: NONE, idempotencyKey: 'raw', ssrfAllowlist: allow }))
+        .data,
   };
   const rawQueue = `${prefix}-raw`;
-  workers.push(await Worker.create({ connection: native, namespace: ctx.temporal.namespace, taskQueue: rawQueue, workflowsPath: require.resolve('./workflows/automation-raw'), activities: rawActivities }));
+  workers.push(
+    await Worker.create({
+      connection: native,
+      namespace: ctx.temporal.namespace,
+      taskQueue: rawQueue,
+      workflowsPath: require.resolve('./workflows/automation-raw'),
+      activities: rawActivities,
+    }),
+  );
   const running = Promise.all(workers.map((w) => w.run()));
   ctx.defer(async () => {
     for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
@@ -110,7 +129,11 @@ export async function run(ctx: BenchContext): Promise<number> {
 
   const direct = () => runIntegrationAction({ integration: 'proxy', params, connection: NONE, idempotencyKey: 'direct', ssrfAllowlist: allow });
   const viaEndpoint = (endpoint: string) => async () => {
-    const res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'x-key': key }, body: JSON.stringify({ automationType: 'proxy', nodeParams: { params } }) });
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-key': key },
+      body: JSON.stringify({ automationType: 'proxy', nodeParams: { params } }),
+    });
     const body = (await res.json()) as { success?: boolean; error?: string };
     if (res.status !== 200 || !body.success) throw new Error(`endpoint answered ${res.status}: ${body.error}`);
   };
@@ -151,5 +174,8 @@ export async function run(ctx: BenchContext): Promise<number> {
   ctx.say('Measuring the OAuth refresh a first call pays…');
   figures.push(...(await measureRefresh(db, ws.id, allow, Math.min(calls, 50))));
   if (e.errors + g.errors + d.errors + w.errors) figures.push(['errors (first)', String(e.firstError ?? g.firstError ?? d.firstError ?? w.firstError), '']);
-  return report('automation', figures, { value: 30 / Math.max(overheadP50, 0.001), what: '30 ms over the eager endpoint\'s p50 overhead over the direct adapter call (>= 1: goal met)' });
+  return report('automation', figures, {
+    value: 30 / Math.max(overheadP50, 0.001),
+    what: "30 ms over the eager endpoint's p50 overhead over the direct adapter call (>= 1: goal met)",
+  });
 }

@@ -30,7 +30,8 @@ import { jsonPoster } from './http-load';
 import { SaturationMeters, warmupOptions, warmUntilSteady } from './steady';
 
 /** Shown by `npm run bench -- --list`. */
-export const description = 'Calls: POST /v1/agent vs raw client.workflow.start of outboundCall (saturation, one at a time); calls completed/s through the simulator';
+export const description =
+  'Calls: POST /v1/agent vs raw client.workflow.start of outboundCall (saturation, one at a time); calls completed/s through the simulator';
 
 /** As for enrollments: at least 0.90 of the baseline's throughput. */
 export const goal = 0.9;
@@ -100,18 +101,36 @@ export async function run(ctx: BenchContext): Promise<number> {
   const queue = taskQueue('calls', prefix);
   ctx.defer(() => terminateAll(ctx, client, queue));
   ctx.say(`Starting the api in a child process (task queue ${queue}, no workers).`);
-  const { message: { port }, pid: apiPid, cpu, usage } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
-    BENCH_DATABASE_URL: databaseUrl,
-    BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
-    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
-    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
-    LOG_LEVEL: 'warn',
-  }, profileDir);
+  const {
+    message: { port },
+    pid: apiPid,
+    cpu,
+    usage,
+  } = await forkServer<{ port: number }>(
+    ctx,
+    path.join(__dirname, 'enroll', 'server.ts'),
+    {
+      BENCH_DATABASE_URL: databaseUrl,
+      BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
+      TEMPORAL_NAMESPACE: ctx.temporal.namespace,
+      TEMPORAL_TASK_QUEUE_PREFIX: prefix,
+      LOG_LEVEL: 'warn',
+    },
+    profileDir,
+  );
   const place = placer(port, ws.key, ws.agentId, concurrency, ctx.defer);
   const meters = await SaturationMeters.of(db, { pid: apiPid, usage });
   const rawStart = async () => {
     const callId = randomUUID();
-    const input: OutboundCallInput = { callId, workspaceId: ws.workspaceId, agentId: ws.agentId, to: '12125554321', from: '12125559002', waitForSlot: false, source: 'api' };
+    const input: OutboundCallInput = {
+      callId,
+      workspaceId: ws.workspaceId,
+      agentId: ws.agentId,
+      to: '12125554321',
+      from: '12125559002',
+      waitForSlot: false,
+      source: 'api',
+    };
     await client.workflow.start('outboundCall', {
       taskQueue: queue,
       workflowId: callWorkflowId(callId),
@@ -131,9 +150,19 @@ export async function run(ctx: BenchContext): Promise<number> {
   await place();
   await warmUntilSteady(ctx, concurrency, { raw: rawStart, api: () => place() }, cpu);
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} calls per side at ${concurrency} in flight…`);
-  const sat = await alternateBalanced(rounds, () => meters.raw.book(() => measure(half, concurrency, rawStart)), measureApi, (m) => m.perSecond);
+  const sat = await alternateBalanced(
+    rounds,
+    () => meters.raw.book(() => measure(half, concurrency, rawStart)),
+    measureApi,
+    (m) => m.perSecond,
+  );
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} calls per side one at a time…`);
-  const one = await alternateBalanced(rounds, () => measure(halfSerial, 1, rawStart), () => measure(halfSerial, 1, () => place()), (m) => m.p50);
+  const one = await alternateBalanced(
+    rounds,
+    () => measure(halfSerial, 1, rawStart),
+    () => measure(halfSerial, 1, () => place()),
+    (m) => m.p50,
+  );
 
   // Part 2: calls to their end through the simulator, api and workers in this process.
   ctx.say(`End to end: ${e2eCalls} calls through the carrier simulator at speed ${speed}…`);
@@ -154,7 +183,10 @@ export async function run(ctx: BenchContext): Promise<number> {
     [`calls completed end to end through the simulator (speed ${speed}, ${e2eCalls} calls)`, e2e.perSecond, '/s'],
     ['end to end: seconds for all calls to end', e2e.seconds, 's'],
   ];
-  return report('calls', figures, { value: sat.medianRatio, what: `POST /v1/agent / raw start throughput at ${concurrency} in flight, median of ${rounds} rounds, each A B B A` });
+  return report('calls', figures, {
+    value: sat.medianRatio,
+    what: `POST /v1/agent / raw start throughput at ${concurrency} in flight, median of ${rounds} rounds, each A B B A`,
+  });
 }
 
 /** Places n calls through an in-process api with workers and the simulator; calls completed per second. */
@@ -162,7 +194,17 @@ async function endToEnd(ctx: BenchContext, databaseUrl: string, n: number, speed
   const sim = await startSimulator({ authToken: 'simulator-auth-token', speed });
   ctx.defer(() => sim.close());
   const prefix = `bench-calls-e2e-${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: ctx.temporal.address, TEMPORAL_NAMESPACE: ctx.temporal.namespace, TEMPORAL_TASK_QUEUE_PREFIX: prefix, TELEPHONY_BASE_URL: sim.url, LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_ADDRESS: '0' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: ctx.temporal.address,
+    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
+    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
+    TELEPHONY_BASE_URL: sim.url,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_KEY: '0',
+    RATE_LIMIT_PER_ADDRESS: '0',
+  });
   const logger = createLogger('warn', 'bench');
   const db = createDb(databaseUrl, { max: 20 });
   ctx.defer(() => db.close());
@@ -183,7 +225,16 @@ async function endToEnd(ctx: BenchContext, databaseUrl: string, n: number, speed
   const bundlePath = path.join(os.tmpdir(), `bench-calls-bundle-${process.pid}.js`);
   writeFileSync(bundlePath, code);
   ctx.defer(() => rmSync(bundlePath, { force: true }));
-  const workers = await createWorkers({ connection: native, db, logger, config, namespace: ctx.temporal.namespace, taskQueuePrefix: prefix, bundlePath, shutdownGraceMs: 1000 });
+  const workers = await createWorkers({
+    connection: native,
+    db,
+    logger,
+    config,
+    namespace: ctx.temporal.namespace,
+    taskQueuePrefix: prefix,
+    bundlePath,
+    shutdownGraceMs: 1000,
+  });
   const running = Promise.all(workers.map((w) => w.run()));
   ctx.defer(async () => {
     for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();

@@ -26,7 +26,8 @@ import type { OutboundCallInput } from '../workflows/calls/outbound-call-types';
 import { measure, report, type BenchContext, type Figure } from './lib';
 import type { AddressInfo } from 'node:net';
 
-export const description = 'Campaigns: paced dial rate vs calls_per_minute; full-speed call starts/s vs a bare client at the same concurrency; rss 1k vs 10k leads; max history';
+export const description =
+  'Campaigns: paced dial rate vs calls_per_minute; full-speed call starts/s vs a bare client at the same concurrency; rss 1k vs 10k leads; max history';
 /** P10: at full speed at least 0.80 of the bare client's call starts per second. */
 export const goal = 0.8;
 export const options = {
@@ -34,7 +35,7 @@ export const options = {
   small: 'leads of the small full-speed campaign, and calls of the bare client (default 1000)',
   paced: 'leads of the paced campaign (default 300)',
   rate: 'calls_per_minute of the paced campaign (default 600)',
-  concurrency: 'max_concurrent, and the bare client\'s calls in flight (default 16)',
+  concurrency: "max_concurrent, and the bare client's calls in flight (default 16)",
   speed: 'carrier simulator speed (default 100)',
 };
 
@@ -73,7 +74,15 @@ export async function run(ctx: BenchContext): Promise<number> {
   const sim = await startSimulator({ authToken: 'simulator-auth-token', speed });
   ctx.defer(() => sim.close());
   const prefix = `bench-campaign-${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: ctx.temporal.address, TEMPORAL_NAMESPACE: ctx.temporal.namespace, TEMPORAL_TASK_QUEUE_PREFIX: prefix, TELEPHONY_BASE_URL: sim.url, LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: ctx.temporal.address,
+    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
+    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
+    TELEPHONY_BASE_URL: sim.url,
+    LOG_LEVEL: 'warn',
+  });
   const logger = createLogger('warn', 'bench');
   const { connection, client } = await connectTemporal(config);
   ctx.defer(() => connection.close());
@@ -91,7 +100,16 @@ export async function run(ctx: BenchContext): Promise<number> {
   const bundlePath = path.join(os.tmpdir(), `bench-campaign-bundle-${process.pid}.js`);
   writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath })).code);
   ctx.defer(() => rmSync(bundlePath, { force: true }));
-  const workers = await createWorkers({ connection: native, db, logger, config, namespace: ctx.temporal.namespace, taskQueuePrefix: prefix, bundlePath, shutdownGraceMs: 1000 });
+  const workers = await createWorkers({
+    connection: native,
+    db,
+    logger,
+    config,
+    namespace: ctx.temporal.namespace,
+    taskQueuePrefix: prefix,
+    bundlePath,
+    shutdownGraceMs: 1000,
+  });
   const running = Promise.all(workers.map((w) => w.run()));
   ctx.defer(async () => {
     for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
@@ -102,9 +120,16 @@ export async function run(ctx: BenchContext): Promise<number> {
   const deps = { db, client, taskQueuePrefix: prefix };
   /** Runs a campaign to its end; its call starts per second (first to last start) and its runs' longest history. */
   const campaign = async (tag: string, extra: { calls_per_minute?: number }) => {
-    const { campaign_id: id } = await createCampaign(deps, ws.workspaceId, { name: tag, agent: ws.agentId, spec: { audience: { tag }, window: ANY_TIME, max_concurrent: concurrency, ...extra } });
+    const { campaign_id: id } = await createCampaign(deps, ws.workspaceId, {
+      name: tag,
+      agent: ws.agentId,
+      spec: { audience: { tag }, window: ANY_TIME, max_concurrent: concurrency, ...extra },
+    });
     await client.workflow.getHandle(campaignWorkflowId(id)).result();
-    const span = (await db.one<{ n: number; s: number }>('SELECT count(*)::int AS n, extract(epoch FROM max(created_at) - min(created_at))::float8 AS s FROM campaign_calls WHERE campaign_id = $1', [id]))!;
+    const span = (await db.one<{ n: number; s: number }>(
+      'SELECT count(*)::int AS n, extract(epoch FROM max(created_at) - min(created_at))::float8 AS s FROM campaign_calls WHERE campaign_id = $1',
+      [id],
+    ))!;
     let maxHistory = 0;
     for await (const r of client.workflow.list({ query: `WorkflowId = '${campaignWorkflowId(id)}'` })) maxHistory = Math.max(maxHistory, r.historyLength);
     return { calls: span.n, perSecond: (span.n - 1) / span.s, maxHistory };
@@ -118,7 +143,15 @@ export async function run(ctx: BenchContext): Promise<number> {
   const starts: number[] = [];
   await measure(small, concurrency, async () => {
     const callId = randomUUID();
-    const input: OutboundCallInput = { callId, workspaceId: ws.workspaceId, agentId: ws.agentId, to: '12125554328', waitForSlot: true, source: 'api', window: ANY_TIME };
+    const input: OutboundCallInput = {
+      callId,
+      workspaceId: ws.workspaceId,
+      agentId: ws.agentId,
+      to: '12125554328',
+      waitForSlot: true,
+      source: 'api',
+      window: ANY_TIME,
+    };
     const handle = await client.workflow.start('outboundCall', { taskQueue: taskQueue('calls', prefix), workflowId: callWorkflowId(callId), args: [input] });
     starts.push(performance.now());
     await handle.result();
@@ -143,5 +176,8 @@ export async function run(ctx: BenchContext): Promise<number> {
     [`rss ${small} leads / rss ${large} leads`, rssSmall / rssLarge],
     ['longest campaign run history', Math.max(pacedRun.maxHistory, smallRun.maxHistory, largeRun.maxHistory), 'events'],
   ];
-  return report('campaign', figures, { value: smallRun.perSecond / rawPerSecond, what: `campaign call starts/s / bare client outboundCall starts/s at ${concurrency} in flight` });
+  return report('campaign', figures, {
+    value: smallRun.perSecond / rawPerSecond,
+    what: `campaign call starts/s / bare client outboundCall starts/s at ${concurrency} in flight`,
+  });
 }

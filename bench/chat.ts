@@ -32,7 +32,8 @@ export const options = {
   turns: 'chat turns per side, one at a time, split over the rounds (default 100)',
   rounds: 'alternated rounds of chat turns and raw Updates (default 4)',
   profile: 'write a V8 CPU profile of the api process into this directory',
-  snapshots: 'write V8 heap snapshots of the api process into this directory, before and while the idle connections are held (diagnosis: writing them skews the rss figure)',
+  snapshots:
+    'write V8 heap snapshots of the api process into this directory, before and while the idle connections are held (diagnosis: writing them skews the rss figure)',
   idle: 'idle chat connections one api process holds at once (default 10000: P6)',
   'idle-sessions': 'conversations (each with an open run) the idle connections are spread over (default 100)',
 };

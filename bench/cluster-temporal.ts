@@ -11,7 +11,21 @@ import type { BenchContext } from './lib';
 export function clusterTemporal(address: string, namespace: string, dataDir = process.env.SWITCHBOARD_DATA_DIR ?? defaultDataDir) {
   const dir = path.join(dataDir, 'cluster', 'pki');
   const p = (f: string) => path.join(dir, f);
-  const pki: ClusterPki = { dir, caCert: p('ca.pem'), serverCert: p('server.pem'), serverKey: p('server.key'), clientCert: p('client.pem'), clientKey: p('client.key'), operatorCert: p('operator.pem'), operatorKey: p('operator.key') };
-  const temporal: BenchContext['temporal'] = { address, namespace, ownServer: false, connect: temporalConnectOptions(temporalTlsEnv(pki, address, 'operator')) };
+  const pki: ClusterPki = {
+    dir,
+    caCert: p('ca.pem'),
+    serverCert: p('server.pem'),
+    serverKey: p('server.key'),
+    clientCert: p('client.pem'),
+    clientKey: p('client.key'),
+    operatorCert: p('operator.pem'),
+    operatorKey: p('operator.key'),
+  };
+  const temporal: BenchContext['temporal'] = {
+    address,
+    namespace,
+    ownServer: false,
+    connect: temporalConnectOptions(temporalTlsEnv(pki, address, 'operator')),
+  };
   return { temporal, processEnv: temporalTlsEnv(pki, address, 'client') };
 }

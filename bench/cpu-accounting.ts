@@ -44,7 +44,7 @@ function allProcs(): Proc[] {
 /** The pids under `root` (inclusive). */
 function descendants(procs: Proc[], root: number): Set<number> {
   const out = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of procs) if (!out.has(p.pid) && out.has(p.ppid)) grew = out.add(p.pid) !== undefined;
   }

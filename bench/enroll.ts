@@ -34,10 +34,14 @@ export const options = {
   'log-level': 'LOG_LEVEL of the api (default info: one line per request)',
   ...warmupOptions,
   profile: 'write a V8 CPU profile of the api process into this directory',
-  cluster: 'also measure on a running `npm run cluster`: its Temporal frontend (host:port, e.g. 127.0.0.1:7233), mTLS with the certificates under .data/cluster/pki',
+  cluster:
+    'also measure on a running `npm run cluster`: its Temporal frontend (host:port, e.g. 127.0.0.1:7233), mTLS with the certificates under .data/cluster/pki',
 };
 
-const STEPS = parseJourneySteps([{ id: 'hello', kind: 'tag', tag: 'bench' }, { id: 'stop', kind: 'end' }]);
+const STEPS = parseJourneySteps([
+  { id: 'hello', kind: 'tag', tag: 'bench' },
+  { id: 'stop', kind: 'end' },
+]);
 
 export async function run(ctx: BenchContext): Promise<number> {
   const clusterAddress = ctx.flags.str('cluster', '');
@@ -63,7 +67,10 @@ export async function run(ctx: BenchContext): Promise<number> {
       ['cluster / dev server: sendtoworkflow throughput', onCluster.api / dev.api, 'x'],
     );
   }
-  return report('enroll', figures, { value: dev.ratio, what: `sendtoworkflow / raw start throughput at ${dev.concurrency} in flight, median of ${dev.rounds} rounds, each A B B A${clusterAddress ? ' (dev server)' : ''}` });
+  return report('enroll', figures, {
+    value: dev.ratio,
+    what: `sendtoworkflow / raw start throughput at ${dev.concurrency} in flight, median of ${dev.rounds} rounds, each A B B A${clusterAddress ? ' (dev server)' : ''}`,
+  });
 }
 
 interface Setup {
@@ -94,7 +101,12 @@ async function measureOn(ctx: BenchContext, setup: Setup, temporal: BenchContext
   ctx.defer(() => terminateAll(ctx, client, queue, temporal.namespace));
 
   ctx.say(`Starting the api in a child process (LOG_LEVEL=${logLevel}, task queue ${queue}, no workers).`);
-  const { message: { port }, pid: apiPid, cpu, usage } = await forkServer<{ port: number }>(
+  const {
+    message: { port },
+    pid: apiPid,
+    cpu,
+    usage,
+  } = await forkServer<{ port: number }>(
     ctx,
     path.join(__dirname, 'enroll', 'server.ts'),
     {
@@ -157,9 +169,19 @@ async function measureOn(ctx: BenchContext, setup: Setup, temporal: BenchContext
   await warmUntilSteady(ctx, concurrency, { raw: rawStart, api: enroll, beforeApi: reserve }, cpu);
 
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} enrollments per side at ${concurrency} in flight…`);
-  const sat = await alternateBalanced(rounds, () => meters.raw.book(() => measure(half, concurrency, rawStart)), measureApi, (m) => m.perSecond);
+  const sat = await alternateBalanced(
+    rounds,
+    () => meters.raw.book(() => measure(half, concurrency, rawStart)),
+    measureApi,
+    (m) => m.perSecond,
+  );
   ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} enrollments per side one at a time…`);
-  const one = await alternateBalanced(rounds, () => measure(halfSerial, 1, rawStart), () => measure(halfSerial, 1, enroll), (m) => m.p50);
+  const one = await alternateBalanced(
+    rounds,
+    () => measure(halfSerial, 1, rawStart),
+    () => measure(halfSerial, 1, enroll),
+    (m) => m.p50,
+  );
 
   const figures: Figure[] = sat.rounds.map((r, i) => meters.roundFigure(i, r, `raw start / sendtoworkflow, ${concurrency} in flight`, 'enrollment'));
   const rawSat = summarize(sat.rounds.map((r) => r.baseline));

@@ -27,7 +27,6 @@ export const description = 'P11: N CSV rows through POST /v1/leads/import to com
 export const goal = 0.25;
 export const options = { rows: 'rows in the file (default 100000)' };
 
-
 /** The i-th lead's phone: a valid US number (E.164 digits). */
 const phoneOf = (i: number) => `1415${2_000_000 + i}`;
 
@@ -62,9 +61,13 @@ export async function run(ctx: BenchContext): Promise<number> {
   const client = await db.pool.connect();
   try {
     const lines = (async function* () {
-      for (let i = 0; i < rows; i++) yield `${randomUUID()}\t${bare.id}\t${phoneOf(i)}\tFirst${i}\tLast${i}\tlead${i}@example.com\tCompany ${i % 100}\t{bench,row${i % 10}}\n`;
+      for (let i = 0; i < rows; i++)
+        yield `${randomUUID()}\t${bare.id}\t${phoneOf(i)}\tFirst${i}\tLast${i}\tlead${i}@example.com\tCompany ${i % 100}\t{bench,row${i % 10}}\n`;
     })();
-    await pipeline(Readable.from(lines), client.query(copyFrom('COPY leads (id, workspace_id, phone, first_name, last_name, email, company, tags) FROM STDIN')));
+    await pipeline(
+      Readable.from(lines),
+      client.query(copyFrom('COPY leads (id, workspace_id, phone, first_name, last_name, email, company, tags) FROM STDIN')),
+    );
   } finally {
     client.release();
   }
@@ -72,7 +75,13 @@ export async function run(ctx: BenchContext): Promise<number> {
 
   // The api child and the worker here seal Temporal payloads with one key.
   const encryptionKey = randomBytes(32).toString('base64');
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: ctx.temporal.address, LOG_LEVEL: 'warn', ENCRYPTION_KEY: encryptionKey });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: ctx.temporal.address,
+    LOG_LEVEL: 'warn',
+    ENCRYPTION_KEY: encryptionKey,
+  });
   const prefix = `bench-import-${randomBytes(3).toString('hex')}`;
   const logger = createLogger('warn', 'bench');
   const temporal = await connectTemporal(config);
@@ -91,7 +100,17 @@ export async function run(ctx: BenchContext): Promise<number> {
   ctx.defer(() => native.close());
   const bundlePath = path.join(dir, 'bundle.js');
   writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath })).code);
-  const workers = await createWorkers({ connection: native, db, logger, config, namespace: ctx.temporal.namespace, taskQueuePrefix: prefix, bundlePath, kinds: ['journeys'], shutdownGraceMs: 1000 });
+  const workers = await createWorkers({
+    connection: native,
+    db,
+    logger,
+    config,
+    namespace: ctx.temporal.namespace,
+    taskQueuePrefix: prefix,
+    bundlePath,
+    kinds: ['journeys'],
+    shutdownGraceMs: 1000,
+  });
   const running = Promise.all(workers.map((w) => w.run()));
   ctx.defer(async () => {
     for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
@@ -107,7 +126,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     clearInterval(sampler);
     ctx.say(`Uploaded ${path.basename(file)} in ${((performance.now() - started) / 1000).toFixed(1)} s; applying it.`);
     const uploaded = (performance.now() - started) / 1000;
-    for (const deadline = Date.now() + 30 * 60_000; ; ) {
+    for (const deadline = Date.now() + 30 * 60_000; ;) {
       if (Date.now() > deadline) throw new Error('the import did not complete within 30 minutes');
       const state = await getJson(api.message.port, ws.key, `/v1/leads/imports/${accepted.import_id}`);
       if (state.status === 'completed' || state.status === 'failed') {
@@ -139,11 +158,14 @@ export async function run(ctx: BenchContext): Promise<number> {
 
 function upload(port: number, key: string, file: string): Promise<{ import_id: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/leads/import', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' } }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => (res.statusCode === 202 ? resolve(JSON.parse(body)) : reject(new Error(`upload: ${res.statusCode} ${body}`))));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/v1/leads/import', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' } },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => (res.statusCode === 202 ? resolve(JSON.parse(body)) : reject(new Error(`upload: ${res.statusCode} ${body}`))));
+      },
+    );
     req.on('error', reject);
     createReadStream(file).pipe(req);
   });

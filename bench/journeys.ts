@@ -58,7 +58,15 @@ export async function run(ctx: BenchContext): Promise<number> {
 
   const databaseUrl = await ctx.databaseUrl();
   const prefix = `bench-journeys-${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: ctx.temporal.address, TEMPORAL_NAMESPACE: ctx.temporal.namespace, TEMPORAL_TASK_QUEUE_PREFIX: prefix, SSRF_ALLOWLIST: '127.0.0.1/8', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: ctx.temporal.address,
+    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
+    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
+    SSRF_ALLOWLIST: '127.0.0.1/8',
+    LOG_LEVEL: 'warn',
+  });
   const logger = createLogger('warn', 'bench');
   const db = createDb(databaseUrl, { max: 20, logger });
   ctx.defer(() => db.close());
@@ -69,7 +77,13 @@ export async function run(ctx: BenchContext): Promise<number> {
   const leadIds = (await db.query<{ id: string }>('SELECT id FROM leads WHERE workspace_id = $1 ORDER BY phone', [ws.id])).map((r) => r.id);
   const steps = parseJourneySteps([
     { id: 'tag', kind: 'tag', tag: 'p3' },
-    { id: 'sync', kind: 'automation', automationType: 'proxy', action: 'request', params: { apiMethod: 'POST', apiURL: `${vendorUrl}/ours`, requestBodyJson: { n: 1 } } },
+    {
+      id: 'sync',
+      kind: 'automation',
+      automationType: 'proxy',
+      action: 'request',
+      params: { apiMethod: 'POST', apiURL: `${vendorUrl}/ours`, requestBodyJson: { n: 1 } },
+    },
     { id: 'stop', kind: 'end' },
   ]);
   const journey = await importJourney(db, ws.id, { name: 'bench P3', steps });
@@ -82,7 +96,15 @@ export async function run(ctx: BenchContext): Promise<number> {
   const rawClient = new Client({ connection, namespace: ctx.temporal.namespace });
   ctx.say(`Bundling the workflows and starting the journeys and automations workers (task queues ${prefix}-*)…`);
   const native = await connectNativeTemporal(config);
-  const workers = await createWorkers({ connection: native, db, logger, config, namespace: ctx.temporal.namespace, taskQueuePrefix: prefix, kinds: ['journeys', 'automations'] });
+  const workers = await createWorkers({
+    connection: native,
+    db,
+    logger,
+    config,
+    namespace: ctx.temporal.namespace,
+    taskQueuePrefix: prefix,
+    kinds: ['journeys', 'automations'],
+  });
   const rawActivities: JourneyRawActivities = {
     async rawTag(leadId) {
       await db.query(`UPDATE leads SET tags = array_append(tags, 'p3raw'), updated_at = now() WHERE id = $1`, [leadId]);
@@ -94,7 +116,15 @@ export async function run(ctx: BenchContext): Promise<number> {
     },
   };
   const rawQueue = `${prefix}-raw`;
-  workers.push(await Worker.create({ connection: native, namespace: ctx.temporal.namespace, taskQueue: rawQueue, workflowsPath: require.resolve('./workflows/journey-raw'), activities: rawActivities }));
+  workers.push(
+    await Worker.create({
+      connection: native,
+      namespace: ctx.temporal.namespace,
+      taskQueue: rawQueue,
+      workflowsPath: require.resolve('./workflows/journey-raw'),
+      activities: rawActivities,
+    }),
+  );
   const running = Promise.all(workers.map((w) => w.run()));
   ctx.defer(async () => {
     for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
@@ -108,7 +138,12 @@ export async function run(ctx: BenchContext): Promise<number> {
     await startEnrollment({ client, taskQueuePrefix: prefix, log }, ws.id, leadId, target);
     await client.workflow.getHandle(enrollmentWorkflowId(journey.id, leadId)).result();
   };
-  const raw = (offset: number) => (i: number) => rawClient.workflow.execute('rawJourney', { taskQueue: rawQueue, workflowId: `${rawQueue}-${offset + i}`, args: [leadIds[offset + i]!, `${vendorUrl}/raw`] });
+  const raw = (offset: number) => (i: number) =>
+    rawClient.workflow.execute('rawJourney', {
+      taskQueue: rawQueue,
+      workflowId: `${rawQueue}-${offset + i}`,
+      args: [leadIds[offset + i]!, `${vendorUrl}/raw`],
+    });
 
   // One lead per side, alone, first: the work each costs (the last lead is kept for this).
   const statements = countStatements(db);
@@ -130,9 +165,11 @@ export async function run(ctx: BenchContext): Promise<number> {
     (r) => measure(perRound, concurrency, ours(r * perRound)),
     (m) => m.perSecond,
   );
-  for (const [i, r] of result.rounds.entries()) ctx.say(`round ${i + 1}: raw ${r.baseline.perSecond.toFixed(1)}/s, journey ${r.candidate.perSecond.toFixed(1)}/s, ratio ${r.ratio.toFixed(3)}`);
+  for (const [i, r] of result.rounds.entries())
+    ctx.say(`round ${i + 1}: raw ${r.baseline.perSecond.toFixed(1)}/s, journey ${r.candidate.perSecond.toFixed(1)}/s, ratio ${r.ratio.toFixed(3)}`);
 
-  const completed = (await db.one<{ n: string }>(`SELECT count(*) AS n FROM enrollments WHERE journey_id = $1 AND status = 'completed'`, [journey.id]))?.n ?? '0';
+  const completed =
+    (await db.one<{ n: string }>(`SELECT count(*) AS n FROM enrollments WHERE journey_id = $1 AND status = 'completed'`, [journey.id]))?.n ?? '0';
   const figures: Figure[] = [
     ...measurementFigures(`raw workflow (tag, POST, end), ${concurrency} in flight (median of rounds)`, summarize(result.rounds.map((r) => r.baseline))),
     ...measurementFigures(`journey (tag → automation → end), ${concurrency} in flight (median of rounds)`, summarize(result.rounds.map((r) => r.candidate))),
@@ -143,5 +180,8 @@ export async function run(ctx: BenchContext): Promise<number> {
     ['vendor POSTs: raw side (one more: the counted lead)', ledger.raw],
     ['goal: ratio >= 0.80', result.medianRatio >= goal ? 'met' : 'missed'],
   ];
-  return report('journeys', figures, { value: result.medianRatio, what: `journey / raw completions per second at ${concurrency} in flight, median of ${rounds} rounds` });
+  return report('journeys', figures, {
+    value: result.medianRatio,
+    what: `journey / raw completions per second at ${concurrency} in flight, median of ${rounds} rounds`,
+  });
 }

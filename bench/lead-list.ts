@@ -67,7 +67,13 @@ export async function run(ctx: BenchContext): Promise<number> {
     const name = `bench lead-list ${keep ? 'kept ' : ''}${count}`;
     const reused = kept.find((k) => k.name === name);
     const ws = reused ?? (await createWorkspace(db, { name }));
-    if (!keep) ctx.defer(() => db.query('DELETE FROM leads WHERE workspace_id = $1', [ws.id]).then(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id])).then(() => undefined));
+    if (!keep)
+      ctx.defer(() =>
+        db
+          .query('DELETE FROM leads WHERE workspace_id = $1', [ws.id])
+          .then(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]))
+          .then(() => undefined),
+      );
     const { key } = await createApiKey(db, ws.id, { name: 'bench' });
     const started = Date.now();
     if (reused) ctx.say(`Reusing the kept workspace of ${count} leads.`);
@@ -75,13 +81,17 @@ export async function run(ctx: BenchContext): Promise<number> {
       await insertSyntheticLeads(db, ws.id, count, firstPhone, 'example.com');
       ctx.say(`Seeded ${count} leads in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     }
-    const row = await db.one<{ since: Date }>('SELECT updated_at AS since FROM leads WHERE workspace_id = $1 ORDER BY updated_at DESC OFFSET 99 LIMIT 1', [ws.id]);
+    const row = await db.one<{ since: Date }>('SELECT updated_at AS since FROM leads WHERE workspace_id = $1 ORDER BY updated_at DESC OFFSET 99 LIMIT 1', [
+      ws.id,
+    ]);
     return { id: ws.id, key, count, since: row!.since.toISOString() };
   };
   const sides = { small: await seed(small, 17_148_000_000), large: await seed(large, 17_142_000_000) };
   await db.query('ANALYZE leads, lead_tags');
 
-  const { message: { port } } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
+  const {
+    message: { port },
+  } = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), {
     BENCH_DATABASE_URL: databaseUrl,
     BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
     TEMPORAL_NAMESPACE: ctx.temporal.namespace,
@@ -134,11 +144,18 @@ export async function run(ctx: BenchContext): Promise<number> {
     if (a.leads.length !== b.leads.length && !name.startsWith('phone')) ctx.say(`note: ${name}: ${a.leads.length} vs ${b.leads.length} leads`);
     await measure(20, 1, () => get(sides.large, q.large));
     const side = (s: Side, query: string): Promise<Measurement> => measure(requests, 1, () => get(s, query));
-    const result = await alternate(rounds, () => side(sides.small, q.small), () => side(sides.large, q.large), (m) => 1 / m.p50);
+    const result = await alternate(
+      rounds,
+      () => side(sides.small, q.small),
+      () => side(sides.large, q.large),
+      (m) => 1 / m.p50,
+    );
     const p50 = (pick: 'baseline' | 'candidate') => median(result.rounds.map((r) => r[pick].p50));
     const errors = result.rounds.reduce((n, r) => n + r.baseline.errors + r.candidate.errors, 0);
     if (errors) throw new Error(`${name}: ${errors} failed requests`);
-    ctx.say(`${name}: p50 ${p50('baseline').toFixed(2)} ms at ${small}, ${p50('candidate').toFixed(2)} ms at ${large}; ratio ${(1 / result.medianRatio).toFixed(3)}`);
+    ctx.say(
+      `${name}: p50 ${p50('baseline').toFixed(2)} ms at ${small}, ${p50('candidate').toFixed(2)} ms at ${large}; ratio ${(1 / result.medianRatio).toFixed(3)}`,
+    );
     figures.push([`${name}: p50 at ${small} / at ${large}`, `${p50('baseline').toFixed(2)} / ${p50('candidate').toFixed(2)}`, 'ms']);
     figures.push([`${name}: latency large / small (median of rounds)`, 1 / result.medianRatio]);
     // Load-independent: the queries and buffers of one listing (the second of two, caches warm) on either side.

@@ -99,7 +99,12 @@ export async function run(ctx: BenchContext): Promise<number> {
   await measure(Math.min(requests, 2000), connections, (i) => get(ports.ours, i));
 
   ctx.say(`${rounds} alternating rounds of ${requests} requests per side at ${connections} connections…`);
-  const result = await alternate(rounds, () => side(ports.bare), () => side(ports.ours), (m) => m.perSecond);
+  const result = await alternate(
+    rounds,
+    () => side(ports.bare),
+    () => side(ports.ours),
+    (m) => m.perSecond,
+  );
   for (const [r, { baseline: b, candidate: c, ratio }] of result.rounds.entries()) {
     ctx.say(
       `round ${r + 1}: bare ${b.perSecond.toFixed(0)}/s p99 ${b.p99.toFixed(2)} ms ${b.cpuUs.toFixed(0)} µs CPU/req; ` +

@@ -14,7 +14,14 @@ export async function forkServer<M>(
   script: string,
   env: NodeJS.ProcessEnv,
   profileDir = '',
-): Promise<{ message: M; pid: number; cpu: () => Promise<number>; usage: () => Promise<ChildUsage>; memory: () => Promise<ChildMemory>; heapSnapshot: (file: string) => Promise<void> }> {
+): Promise<{
+  message: M;
+  pid: number;
+  cpu: () => Promise<number>;
+  usage: () => Promise<ChildUsage>;
+  memory: () => Promise<ChildMemory>;
+  heapSnapshot: (file: string) => Promise<void>;
+}> {
   const child = fork(path.join(__dirname, '..', 'bin', 'run-ts.js'), [script], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     // The api's production V8 flags (the Dockerfile's), so that the api measured is the api that runs.
@@ -44,7 +51,16 @@ export async function forkServer<M>(
     clearTimeout(timer);
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ message: m as M, pid: child.pid!, cpu: () => childCpu(child), usage: () => childUsage(child), memory: () => childMemory(child), heapSnapshot: (file) => childHeapSnapshot(child, file) }));
+    child.once('message', (m) =>
+      resolve({
+        message: m as M,
+        pid: child.pid!,
+        cpu: () => childCpu(child),
+        usage: () => childUsage(child),
+        memory: () => childMemory(child),
+        heapSnapshot: (file) => childHeapSnapshot(child, file),
+      }),
+    );
     child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code})`)));
   });
 }
@@ -91,4 +107,5 @@ export type ChildMemory = NodeJS.MemoryUsage & { sockets?: number };
 const childMemory = (child: ChildProcess) => ask<ChildMemory>(child, 'memory', (r) => r.memory && { ...r.memory, sockets: r.sockets });
 
 /** Writes a V8 heap snapshot of the child into file (after a GC); the server script answers {snapshot: file}. */
-const childHeapSnapshot = (child: ChildProcess, file: string) => ask(child, { snapshot: file }, (r) => (r.snapshot === file ? true : undefined)).then(() => undefined);
+const childHeapSnapshot = (child: ChildProcess, file: string) =>
+  ask(child, { snapshot: file }, (r) => (r.snapshot === file ? true : undefined)).then(() => undefined);

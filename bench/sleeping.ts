@@ -35,7 +35,10 @@ export const options = {
   'max-cached': "the worker's WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS (default: the SDK's, which follows the heap size)",
 };
 
-const STEPS = parseJourneySteps([{ id: 'sleep', kind: 'wait', duration: 'P30D' }, { id: 'stop', kind: 'end' }]);
+const STEPS = parseJourneySteps([
+  { id: 'sleep', kind: 'wait', duration: 'P30D' },
+  { id: 'stop', kind: 'end' },
+]);
 const MiB = 1024 * 1024;
 
 export async function run(ctx: BenchContext): Promise<number> {
@@ -47,7 +50,15 @@ export async function run(ctx: BenchContext): Promise<number> {
   // A dev server of this run's own: its SQLite file is what Temporal stores for the sleeping runs.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-sleeping-'));
   ctx.defer(() => rmSync(dataDir, { recursive: true, force: true }));
-  const server = await startTemporalDevServer({ cli: await resolveTemporalCli({ say: ctx.say }), host: '127.0.0.1', port: await freePort(), uiPort: 0, namespace: 'default', dataDir, headless: true });
+  const server = await startTemporalDevServer({
+    cli: await resolveTemporalCli({ say: ctx.say }),
+    host: '127.0.0.1',
+    port: await freePort(),
+    uiPort: 0,
+    namespace: 'default',
+    dataDir,
+    headless: true,
+  });
   ctx.defer(() => server.stop());
   const temporalBytes = () => ['temporal.db', 'temporal.db-wal'].reduce((n, f) => n + fileSize(path.join(dataDir, f)), 0);
 
@@ -55,7 +66,15 @@ export async function run(ctx: BenchContext): Promise<number> {
   const prefix = `bench-sleeping-${randomBytes(3).toString('hex')}`;
   // The payload key of this process's client and of the worker process: the same, or the worker cannot read the input.
   const ENCRYPTION_KEY = randomBytes(32).toString('base64');
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', TEMPORAL_TASK_QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', ENCRYPTION_KEY });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: server.address,
+    TEMPORAL_NAMESPACE: 'default',
+    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
+    LOG_LEVEL: 'warn',
+    ENCRYPTION_KEY,
+  });
   const db = createDb(databaseUrl, { max: 10 });
   ctx.defer(() => db.close());
   await migrate(db);
@@ -90,18 +109,26 @@ export async function run(ctx: BenchContext): Promise<number> {
   const rssAtStart = (await worker.memory()).rss;
 
   const log = createLogger('warn', 'bench');
-  const figures: Figure[] = [['worker sticky cache (WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS)', maxCached || "SDK's default"], ['worker rss with nothing enrolled', rssAtStart / MiB, 'MiB']];
+  const figures: Figure[] = [
+    ['worker sticky cache (WORKER_JOURNEYS_MAX_CACHED_WORKFLOWS)', maxCached || "SDK's default"],
+    ['worker rss with nothing enrolled', rssAtStart / MiB, 'MiB'],
+  ];
   const rss = new Map<number, number>();
   let enrolled = 0;
   for (const checkpoint of checkpoints) {
     const from = enrolled;
     ctx.say(`Enrolling leads ${from + 1}–${checkpoint} at ${concurrency} in flight…`);
-    const m = await measure(checkpoint - from, concurrency, (i) => startEnrollment({ client, taskQueuePrefix: prefix, log }, ws.id, leadIds[from + i]!, target));
+    const m = await measure(checkpoint - from, concurrency, (i) =>
+      startEnrollment({ client, taskQueuePrefix: prefix, log }, ws.id, leadIds[from + i]!, target),
+    );
     if (m.errors) throw new Error(`${m.errors} enrollments failed: ${m.firstError}`);
     enrolled = checkpoint;
     await untilSleeping(ctx, db, journey.id, checkpoint);
     rss.set(checkpoint, (await worker.memory()).rss);
-    figures.push([`enrollments started per second, leads ${from + 1}–${checkpoint}`, m.perSecond, '/s'], [`worker rss with ${checkpoint} leads sleeping`, rss.get(checkpoint)! / MiB, 'MiB']);
+    figures.push(
+      [`enrollments started per second, leads ${from + 1}–${checkpoint}`, m.perSecond, '/s'],
+      [`worker rss with ${checkpoint} leads sleeping`, rss.get(checkpoint)! / MiB, 'MiB'],
+    );
   }
 
   const pgPerLead = (await databaseBytes(db)) - pgBefore;
@@ -120,7 +147,9 @@ export async function run(ctx: BenchContext): Promise<number> {
 async function untilSleeping(ctx: BenchContext, db: Db, journeyId: string, n: number): Promise<void> {
   let last = -1;
   for (;;) {
-    const row = await db.one<{ n: string }>(`SELECT count(*) AS n FROM enrollments WHERE journey_id = $1 AND status = 'active' AND current_step = 'sleep'`, [journeyId]);
+    const row = await db.one<{ n: string }>(`SELECT count(*) AS n FROM enrollments WHERE journey_id = $1 AND status = 'active' AND current_step = 'sleep'`, [
+      journeyId,
+    ]);
     const sleeping = Number(row?.n ?? 0);
     if (sleeping >= n) return;
     if (sleeping !== last) ctx.say(`  ${sleeping}/${n} sleeping…`);

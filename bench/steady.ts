@@ -103,7 +103,13 @@ export class SaturationMeters {
 /** CPU per operation at saturation, by process (µs): where one side's cost goes. */
 function cpuFigures(side: string, ledger: CpuLedger): Figure[] {
   const c = ledger.perOp();
-  return [[`${side}: CPU per op at saturation, temporal / postgres / api / bench = total`, `${[c.temporal, c.postgres, c.api, c.bench].map((v) => v.toFixed(0)).join(' / ')} = ${c.total.toFixed(0)}`, 'µs']];
+  return [
+    [
+      `${side}: CPU per op at saturation, temporal / postgres / api / bench = total`,
+      `${[c.temporal, c.postgres, c.api, c.bench].map((v) => v.toFixed(0)).join(' / ')} = ${c.total.toFixed(0)}`,
+      'µs',
+    ],
+  ];
 }
 
 /** The CPU a CPU-bound machine would allow: the raw side's total CPU per op over the api side's. */

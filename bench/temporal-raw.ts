@@ -157,7 +157,11 @@ export async function run(ctx: BenchContext): Promise<number> {
       all.push(...ms);
       const med = (f: (m: Measurement) => number) => median(ms.map(f));
       const tag = `${label} completions, ${concurrency} in flight (median of rounds)`;
-      figures.push([`${tag}: throughput`, med((m) => m.perSecond), '/s'], [`${tag}: latency p50`, med((m) => m.p50), 'ms'], [`${tag}: latency p99`, med((m) => m.p99), 'ms']);
+      figures.push(
+        [`${tag}: throughput`, med((m) => m.perSecond), '/s'],
+        [`${tag}: latency p50`, med((m) => m.p50), 'ms'],
+        [`${tag}: latency p99`, med((m) => m.p99), 'ms'],
+      );
     }
     all.push(s, s1, e1);
     return alt.medianRatio;

@@ -6,7 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Flags, type BenchContext, type Benchmark } from './lib';
 
-export const description = 'P12: P1, P2, P9 (lead-lookup, enroll, calls) with tracing off, then on (every request exported to a local OTLP sink); traced / untraced ratio';
+export const description =
+  'P12: P1, P2, P9 (lead-lookup, enroll, calls) with tracing off, then on (every request exported to a local OTLP sink); traced / untraced ratio';
 
 /** Tracing may cost at most a tenth of the throughput. */
 export const goal = 0.9;
@@ -51,12 +52,18 @@ async function pass(ctx: BenchContext, bench: Benchmark, flags: Record<string, s
   try {
     return await bench.run({ ...ctx, flags: new Flags(flags), defer: (fn) => void cleanups.push(fn) });
   } finally {
-    for (const fn of cleanups.reverse()) await Promise.resolve().then(fn).catch((err: Error) => ctx.say(`cleanup failed: ${err.message}`));
+    for (const fn of cleanups.reverse())
+      await Promise.resolve()
+        .then(fn)
+        .catch((err: Error) => ctx.say(`cleanup failed: ${err.message}`));
   }
 }
 
 export async function run(ctx: BenchContext): Promise<number> {
-  const only = ctx.flags.str('only', BENCHES.join(',')).split(',').map((s) => s.trim());
+  const only = ctx.flags
+    .str('only', BENCHES.join(','))
+    .split(',')
+    .map((s) => s.trim());
   const unknown = only.filter((n) => !(BENCHES as readonly string[]).includes(n));
   if (unknown.length) throw new Error(`--only: ${unknown.join(', ')} is not one of ${BENCHES.join(', ')}`);
   const quick = ctx.flags.str('quick', 'no') === 'yes';

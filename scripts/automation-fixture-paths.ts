@@ -16,7 +16,12 @@ export interface AutomationPathContext {
 export type AutomationPath = (ctx: AutomationPathContext) => Promise<string>;
 
 const execute = async (ctx: AutomationPathContext, route: string, extra: Record<string, unknown> = {}) => {
-  const body = { automationType: 'proxy', nodeId: 'node-1', nodeParams: { params: { apiMethod: 'POST', apiURL: `${ctx.fake.url}${route}`, requestBodyJson: { n: 1 } } }, ...extra };
+  const body = {
+    automationType: 'proxy',
+    nodeId: 'node-1',
+    nodeParams: { params: { apiMethod: 'POST', apiURL: `${ctx.fake.url}${route}`, requestBodyJson: { n: 1 } } },
+    ...extra,
+  };
   const res = await ctx.app.request('POST', '/api/automation/execute', { body, headers: { 'x-key': ctx.superuserKey } });
   if (res.status !== 200) throw new Error(`execute: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { requestId: string; success: boolean; metadata: { workflowId?: string; runAttempts?: number } };

@@ -31,7 +31,10 @@ const handleOf = (ctx: CallPathContext, callId: string) => ctx.app.temporal.clie
 
 /** Places a call through POST /v1/agent and waits for its result, which must be the expected outcome. */
 async function apiCall(ctx: CallPathContext, last4: string, expected: CallResult['outcome']): Promise<RecordedCallRun> {
-  const res = await ctx.app.request('POST', '/v1/agent', { key: ctx.caller.apiKey, body: { agent: ctx.caller.agentId, phone: phoneEnding(last4), request_data: { ref: 1 } } });
+  const res = await ctx.app.request('POST', '/v1/agent', {
+    key: ctx.caller.apiKey,
+    body: { agent: ctx.caller.agentId, phone: phoneEnding(last4), request_data: { ref: 1 } },
+  });
   if (res.status !== 200) throw new Error(`POST /v1/agent: ${res.status} ${JSON.stringify(res.body)}`);
   const handle = handleOf(ctx, res.body.call_id as string);
   const r = (await handle.result()) as CallResult;
@@ -61,7 +64,11 @@ export const callPaths: Record<string, (ctx: CallPathContext) => Promise<Recorde
     if (res.status !== 200) throw new Error(`POST /v1/agent: ${res.status} ${JSON.stringify(res.body)}`);
     const callId = res.body.call_id as string;
     const handle = handleOf(ctx, callId);
-    await eventually(async () => (await ctx.app.db.one<{ provider_sid: string | null }>('SELECT provider_sid FROM calls WHERE id = $1', [callId]))?.provider_sid ?? undefined, 20_000, 'the call placed');
+    await eventually(
+      async () => (await ctx.app.db.one<{ provider_sid: string | null }>('SELECT provider_sid FROM calls WHERE id = $1', [callId]))?.provider_sid ?? undefined,
+      20_000,
+      'the call placed',
+    );
     await handle.signal(CALL_RECHECK_SIGNAL);
     const r = (await handle.result()) as CallResult;
     if (r.outcome !== 'transferred') throw new Error(`rechecked call ended ${r.outcome}`);
@@ -94,7 +101,10 @@ export const callPaths: Record<string, (ctx: CallPathContext) => Promise<Recorde
     const agent = await createAgent(app.db, ws.workspaceId, { name: 'Slot agent', phoneGroupId: group.id });
     // The workspace's one slot held by a call that is not running (freed below as its end would free it).
     const holder = randomUUID();
-    await app.db.query("INSERT INTO calls (id, workspace_id, phone_to, phone_from, slot_taken_at) VALUES ($1, $2, '12125550000', '12125559100', now())", [holder, ws.workspaceId]);
+    await app.db.query("INSERT INTO calls (id, workspace_id, phone_to, phone_from, slot_taken_at) VALUES ($1, $2, '12125550000', '12125559100', now())", [
+      holder,
+      ws.workspaceId,
+    ]);
     await app.db.query('INSERT INTO call_slot_counts (workspace_id, used) VALUES ($1, 1)', [ws.workspaceId]);
     const callId = randomUUID();
     await startOutboundCall(app.temporal.client, app.config.TEMPORAL_TASK_QUEUE_PREFIX, {

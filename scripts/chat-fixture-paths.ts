@@ -25,12 +25,29 @@ export const conversationGraph = {
     { id: 'start', type: 'start', next: 'hello' },
     { id: 'hello', type: 'message', text: 'Welcome to Acme.', next: 'ask_email' },
     { id: 'ask_email', type: 'question', text: 'What is your email?', field: 'email', validate: 'email', next: 'ask_plan' },
-    { id: 'ask_plan', type: 'question', text: 'Which plan: basic or pro?', field: 'plan', validate: 'choice', choices: ['basic', 'pro'], reask: 'Basic or pro, please.', next: 'decide' },
+    {
+      id: 'ask_plan',
+      type: 'question',
+      text: 'Which plan: basic or pro?',
+      field: 'plan',
+      validate: 'choice',
+      choices: ['basic', 'pro'],
+      reask: 'Basic or pro, please.',
+      next: 'decide',
+    },
     { id: 'decide', type: 'decision', branches: [{ when: { field: 'plan', op: 'equals', value: 'pro' }, next: 'pro_msg' }], otherwise: 'help' },
     { id: 'pro_msg', type: 'message', text: 'Pro includes priority support.', next: 'sync' },
     { id: 'sync', type: 'automation', integration: 'hubspot', action: 'create_contact', next: 'help' },
     { id: 'help', type: 'ai_reply', text: 'Ask me anything.', prompt: 'You are the Acme assistant.', facts: ['Acme is open on weekdays.'], next: 'bye_check' },
-    { id: 'bye_check', type: 'decision', branches: [{ when: { keywords: ['bye'] }, next: 'end' }, { when: { classification: 'angry' }, next: 'end' }], otherwise: 'help' },
+    {
+      id: 'bye_check',
+      type: 'decision',
+      branches: [
+        { when: { keywords: ['bye'] }, next: 'end' },
+        { when: { classification: 'angry' }, next: 'end' },
+      ],
+      otherwise: 'help',
+    },
     { id: 'end', type: 'end', text: 'Goodbye!' },
   ],
 };
@@ -67,7 +84,10 @@ async function anonymous(ctx: ChatPathContext, graph: unknown, config: Partial<C
 }
 
 const handleOf = (ctx: ChatPathContext, sessionId: string) => ctx.app.temporal.client.workflow.getHandle(chatWorkflowId(sessionId));
-const runOf = async (ctx: ChatPathContext, sessionId: string): Promise<RecordedRun> => ({ workflowId: chatWorkflowId(sessionId), runId: (await handleOf(ctx, sessionId).describe()).runId });
+const runOf = async (ctx: ChatPathContext, sessionId: string): Promise<RecordedRun> => ({
+  workflowId: chatWorkflowId(sessionId),
+  runId: (await handleOf(ctx, sessionId).describe()).runId,
+});
 const scripted: Partial<Config> = { CHAT_MODEL_BASE_URL: undefined };
 
 /** Sends each text and checks each turn's replies contain the expected text. */
@@ -86,7 +106,10 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     const { apiKey, flow } = await flowOf(ctx, conversationGraph);
     const fields = await ctx.app.request('PUT', '/v1/lead/custom-fields', { key: apiKey, body: { fields: [{ key: 'plan' }] } });
     if (fields.status !== 200) throw new Error(`custom fields: ${fields.status}`);
-    const res = await ctx.app.request('POST', '/webchat/session', { key: apiKey, body: { record: { phone: '+17145550199', first_name: 'Ann' }, flow_id: flow.id } });
+    const res = await ctx.app.request('POST', '/webchat/session', {
+      key: apiKey,
+      body: { record: { phone: '+17145550199', first_name: 'Ann' }, flow_id: flow.id },
+    });
     if (res.status !== 200) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
     const session = (await findChatSession(ctx.app.db, res.body.session))!;
     const chat = conversation(ctx, session, flow, scripted);
@@ -112,7 +135,10 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     const { apiKey, flow } = await flowOf(ctx, conversationGraph);
     const fields = await ctx.app.request('PUT', '/v1/lead/custom-fields', { key: apiKey, body: { fields: [{ key: 'plan' }] } });
     if (fields.status !== 200) throw new Error(`custom fields: ${fields.status}`);
-    const res = await ctx.app.request('POST', '/webchat/session', { key: apiKey, body: { record: { phone: '+17145550198', first_name: 'Bo' }, flow_id: flow.id } });
+    const res = await ctx.app.request('POST', '/webchat/session', {
+      key: apiKey,
+      body: { record: { phone: '+17145550198', first_name: 'Bo' }, flow_id: flow.id },
+    });
     if (res.status !== 200) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
     const session = (await findChatSession(ctx.app.db, res.body.session))!;
     const chat = conversation(ctx, session, flow, scripted);
@@ -153,7 +179,10 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     await say(chat, [['Ann', 'Last name?']]);
     const first = await runOf(ctx, session.id);
     await handleOf(ctx, session.id).result();
-    await say(chat, [['Lee', 'Company?'], ['Acme', 'Flow has ended']]);
+    await say(chat, [
+      ['Lee', 'Company?'],
+      ['Acme', 'Flow has ended'],
+    ]);
     await handleOf(ctx, session.id).result();
     const second = await runOf(ctx, session.id);
     if (second.runId === first.runId) throw new Error('the resume did not start a new run');
@@ -175,7 +204,10 @@ export const chatPaths: Record<string, (ctx: ChatPathContext) => Promise<Recorde
     const { session, chat } = await anonymous(ctx, shortGraph, { ...scripted, CHAT_UPDATES_PER_RUN: 2 });
     await say(chat, [['Ann', 'Last name?']]);
     const first = await runOf(ctx, session.id);
-    await say(chat, [['Lee', 'Company?'], ['Acme', 'Flow has ended']]);
+    await say(chat, [
+      ['Lee', 'Company?'],
+      ['Acme', 'Flow has ended'],
+    ]);
     await handleOf(ctx, session.id).result();
     if ((await runOf(ctx, session.id)).runId === first.runId) throw new Error('the run did not continue as new');
     return first;

@@ -18,11 +18,12 @@ function resolves(from, name) {
 
 const missing = [];
 for (const [at, entry] of Object.entries(packages)) {
-  for (const name of Object.keys(entry.optionalDependencies ?? {})) if (!resolves(at, name)) missing.push(`${name} (optional dependency of ${at || 'the root'})`);
+  for (const name of Object.keys(entry.optionalDependencies ?? {}))
+    if (!resolves(at, name)) missing.push(`${name} (optional dependency of ${at || 'the root'})`);
 }
 if (missing.length) {
   console.error(`package-lock.json is incomplete: ${missing.length} optional dependencies are not recorded:\n  ${missing.join('\n  ')}`);
-  console.error('Regenerate it with `npm install --package-lock-only` (it resolves every platform\'s optional packages from the registry) and commit it.');
+  console.error("Regenerate it with `npm install --package-lock-only` (it resolves every platform's optional packages from the registry) and commit it.");
   process.exit(1);
 }
 console.log(`package-lock.json records all ${Object.keys(packages).length - 1} packages' optional dependencies`);

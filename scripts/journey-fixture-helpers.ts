@@ -28,7 +28,10 @@ export async function tenant(ctx: PathContext, steps: unknown[], workspace?: Awa
   ctx.receiver.secret = secret.body.webhook_secret;
   const journey = await importSteps(ctx.app, ws.workspaceId, steps);
   const enroll = async (record: Record<string, unknown> = {}) => {
-    const res = await ctx.app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone(), ...record } } });
+    const res = await ctx.app.request('POST', '/v1/lead/sendtoworkflow', {
+      key: ws.apiKey,
+      body: { workflow_id: journey.id, record: { phone: newPhone(), ...record } },
+    });
     if (res.status !== 200) throw new Error(`enrollment failed: ${res.status} ${JSON.stringify(res.body)}`);
     const leadId = res.body.lead_id as string;
     return { leadId, handle: runOf(ctx.app, journey.id, leadId) };

@@ -14,12 +14,23 @@ export const callPaths: Record<string, (ctx: PathContext) => Promise<RecordedRun
     const ws = await ctx.app.newWorkspace({ superuser: true });
     const group = await createPhoneGroup(ctx.app.db, ws.workspaceId, { name: 'outbound', numbers: ['17145559000'] });
     const agent = await createAgent(ctx.app.db, ws.workspaceId, { name: 'Fixture agent', phoneGroupId: group.id });
-    const t = await tenant(ctx, [
-      { id: 'ring', kind: 'call', agent: agent.id, window: { start: '00:00', end: '23:59' }, retries: { attempts: 1, spacing: 'PT1S' }, retry_on: ['no_answer'] },
-      { id: 'answered', kind: 'branch', cases: [{ when: { outcome: 'no_answer' }, goto: 'unreachable' }], else: 'stop' },
-      { id: 'unreachable', kind: 'tag', tag: 'unreachable' },
-      { id: 'stop', kind: 'end' },
-    ], ws);
+    const t = await tenant(
+      ctx,
+      [
+        {
+          id: 'ring',
+          kind: 'call',
+          agent: agent.id,
+          window: { start: '00:00', end: '23:59' },
+          retries: { attempts: 1, spacing: 'PT1S' },
+          retry_on: ['no_answer'],
+        },
+        { id: 'answered', kind: 'branch', cases: [{ when: { outcome: 'no_answer' }, goto: 'unreachable' }], else: 'stop' },
+        { id: 'unreachable', kind: 'tag', tag: 'unreachable' },
+        { id: 'stop', kind: 'end' },
+      ],
+      ws,
+    );
     const { handle } = await t.enroll({ phone: '17145550003' });
     const end = (await handle.result()) as JourneyState;
     const path = end.history.map((h) => `${h.step_id}:${h.outcome}`).join(' ');

@@ -12,7 +12,10 @@ export const triggerPaths: Record<string, (ctx: PathContext) => Promise<Recorded
       { id: 'nobody', kind: 'trigger' },
       { id: 'stop', kind: 'end' },
     ]);
-    const hook = await ctx.app.request('POST', '/v1/hooks', { key: t.apiKey, body: { journey_id: t.journeyId, automation_node_id: 'handoff', webhook_url: `${ctx.hooks}/trigger` } });
+    const hook = await ctx.app.request('POST', '/v1/hooks', {
+      key: t.apiKey,
+      body: { journey_id: t.journeyId, automation_node_id: 'handoff', webhook_url: `${ctx.hooks}/trigger` },
+    });
     if (hook.status !== 200) throw new Error(`subscribe answered ${hook.status} ${JSON.stringify(hook.body)}`);
     const { handle } = await t.enroll();
     const end = (await handle.result()) as JourneyState;

@@ -26,7 +26,11 @@ export const journeyPaths: Record<string, (ctx: PathContext) => Promise<Recorded
 
   /** An enroll signal (a repeat enrollment joining the open run) that the active run ignores. */
   async 'enroll-signal'(ctx) {
-    const t = await tenant(ctx, [{ id: 'start', kind: 'tag', tag: 'started' }, { id: 'nap', kind: 'wait', duration: 'PT2S' }, { id: 'stop', kind: 'end' }]);
+    const t = await tenant(ctx, [
+      { id: 'start', kind: 'tag', tag: 'started' },
+      { id: 'nap', kind: 'wait', duration: 'PT2S' },
+      { id: 'stop', kind: 'end' },
+    ]);
     const { leadId, handle } = await t.enroll();
     await atStep(ctx, leadId, 'nap');
     await handle.signal(enrollSignal, { version: t.version });
@@ -36,7 +40,11 @@ export const journeyPaths: Record<string, (ctx: PathContext) => Promise<Recorded
 
   /** The unenroll signal during a long wait: the timer is cancelled, the run ends unenrolled. */
   async 'unenroll-mid-wait'(ctx) {
-    const t = await tenant(ctx, [{ id: 'start', kind: 'tag', tag: 'started' }, { id: 'nap', kind: 'wait', duration: 'P2D' }, { id: 'late', kind: 'tag', tag: 'late' }]);
+    const t = await tenant(ctx, [
+      { id: 'start', kind: 'tag', tag: 'started' },
+      { id: 'nap', kind: 'wait', duration: 'P2D' },
+      { id: 'late', kind: 'tag', tag: 'late' },
+    ]);
     const { leadId, handle } = await t.enroll();
     await atStep(ctx, leadId, 'nap');
     await timerStarted(ctx, handle.workflowId);
@@ -48,7 +56,11 @@ export const journeyPaths: Record<string, (ctx: PathContext) => Promise<Recorded
 
   /** Unenroll then enroll before the run ends: it finishes the old enrollment and continues as new on the journey. */
   async 'start-over'(ctx) {
-    const t = await tenant(ctx, [{ id: 'start', kind: 'tag', tag: 'started' }, { id: 'nap', kind: 'wait', duration: 'P1D' }, { id: 'stop', kind: 'end' }]);
+    const t = await tenant(ctx, [
+      { id: 'start', kind: 'tag', tag: 'started' },
+      { id: 'nap', kind: 'wait', duration: 'P1D' },
+      { id: 'stop', kind: 'end' },
+    ]);
     const { leadId, handle } = await t.enroll();
     await atStep(ctx, leadId, 'nap');
     const firstRunId = (await handle.describe()).runId;
@@ -66,7 +78,7 @@ export const journeyPaths: Record<string, (ctx: PathContext) => Promise<Recorded
   },
 
   /** A run that started from carried state (resume), waited, and continued as new again. */
-  async 'resumed'(ctx) {
+  async resumed(ctx) {
     return (await continuedRuns(ctx))[1]!;
   },
 
@@ -109,7 +121,14 @@ function continuedRuns(ctx: PathContext): Promise<RecordedRun[]> {
     const lead = await ctx.app.request('POST', '/v1/lead/create', { key: t.apiKey, body: { phone: newPhone() } });
     const leadId = lead.body.lead_id as string;
     if (!leadId) throw new Error(`lead create failed: ${JSON.stringify(lead.body)}`);
-    const input: JourneyInput = { workspaceId: t.workspaceId, journeyId: t.journeyId, leadId, version: t.version, steps: parseJourneySteps(steps), maxStepsPerRun: 2 };
+    const input: JourneyInput = {
+      workspaceId: t.workspaceId,
+      journeyId: t.journeyId,
+      leadId,
+      version: t.version,
+      steps: parseJourneySteps(steps),
+      maxStepsPerRun: 2,
+    };
     const handle = await ctx.app.temporal.client.workflow.start<typeof journeyEnrollment>('journeyEnrollment', {
       taskQueue: taskQueue('journeys', ctx.app.config.TEMPORAL_TASK_QUEUE_PREFIX),
       workflowId: enrollmentWorkflowId(t.journeyId, leadId),
@@ -122,7 +141,7 @@ function continuedRuns(ctx: PathContext): Promise<RecordedRun[]> {
     });
     await handle.result();
     const runs: RecordedRun[] = [];
-    for (let runId: string | undefined = handle.firstExecutionRunId; runId; ) {
+    for (let runId: string | undefined = handle.firstExecutionRunId; runId;) {
       runs.push({ workflowId: handle.workflowId, runId });
       const history: temporal.api.history.v1.IHistory = await ctx.app.temporal.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
       runId = history.events!.at(-1)!.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;

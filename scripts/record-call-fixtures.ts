@@ -15,7 +15,6 @@ import { planRecording, runRecorder } from './fixture-recorder';
 
 const plan = planRecording('call', Object.keys(callPaths));
 
-
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   await globalSetup();

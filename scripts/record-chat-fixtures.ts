@@ -30,13 +30,15 @@ async function fakeModel(): Promise<{ url: string; close(): Promise<void> }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   await globalSetup();
   const model = await fakeModel();
   // The worker's model is the fake; each path picks scripted or openai through its Conversation's configuration.
-  const app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.0/8', CHAT_MODEL_BASE_URL: model.url, CHAT_MODEL_API_KEY: 'sk-fixture' } });
+  const app = await startTestApp({
+    workers: true,
+    config: { SSRF_ALLOWLIST: '127.0.0.0/8', CHAT_MODEL_BASE_URL: model.url, CHAT_MODEL_API_KEY: 'sk-fixture' },
+  });
   try {
     const ctx: ChatPathContext = { app, modelUrl: model.url };
     await plan.recordAll(app.temporal.client, (name) => chatPaths[name]!(ctx));

@@ -14,7 +14,6 @@ import { planRecording, runRecorder } from './fixture-recorder';
 
 const plan = planRecording('journey', Object.keys(journeyPaths));
 
-
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   await globalSetup();

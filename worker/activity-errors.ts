@@ -15,7 +15,8 @@ export function atActivityBoundary(err: unknown): unknown {
   if (err instanceof DomainError) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true, cause: err });
   if (err instanceof ApiError && err.status < 500) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true });
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('22')) return ApplicationFailure.create({ type: INVALID_DATA, message: (err as Error).message, nonRetryable: true });
+  if (typeof code === 'string' && code.startsWith('22'))
+    return ApplicationFailure.create({ type: INVALID_DATA, message: (err as Error).message, nonRetryable: true });
   return err;
 }
 

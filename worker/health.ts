@@ -14,8 +14,14 @@ const within = <T>(ms: number, p: Promise<T>) =>
 /** What /readyz answers: ready when every worker polls and Postgres and Temporal answer, and which queues it polls. */
 async function readiness(workers: Worker[], db: Db, connection: NativeConnection) {
   const [postgres, temporal] = await Promise.all([
-    within(2000, db.ping()).then(() => true, () => false),
-    within(2000, connection.healthService.check({})).then((r) => r.status === 1, () => false),
+    within(2000, db.ping()).then(
+      () => true,
+      () => false,
+    ),
+    within(2000, connection.healthService.check({})).then(
+      (r) => r.status === 1,
+      () => false,
+    ),
   ]);
   const states = Object.fromEntries(workers.map((w) => [w.options.taskQueue, w.getState()]));
   const polling = Object.values(states).every((s) => s === 'RUNNING');

@@ -59,7 +59,9 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
     await health.close();
     await connection.close().catch(() => undefined);
     await db.close().catch(() => undefined);
-    await currentTracing()?.shutdown().catch(() => undefined);
+    await currentTracing()
+      ?.shutdown()
+      .catch(() => undefined);
   });
   const polling = untilPolling(connection, workers).then(() =>
     logger.info({ taskQueues: workers.map((w) => w.options.taskQueue), metricsPort: config.WORKER_METRICS_PORT, health: health.url }, 'worker polling'),
@@ -79,8 +81,7 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
 }
 
 /** The longest an orderly worker shutdown can take (the SDK forces it after that), plus a margin. */
-export const workerStopLimitMs = (config: Pick<Config, 'WORKER_SHUTDOWN_GRACE_MS'>) =>
-  config.WORKER_SHUTDOWN_GRACE_MS + SHUTDOWN_FORCE_AFTER_GRACE_MS + 2000;
+export const workerStopLimitMs = (config: Pick<Config, 'WORKER_SHUTDOWN_GRACE_MS'>) => config.WORKER_SHUTDOWN_GRACE_MS + SHUTDOWN_FORCE_AFTER_GRACE_MS + 2000;
 
 if (require.main === module) {
   const config = loadConfigOrExit();

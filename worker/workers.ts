@@ -35,7 +35,9 @@ export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
   const activities = createActivities({ db: o.db, logger: o.logger, config: o.config });
   const tracing = workerTracing();
   // Bundled once and shared: every queue's worker runs the same workflow code.
-  const workflowBundle = o.bundlePath ? { codePath: o.bundlePath } : await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: sdkLogger(o.logger, { quiet: true }) });
+  const workflowBundle = o.bundlePath
+    ? { codePath: o.bundlePath }
+    : await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: sdkLogger(o.logger, { quiet: true }) });
   return Promise.all(
     (o.kinds ?? TASK_QUEUE_KINDS).map((kind) =>
       Worker.create({

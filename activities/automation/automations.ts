@@ -162,7 +162,12 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
       const eventId = `evt_${createHash('sha256').update(`automation\n${input.requestId}`).digest('hex').slice(0, 32)}`;
       const result = await deliverWebhook({ url: input.callbackUrl!, body: JSON.stringify(envelope), secrets, eventId }, { allow: ssrfAllowlist(allow) });
       if (result.ok) return;
-      throw ApplicationFailure.create({ type: result.retryable ? 'callback_unavailable' : 'callback_rejected', message: `callback: ${result.reason}`, nonRetryable: !result.retryable, nextRetryDelay: result.retryAfterMs });
+      throw ApplicationFailure.create({
+        type: result.retryable ? 'callback_unavailable' : 'callback_rejected',
+        message: `callback: ${result.reason}`,
+        nonRetryable: !result.retryable,
+        nextRetryDelay: result.retryAfterMs,
+      });
     },
   };
 }

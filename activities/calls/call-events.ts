@@ -30,13 +30,18 @@ export function createCallEventActivities(deps: { db: Db; logger: Logger; ssrfAl
      * subscribers still failing. Throws a retryable failure while any of those remain.
      */
     async publishCallEvent(e: CallEventInput): Promise<{ delivered: number; refused: number }> {
-      return publishToSubscribers({ ...deps, ssrf }, e, async () => {
-        const rows = await callWithLegs(db, e.workspaceId, e.callId);
-        if (!rows) return undefined; // the call or its workspace is gone: nothing to tell
-        const [call, ...legs] = rows.map(presentCallRecord);
-        // created_at is when the event was first scheduled, so every retry sends the same body.
-        return callEventBody({ eventId: e.eventId, type: e.type, createdAt: new Date(scheduledAt()), call, legs });
-      }, { failureType: CALL_EVENT_UNDELIVERED, logFields: { callId: e.callId } });
+      return publishToSubscribers(
+        { ...deps, ssrf },
+        e,
+        async () => {
+          const rows = await callWithLegs(db, e.workspaceId, e.callId);
+          if (!rows) return undefined; // the call or its workspace is gone: nothing to tell
+          const [call, ...legs] = rows.map(presentCallRecord);
+          // created_at is when the event was first scheduled, so every retry sends the same body.
+          return callEventBody({ eventId: e.eventId, type: e.type, createdAt: new Date(scheduledAt()), call, legs });
+        },
+        { failureType: CALL_EVENT_UNDELIVERED, logFields: { callId: e.callId } },
+      );
     },
   };
 }

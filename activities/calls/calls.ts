@@ -54,7 +54,10 @@ export function createCallActivities(deps: { db: Db; logger: Logger; config?: Co
   /** The oldest top-level call between the numbers created since `sinceMs` that no call of ours carries, if any. */
   const placedEarlier = async (to: string, from: string, sinceMs: number): Promise<string | null> => {
     const recent = (await provider.listCalls({ to, from })).filter((c) => c.parentCallSid === null && Date.parse(c.createdAt) >= sinceMs);
-    const taken = await recordedProviderSids(db, recent.map((c) => c.sid));
+    const taken = await recordedProviderSids(
+      db,
+      recent.map((c) => c.sid),
+    );
     return recent.filter((c) => !taken.has(c.sid)).at(-1)?.sid ?? null;
   };
 

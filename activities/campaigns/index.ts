@@ -59,7 +59,8 @@ export function createCampaignActivities(deps: { db: Db; logger: Logger; ssrfAll
           else {
             const ms = msUntilWindow(a.nowMs, window, callTimeZone(r.timezone, ws?.timezone ?? ''));
             if (ms > 0) waiting.push({ position: r.position, until: new Date(a.nowMs + ms) });
-            else if (due.length < a.limit) due.push({ position: r.position, leadId: r.lead_id, phone: r.phone, attempts: r.attempts, requestData: requestDataOf(r) });
+            else if (due.length < a.limit)
+              due.push({ position: r.position, leadId: r.lead_id, phone: r.phone, attempts: r.attempts, requestData: requestDataOf(r) });
           }
         }
         await markWaiting(db, a.campaignId, waiting);
@@ -101,19 +102,32 @@ export function createCampaignActivities(deps: { db: Db; logger: Logger; ssrfAll
 
     /** POSTs a campaign event to its subscribers as publishCallEvent does a call's (signed, settled per subscriber, retried). */
     async publishCampaignEvent(e: CampaignEventInput): Promise<{ delivered: number; refused: number }> {
-      return publishToSubscribers({ ...deps, ssrf }, e, async () => {
-        const campaign = await findCampaign(db, e.workspaceId, e.campaignId);
-        if (!campaign) return undefined;
-        const createdAt = new Date(Context.current().info.scheduledTimestampMs).toISOString();
-        const data = { campaign: presentCampaign(campaign, countsOf(await leadCounts(db, campaign.id))) };
-        return JSON.stringify({ id: e.eventId, type: e.type, created_at: createdAt, data });
-      }, { failureType: 'campaign_event_undelivered', logFields: { campaignId: e.campaignId } });
+      return publishToSubscribers(
+        { ...deps, ssrf },
+        e,
+        async () => {
+          const campaign = await findCampaign(db, e.workspaceId, e.campaignId);
+          if (!campaign) return undefined;
+          const createdAt = new Date(Context.current().info.scheduledTimestampMs).toISOString();
+          const data = { campaign: presentCampaign(campaign, countsOf(await leadCounts(db, campaign.id))) };
+          return JSON.stringify({ id: e.eventId, type: e.type, created_at: createdAt, data });
+        },
+        { failureType: 'campaign_event_undelivered', logFields: { campaignId: e.campaignId } },
+      );
     },
   };
 }
 
 /** The lead's fields as its call's request_data (custom fields by key, the standard ones beside). */
-function requestDataOf(r: { lead_id: string; first_name: string | null; last_name: string | null; email: string | null; company: string | null; timezone: string | null; custom_fields: Record<string, unknown> | null }) {
+function requestDataOf(r: {
+  lead_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  company: string | null;
+  timezone: string | null;
+  custom_fields: Record<string, unknown> | null;
+}) {
   const standard = { lead_id: r.lead_id, first_name: r.first_name, last_name: r.last_name, email: r.email, company: r.company, timezone: r.timezone };
   return { ...(r.custom_fields ?? {}), ...Object.fromEntries(Object.entries(standard).filter(([, v]) => v !== null)) };
 }

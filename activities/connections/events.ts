@@ -16,10 +16,15 @@ export function createConnectionEventActivities(deps: { db: Db; logger: Logger; 
   return {
     /** POSTs the event, signed like every webhook, to each subscriber that has not settled it; throws while any can still take it. */
     async publishConnectionEvent(e: ConnectionEventInput): Promise<{ delivered: number; refused: number }> {
-      return publishToSubscribers({ ...deps, ssrf }, e, async () => {
-        const row = await findConnectionById(db, e.workspaceId, e.connectionId);
-        return row && connectionEventBody(e, presentConnection(row)); // deleted meanwhile: nothing to tell
-      }, { failureType: CONNECTION_EVENT_UNDELIVERED, logFields: { connectionId: e.connectionId } });
+      return publishToSubscribers(
+        { ...deps, ssrf },
+        e,
+        async () => {
+          const row = await findConnectionById(db, e.workspaceId, e.connectionId);
+          return row && connectionEventBody(e, presentConnection(row)); // deleted meanwhile: nothing to tell
+        },
+        { failureType: CONNECTION_EVENT_UNDELIVERED, logFields: { connectionId: e.connectionId } },
+      );
     },
   };
 }

@@ -39,7 +39,11 @@ export function createConnectionRefreshActivities(deps: { db: Db; config?: Confi
       if (!row || !integration || row.kind !== 'oauth2' || row.broken_at) return 'skipped';
       const conn = toConnection(row, defaultKeyring());
       try {
-        const fresh = await ensureFreshConnection(db, conn, integration.auth, { config, refreshBeforeMs: q.horizonSeconds * 1000, onBroken: brokenPublisher(config) });
+        const fresh = await ensureFreshConnection(db, conn, integration.auth, {
+          config,
+          refreshBeforeMs: q.horizonSeconds * 1000,
+          onBroken: brokenPublisher(config),
+        });
         return fresh === conn ? 'fresh' : 'refreshed';
       } catch (err) {
         if (err instanceof VendorError && err.type === 'reconnect_required') return 'broken';

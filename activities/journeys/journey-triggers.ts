@@ -87,7 +87,14 @@ export function createJourneyTriggerActivities(deps: { db: Db; logger: Logger; s
           const r = await deliverWebhook({ url: h.url, body, secrets: keys, eventId: e.eventId }, ssrf);
           if (r.ok || !r.retryable || last) {
             const outcome = r.ok ? 'delivered' : r.retryable ? 'failed' : r.status === undefined ? 'blocked' : 'rejected';
-            await settleJourneyHook(db, { eventId: e.eventId, hookId: h.id, workspaceId: e.workspaceId, outcome, httpStatus: r.status, detail: r.ok ? undefined : r.reason });
+            await settleJourneyHook(db, {
+              eventId: e.eventId,
+              hookId: h.id,
+              workspaceId: e.workspaceId,
+              outcome,
+              httpStatus: r.status,
+              detail: r.ok ? undefined : r.reason,
+            });
           }
           if (!r.ok) deps.logger.info({ journeyId: e.journeyId, hookId: h.id, eventId: e.eventId, reason: r.reason }, 'journey trigger not delivered');
           return r;

@@ -33,8 +33,7 @@ export const JOURNEY_FAILURES = {
   webhookUnavailable: 'webhook_unavailable',
 } as const;
 
-const leadGone = () =>
-  ApplicationFailure.create({ type: JOURNEY_FAILURES.leadGone, message: 'the lead no longer exists', nonRetryable: true });
+const leadGone = () => ApplicationFailure.create({ type: JOURNEY_FAILURES.leadGone, message: 'the lead no longer exists', nonRetryable: true });
 
 /** Journey activities. Each is safe to run twice: upserts, set operations, and webhooks carrying a stable event id. */
 export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllowlist: string[] }) {
@@ -55,7 +54,8 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
     /** A version's validated steps (for a run that starts over on a new enrollment). */
     async journeySteps(c: { workspaceId: string; journeyId: string; version: number }): Promise<JourneyStep[]> {
       const steps = await journeyVersionSteps(db, c.workspaceId, c.journeyId, c.version);
-      if (steps === undefined) throw ApplicationFailure.create({ type: 'journey_not_found', message: 'the journey version no longer exists', nonRetryable: true });
+      if (steps === undefined)
+        throw ApplicationFailure.create({ type: 'journey_not_found', message: 'the journey version no longer exists', nonRetryable: true });
       try {
         return parseJourneySteps(steps);
       } catch (err) {
@@ -72,10 +72,7 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
     },
 
     async journeyTag(c: StepContext & { tag: string; remove: boolean }): Promise<void> {
-      const [row] = await Promise.all([
-        (c.remove ? removeTag : addTag)(db, c.workspaceId, c.leadId, c.tag),
-        setEnrollmentStep(db, c.enrollmentId, c.stepId),
-      ]);
+      const [row] = await Promise.all([(c.remove ? removeTag : addTag)(db, c.workspaceId, c.leadId, c.tag), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
       if (!row) throw leadGone();
     },
 
@@ -83,10 +80,7 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
     async journeyUpdateLead(c: StepContext & { fields: Record<string, string | null> }): Promise<{ ignored: string[] }> {
       // A bad field is a DomainError (invalid_fields): final at the activity boundary (worker/activity-errors.ts).
       const split = splitRecord(c.fields, await customFieldKeys(db, c.workspaceId));
-      const [row] = await Promise.all([
-        updateLead(db, c.workspaceId, c.leadId, split.standard, split.custom),
-        setEnrollmentStep(db, c.enrollmentId, c.stepId),
-      ]);
+      const [row] = await Promise.all([updateLead(db, c.workspaceId, c.leadId, split.standard, split.custom), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
       if (!row) throw leadGone();
       return { ignored: split.ignored };
     },
@@ -97,7 +91,10 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
       const ids = { event_id: eventId, journey_id: c.journeyId, enrollment_id: c.enrollmentId, step_id: c.stepId, lead_id: c.leadId };
       const vars = { ...ids, lead: presentLead(l) };
       const body = c.payload === undefined ? { id: eventId, type: 'journey.webhook', ...vars } : renderTemplate(c.payload, vars);
-      const result = await deliverWebhook({ url: c.url, body: JSON.stringify(body), secrets: [secrets!.current, ...(secrets!.previous ? [secrets!.previous] : [])], eventId }, ssrf);
+      const result = await deliverWebhook(
+        { url: c.url, body: JSON.stringify(body), secrets: [secrets!.current, ...(secrets!.previous ? [secrets!.previous] : [])], eventId },
+        ssrf,
+      );
       if (result.ok) return { status: result.status, eventId };
       deps.logger.info({ enrollmentId: c.enrollmentId, stepId: c.stepId, reason: result.reason }, 'webhook not delivered');
       if (result.retryable) {

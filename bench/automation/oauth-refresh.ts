@@ -14,7 +14,13 @@ import { median } from '../lib';
  */
 export async function measureRefresh(db: Db, workspaceId: string, allow: string[], count: number): Promise<Figure[]> {
   const tokens = http.createServer((req, res) =>
-    req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `at-${Math.random()}`, refresh_token: 'rt', expires_in: 3600 }))),
+    req
+      .resume()
+      .on('end', () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ access_token: `at-${Math.random()}`, refresh_token: 'rt', expires_in: 3600 })),
+      ),
   );
   await new Promise<void>((r) => tokens.listen(0, '127.0.0.1', r));
   const tokenUrl = `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/token`;
@@ -23,7 +29,15 @@ export async function measureRefresh(db: Db, workspaceId: string, allow: string[
   const fresh: number[] = [];
   try {
     for (let i = 0; i < count; i++) {
-      await createConnection(db, { workspaceId, userId: null, integration: 'google_calendar', kind: 'oauth2', secrets: { access_token: 'at', refresh_token: 'rt' }, settings: { token_url: tokenUrl }, expiresAt: new Date(Date.now() + 30_000) });
+      await createConnection(db, {
+        workspaceId,
+        userId: null,
+        integration: 'google_calendar',
+        kind: 'oauth2',
+        secrets: { access_token: 'at', refresh_token: 'rt' },
+        settings: { token_url: tokenUrl },
+        expiresAt: new Date(Date.now() + 30_000),
+      });
       const expiring = (await loadConnection(db, { workspaceId, userId: null, integration: 'google_calendar' }))!;
       let t = performance.now();
       const renewed = await ensureFreshConnection(db, expiring, auth, { ssrfAllowlist: allow });

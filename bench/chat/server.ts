@@ -17,7 +17,14 @@ async function main(): Promise<void> {
   // BENCH_WORKERS=0: the api alone, as deployed (its workflows' workers run in another process).
   if (process.env.BENCH_WORKERS !== '0') {
     const connection = await connectNativeTemporal(config);
-    const workers = await createWorkers({ connection, db, logger, config, namespace: config.TEMPORAL_NAMESPACE, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX });
+    const workers = await createWorkers({
+      connection,
+      db,
+      logger,
+      config,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
+    });
     for (const w of workers) void w.run();
   }
   const app = createApp({ config, db, temporal, logger });

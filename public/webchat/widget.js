@@ -10,7 +10,11 @@
   var wsOrigin = origin.replace(/^http/, 'ws');
   var storeKey = 'switchboard-chat:' + flowId;
   var sessionId = null;
-  try { sessionId = localStorage.getItem(storeKey); } catch { /* storage blocked: no resume */ }
+  try {
+    sessionId = localStorage.getItem(storeKey);
+  } catch {
+    /* storage blocked: no resume */
+  }
   var given = script.getAttribute('data-session');
   var fresh = !!given && given !== sessionId;
   if (fresh) sessionId = given;
@@ -22,7 +26,8 @@
   var retry = 0;
   var shown = {};
 
-  var css = '#sb-chat{position:fixed;right:16px;bottom:16px;width:320px;height:440px;display:flex;flex-direction:column;' +
+  var css =
+    '#sb-chat{position:fixed;right:16px;bottom:16px;width:320px;height:440px;display:flex;flex-direction:column;' +
     'font:14px system-ui,sans-serif;background:#fff;border:1px solid #ccc;border-radius:10px;box-shadow:0 4px 16px rgba(0,0,0,.15)}' +
     '#sb-chat header{display:flex;align-items:center;gap:8px;padding:8px 10px;border-bottom:1px solid #eee;font-weight:600}' +
     '#sb-chat header img{width:28px;height:28px;border-radius:50%}' +
@@ -38,7 +43,8 @@
 
   var root = document.createElement('div');
   root.id = 'sb-chat';
-  root.innerHTML = '<header><img alt="" hidden><span class="sb-name">Chat</span></header><div class="sb-log" role="log" aria-live="polite"></div>' +
+  root.innerHTML =
+    '<header><img alt="" hidden><span class="sb-name">Chat</span></header><div class="sb-log" role="log" aria-live="polite"></div>' +
     '<div class="sb-typing" aria-live="polite"></div><form><input name="text" autocomplete="off" placeholder="Type a message…" aria-label="Message"><button type="submit">Send</button></form>';
   document.body.appendChild(root);
   var log = root.querySelector('.sb-log');
@@ -61,20 +67,38 @@
   }
 
   function connect(reconnect) {
-    var url = wsOrigin + '/webchat/flow/' + encodeURIComponent(flowId) + '/session/' + (sessionId || 'null') + '/r/' + reconnect +
+    var url =
+      wsOrigin +
+      '/webchat/flow/' +
+      encodeURIComponent(flowId) +
+      '/session/' +
+      (sessionId || 'null') +
+      '/r/' +
+      reconnect +
       (reconnect && lastId ? '?last=' + encodeURIComponent(lastId) : '');
     socket = new WebSocket(url);
     socket.onmessage = function (ev) {
       var f;
-      try { f = JSON.parse(ev.data); } catch { return; }
+      try {
+        f = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
       retry = 0;
       if (f.type === 'session') {
         sessionId = f.session_id;
-        try { localStorage.setItem(storeKey, sessionId); } catch { /* no resume */ }
+        try {
+          localStorage.setItem(storeKey, sessionId);
+        } catch {
+          /* no resume */
+        }
       } else if (f.type === 'chatowner') {
         root.querySelector('.sb-name').textContent = f.name;
         var img = root.querySelector('header img');
-        if (f.profilepic) { img.src = f.profilepic; img.hidden = false; }
+        if (f.profilepic) {
+          img.src = f.profilepic;
+          img.hidden = false;
+        }
       } else if (f.type === 'message') {
         typing.textContent = '';
         lastId = f.id;
@@ -95,7 +119,9 @@
       beat = setInterval(function () {
         var d = new Date();
         var off = -d.getTimezoneOffset();
-        var pad = function (n) { return (n < 10 ? '0' : '') + n; };
+        var pad = function (n) {
+          return (n < 10 ? '0' : '') + n;
+        };
         var tz = (off >= 0 ? '+' : '-') + pad(Math.floor(Math.abs(off) / 60)) + ':' + pad(Math.abs(off) % 60);
         send({ type: 'heartbeat', message: { stamp: d.toISOString().slice(0, 19), tz: tz } });
       }, 15000);
@@ -105,7 +131,11 @@
       // 1000: ended; 44xx: a session this page cannot use (start over next load); else a drop: reconnect and catch up.
       if (ended || ev.code === 1000) return;
       if (ev.code >= 4400 && ev.code < 4500) {
-        try { localStorage.removeItem(storeKey); } catch { /* nothing stored */ }
+        try {
+          localStorage.removeItem(storeKey);
+        } catch {
+          /* nothing stored */
+        }
         // An anonymous conversation is stored once the visitor writes: one left before that is unknown. Start anew, once.
         if (ev.code === 4404 && !startedOver && !given) {
           startedOver = true;
@@ -118,13 +148,21 @@
         return;
       }
       retry = Math.min(retry + 1, 6);
-      setTimeout(function () { connect(true); }, 250 * Math.pow(2, retry - 1));
+      setTimeout(
+        function () {
+          connect(true);
+        },
+        250 * Math.pow(2, retry - 1),
+      );
     };
   }
 
   var lastTyping = 0;
   input.addEventListener('input', function () {
-    if (Date.now() - lastTyping > 3000) { lastTyping = Date.now(); send({ type: 'typing', message: true }); }
+    if (Date.now() - lastTyping > 3000) {
+      lastTyping = Date.now();
+      send({ type: 'typing', message: true });
+    }
   });
   form.addEventListener('submit', function (ev) {
     ev.preventDefault();
@@ -139,9 +177,23 @@
   if (!sessionId && lead.phone) {
     var record = {};
     for (var k in lead) if (lead[k]) record[k] = lead[k];
-    fetch(origin + '/webchat/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ record: record, flow_id: flowId }) })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (s) { if (s) sessionId = s.session; connect(false); }, function () { connect(false); });
+    fetch(origin + '/webchat/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ record: record, flow_id: flowId }),
+    })
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
+      .then(
+        function (s) {
+          if (s) sessionId = s.session;
+          connect(false);
+        },
+        function () {
+          connect(false);
+        },
+      );
   } else {
     // A stored session after a reload: r/true without ?last= replays the whole conversation.
     connect(!!sessionId && !fresh);

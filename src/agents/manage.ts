@@ -57,7 +57,8 @@ export async function createAgentWithNumbers(
   const numbers = [...new Set(await Promise.all((a.numbers ?? []).map((n) => phoneOf(db, workspaceId, n, 'numbers'))))];
   const transfer = a.transfer_number === undefined ? undefined : await phoneOf(db, workspaceId, a.transfer_number, 'transfer_number');
   return db.tx(async (q) => {
-    const group = numbers.length || a.phone_group ? await createPhoneGroup(q, workspaceId, { name: a.phone_group ?? `${a.name} numbers`, numbers: [] }) : undefined;
+    const group =
+      numbers.length || a.phone_group ? await createPhoneGroup(q, workspaceId, { name: a.phone_group ?? `${a.name} numbers`, numbers: [] }) : undefined;
     const agent = await createAgent(q, workspaceId, { name: a.name, profilePicture: a.profile_picture, transferNumber: transfer, phoneGroupId: group?.id });
     if (a.call_window) await updateAgentColumns(q, workspaceId, agent.id, { callWindow: a.call_window });
     await placeNumbers(q, workspaceId, numbers, group?.id ?? null);
@@ -98,7 +99,11 @@ export async function addPhoneNumber(db: Db, workspaceId: string, n: PhoneNumber
 /** The workspace's number by its id or its digits (any written form), or a 404-coded DomainError. */
 export async function phoneNumberIdOf(db: Queryable, workspaceId: string, ref: string): Promise<string> {
   const phone = isUuid(ref) ? undefined : normalizePhone(ref, await workspaceRegion(db, workspaceId));
-  const row = isUuid(ref) ? await findPhoneNumber(db, workspaceId, { id: ref.toLowerCase() }) : phone ? await findPhoneNumber(db, workspaceId, { phone }) : undefined;
+  const row = isUuid(ref)
+    ? await findPhoneNumber(db, workspaceId, { id: ref.toLowerCase() })
+    : phone
+      ? await findPhoneNumber(db, workspaceId, { phone })
+      : undefined;
   if (!row) throw new DomainError('phone_number_not_found', PHONE_NUMBER_NOT_FOUND);
   return row.id;
 }

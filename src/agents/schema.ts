@@ -19,10 +19,13 @@ const name = (description: string) =>
       .transform((s) => s.replace(EDGE_SPACES, '')),
     { type: 'string', minLength: 1, maxLength: 100, allOf: [{ pattern: NO_NUL_PATTERN }, { pattern: HAS_NON_SPACE.source }], description },
   );
-const Picture = documentAs(
-  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'at most 2048 characters'),
-  { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: "The agent's picture (an http(s) URL)" },
-);
+const Picture = documentAs(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'at most 2048 characters'), {
+  type: 'string',
+  format: 'uri',
+  pattern: '^https?://',
+  maxLength: 2048,
+  description: "The agent's picture (an http(s) URL)",
+});
 /** A phone as written by a person: normalised (libphonenumber-js, the workspace's region) by the shared module. */
 const phone = (description: string) =>
   documentAs(z.string().min(1, 'required').max(64), { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'], description });
@@ -56,7 +59,7 @@ export type AgentUpdate = z.output<typeof AgentUpdateInput>;
 /** A number added to the workspace, optionally in an agent's phone group. */
 export const PhoneNumberAddInput = z.strictObject({
   number: phone('E.164 (digits, with or without +) or a common written form'),
-  agent_id: z.guid('must be a UUID').optional().describe("The agent whose phone group gets the number; absent: no agent"),
+  agent_id: z.guid('must be a UUID').optional().describe('The agent whose phone group gets the number; absent: no agent'),
 });
 export type PhoneNumberAdd = z.output<typeof PhoneNumberAddInput>;
 

@@ -30,7 +30,7 @@ export function jwtUserResolver(
       user = await findUserForAuth(deps.db, userId);
       if (user) users.set(userId, user);
     }
-    if (!user) throw unauthorized('Unauthorized: the token\'s user does not exist');
+    if (!user) throw unauthorized("Unauthorized: the token's user does not exist");
     return user;
   };
 }

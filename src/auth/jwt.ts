@@ -95,7 +95,8 @@ function refusal(err: unknown): JwtRefused {
   if (err instanceof errors.JWTClaimValidationFailed) return new JwtRefused('claims', `token claim "${err.claim}" is missing or wrong`);
   if (err instanceof errors.JWSSignatureVerificationFailed) return new JwtRefused('signature', 'token signature does not verify');
   if (err instanceof errors.JOSEAlgNotAllowed) return new JwtRefused('algorithm', 'token algorithm not accepted');
-  if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys) return new JwtRefused('signature', 'no key of the key set matches the token');
+  if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys)
+    return new JwtRefused('signature', 'no key of the key set matches the token');
   if (err instanceof errors.JOSENotSupported) return new JwtRefused('algorithm', 'token uses an unsupported feature');
   if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid) {
     return new JwtRefused('jwks_unavailable', 'the key set to verify this token is unavailable');

@@ -13,7 +13,9 @@ export async function verifyLogin(deps: AppDeps, ip: string, email: string, pass
   if (!deps.auth) throw unavailable('Login is not available on this process');
   deps.auth.loginLimits.attempt(ip, email);
   const user = await findUserByEmail(deps.db, email);
-  const ok = user ? await verifyPassword(password, user.password_hash) : await verifyPassword(password, await (decoyHash ??= hashPassword('decoy'))).then(() => false);
+  const ok = user
+    ? await verifyPassword(password, user.password_hash)
+    : await verifyPassword(password, await (decoyHash ??= hashPassword('decoy'))).then(() => false);
   if (!user || !ok) throw unauthorized('Unauthorized: unknown email or wrong password');
   return { id: user.id, workspaceId: user.workspace_id };
 }

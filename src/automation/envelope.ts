@@ -42,7 +42,12 @@ export function outcomeEnvelope(
 }
 
 /** The envelope of a refused request (400/401/403/404/409/…): success false with the reason. */
-export function failureEnvelope(requestId: string, message: string, body: { nodeId?: unknown; automationType?: unknown } = {}, receivedAt = Date.now()): AutomationEnvelope {
+export function failureEnvelope(
+  requestId: string,
+  message: string,
+  body: { nodeId?: unknown; automationType?: unknown } = {},
+  receivedAt = Date.now(),
+): AutomationEnvelope {
   return {
     requestId,
     nodeId: typeof body.nodeId === 'string' ? body.nodeId : null,

@@ -31,7 +31,8 @@ export interface ExecuteRequest {
 /** Refuses a JWT user another user's userId or an integration they are not allowed (403). */
 export function authorize(auth: AutomationAuth, body: ExecuteRequest): void {
   if (auth.superuser) return;
-  if (body.userId !== undefined && body.userId !== auth.userId) throw new DomainError('automation_not_allowed', 'Forbidden: userId must be your own user (or use a superuser key)');
+  if (body.userId !== undefined && body.userId !== auth.userId)
+    throw new DomainError('automation_not_allowed', 'Forbidden: userId must be your own user (or use a superuser key)');
   if (auth.allowedIntegrations && !auth.allowedIntegrations.includes(body.automationType)) {
     throw new DomainError('automation_not_allowed', `Forbidden: you are not allowed to run ${body.automationType} automations`);
   }
@@ -53,7 +54,15 @@ export async function executeAutomation(
   const nodeId = body.nodeId ?? null;
   const call = { callData: body.callData, transcript: body.transcript, context: body.context };
   const base = { requestId, nodeId, automationType: body.automationType, superuser: auth.superuser, receivedAt };
-  const row = { id: requestId, workspaceId: auth.workspaceId, userId, automationType: body.automationType, nodeId, superuser: auth.superuser, async: !!body.async };
+  const row = {
+    id: requestId,
+    workspaceId: auth.workspaceId,
+    userId,
+    automationType: body.automationType,
+    nodeId,
+    superuser: auth.superuser,
+    async: !!body.async,
+  };
   const request = redact({ nodeParams: body.nodeParams, callData: body.callData, async: !!body.async });
 
   let action: string;
@@ -64,7 +73,11 @@ export async function executeAutomation(
   } catch (err) {
     if (!(err instanceof ActionInputError)) throw err;
     const outcome: AutomationOutcome = { success: false, data: null, error: err.message, errorType: err.type, attempts: 0, runAttempts: 0 };
-    await settleAutomationRun(deps.db, { ...row, action: body.nodeParams.action ?? '', request, workflowId: null }, { success: false, error: redactMessage(err.message), errorType: err.type, data: null, attempts: 0, runAttempts: 0, durationMs: Date.now() - receivedAt });
+    await settleAutomationRun(
+      deps.db,
+      { ...row, action: body.nodeParams.action ?? '', request, workflowId: null },
+      { success: false, error: redactMessage(err.message), errorType: err.type, data: null, attempts: 0, runAttempts: 0, durationMs: Date.now() - receivedAt },
+    );
     return outcomeEnvelope({ ...base, action: body.nodeParams.action ?? '', workflowId: null }, outcome, { problems: err.problems });
   }
 
@@ -104,7 +117,13 @@ export async function executeAutomation(
   const client = deps.eagerClient ?? deps.client;
   if (body.async) {
     await startWorkflow(client, WORKFLOW.automationRun, options).catch(engineDown);
-    return { ...outcomeEnvelope({ ...base, action, workflowId }, { success: true, data: null, error: null, errorType: null, attempts: 0, runAttempts: 0 }, { async: true }) };
+    return {
+      ...outcomeEnvelope(
+        { ...base, action, workflowId },
+        { success: true, data: null, error: null, errorType: null, attempts: 0, runAttempts: 0 },
+        { async: true },
+      ),
+    };
   }
   // A run whose activity runs in this process (the in-process worker) hands its outcome over once it is recorded in
   // Postgres, final: a try after a crash returns it, so the workflow ends with it even if this process dies now.
@@ -114,7 +133,9 @@ export async function executeAutomation(
   try {
     const started = await startWorkflow(client, WORKFLOW.automationRun, options).catch(engineDown);
     // Awaited on the api's own connection: the in-process worker's may close (the worker stops) while the run ends.
-    const run = deps.client.workflow.getHandle<(i: AutomationRunInput) => Promise<AutomationOutcome>>(workflowId, undefined, { firstExecutionRunId: started.firstExecutionRunId });
+    const run = deps.client.workflow.getHandle<(i: AutomationRunInput) => Promise<AutomationOutcome>>(workflowId, undefined, {
+      firstExecutionRunId: started.firstExecutionRunId,
+    });
     const result = deps.client.withAbortSignal(polling.signal, () => run.result()).catch(engineDown);
     const outcome = await Promise.race([early.outcome, result]);
     return outcomeEnvelope({ ...base, action, workflowId }, outcome);

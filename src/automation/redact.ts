@@ -2,7 +2,8 @@
  * What automation_runs keeps of requests and results: structure, numbers, booleans and the few strings that are ids
  * or codes. Every other string (names, emails, phones, message text, tokens) becomes "[redacted]".
  */
-const KEEP = /^(id|.*_id|.*Id|ids|action|automationType|nodeId|status|ts|channel|type|kind|apiMethod|authenticationSelect|contentType|responseType|existing|calendarId|sendUpdates|durationMinutes|findFreeSlot)$/;
+const KEEP =
+  /^(id|.*_id|.*Id|ids|action|automationType|nodeId|status|ts|channel|type|kind|apiMethod|authenticationSelect|contentType|responseType|existing|calendarId|sendUpdates|durationMinutes|findFreeSlot)$/;
 const SECRET = /(token|secret|password|passwd|authorization|api_?key|cookie|signature|credential)/i;
 const MAX_DEPTH = 8;
 
@@ -22,5 +23,9 @@ export function redact(value: unknown, key = '', depth = 0): unknown {
 
 /** An error message with e-mail addresses and phone-like digit runs masked (vendors echo input back). */
 export function redactMessage(message: string): string {
-  return message.replaceAll('\u0000', '').replace(/[^\s"'<>()]+@[^\s"'<>()]+/g, '[email]').replace(/\+?\d[\d ().-]{6,}\d/g, '[number]').slice(0, 1000);
+  return message
+    .replaceAll('\u0000', '')
+    .replace(/[^\s"'<>()]+@[^\s"'<>()]+/g, '[email]')
+    .replace(/\+?\d[\d ().-]{6,}\d/g, '[number]')
+    .slice(0, 1000);
 }

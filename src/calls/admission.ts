@@ -87,7 +87,10 @@ export function refusalError(r: Refusal): DomainError {
       return new DomainError('do_not_call', 'Phone number is on the do-not-call list: no call placed');
     case 'outside_call_window': {
       const opens = DateTime.fromMillis(r.opensAt, { zone: r.zone }).toISO({ suppressMilliseconds: true });
-      return new DomainError('outside_call_window', `Outside the call window (${r.window.start}–${r.window.end} ${r.zone}): no call placed; it opens at ${opens}`);
+      return new DomainError(
+        'outside_call_window',
+        `Outside the call window (${r.window.start}–${r.window.end} ${r.zone}): no call placed; it opens at ${opens}`,
+      );
     }
     case 'concurrent_call_cap':
       return new DomainError(
@@ -120,7 +123,10 @@ const justChosen = expiringCache<string, number>({ max: 10_000, ttlMs: 60_000 })
 /** The group's numbers least recently used first, counting the ones chosen here that the facts read may not show yet. */
 function byLastUse(workspaceId: string, numbers: string[]): string[] {
   const chosenAt = (n: string) => justChosen.get(`${workspaceId}:${n}`) ?? -1;
-  return numbers.map((n, i) => ({ n, i, at: chosenAt(n) })).sort((a, b) => a.at - b.at || a.i - b.i).map((x) => x.n);
+  return numbers
+    .map((n, i) => ({ n, i, at: chosenAt(n) }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((x) => x.n);
 }
 
 /** Judges a call on facts read now, remembering the caller id it chooses. */
@@ -146,7 +152,11 @@ export interface ApiCallAsk {
  * Admits an api call and writes it holding a slot, or refuses it writing nothing: the window must be open and a slot
  * free now (an api call never waits). Phones are read in the workspace's region.
  */
-export async function admitApiCall(db: Queryable, workspaceId: string, ask: ApiCallAsk): Promise<({ ok: true; call: AdmittedCall } & Admitted) | ({ ok: false } & Refusal)> {
+export async function admitApiCall(
+  db: Queryable,
+  workspaceId: string,
+  ask: ApiCallAsk,
+): Promise<({ ok: true; call: AdmittedCall } & Admitted) | ({ ok: false } & Refusal)> {
   let region = regions.get(workspaceId);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     region ??= await readRegion(db, workspaceId);
@@ -199,7 +209,15 @@ export async function admitQueuedCall(db: Queryable, ask: QueuedCallAsk): Promis
   const facts = await readAdmissionFacts(db, ask);
   const verdict = judgeNow(ask.workspaceId, facts, ask, { waitForWindow: true });
   if (verdict.ok) {
-    const call = { id: ask.callId, workspaceId: ask.workspaceId, agentId: ask.agentId, leadId: ask.leadId ?? verdict.leadId, to: ask.to, from: verdict.from, requestData: ask.requestData };
+    const call = {
+      id: ask.callId,
+      workspaceId: ask.workspaceId,
+      agentId: ask.agentId,
+      leadId: ask.leadId ?? verdict.leadId,
+      to: ask.to,
+      from: verdict.from,
+      requestData: ask.requestData,
+    };
     await recordQueuedCall(db, call, verdict.chosen);
   }
   return verdict;

@@ -51,5 +51,6 @@ export async function placeApiCall(
 
 /** Throws call_ended when a call's status says it has ended. */
 export function assertCancelable(status: string): void {
-  if (['completed', 'busy', 'no_answer', 'failed', 'canceled'].includes(status)) throw new DomainError('call_ended', `Call has already ended (status ${status})`);
+  if (['completed', 'busy', 'no_answer', 'failed', 'canceled'].includes(status))
+    throw new DomainError('call_ended', `Call has already ended (status ${status})`);
 }

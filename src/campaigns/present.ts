@@ -23,8 +23,21 @@ export interface CampaignCounts {
 /** Folds (state, outcome, reason, n) rows into the counts. */
 export function countsOf(rows: { state: string; outcome: string | null; reason: string | null; n: number }[]): CampaignCounts {
   const c: CampaignCounts = {
-    total: 0, pending: 0, waiting_for_window: 0, dialing: 0, human: 0, voicemail: 0, no_answer: 0, busy: 0, failed: 0,
-    transferred: 0, canceled: 0, skipped: 0, skipped_do_not_call: 0, skipped_invalid: 0, skipped_deleted: 0,
+    total: 0,
+    pending: 0,
+    waiting_for_window: 0,
+    dialing: 0,
+    human: 0,
+    voicemail: 0,
+    no_answer: 0,
+    busy: 0,
+    failed: 0,
+    transferred: 0,
+    canceled: 0,
+    skipped: 0,
+    skipped_do_not_call: 0,
+    skipped_invalid: 0,
+    skipped_deleted: 0,
   };
   for (const r of rows) {
     c.total += r.n;

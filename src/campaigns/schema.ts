@@ -30,9 +30,7 @@ export const CreateCampaignBody = z
     window: CallWindow.optional().describe("When a lead may be called, in its time zone (else the workspace's); default the agent's window, else 08:00-21:00"),
     max_concurrent: z.int().min(1).max(500).default(5).describe('Calls of this campaign at once (the workspace cap holds too); default 5'),
     calls_per_minute: z.int().min(1).max(6000).optional().describe('Call starts per minute at most; default: as fast as max_concurrent allows'),
-    retries: z
-      .strictObject({ attempts: z.int().min(1).max(10).describe('Further calls after the first, at most'), spacing: Spacing })
-      .optional(),
+    retries: z.strictObject({ attempts: z.int().min(1).max(10).describe('Further calls after the first, at most'), spacing: Spacing }).optional(),
     retry_on: z.array(z.enum(CALL_OUTCOMES)).min(1).optional().describe('Outcomes that call again (default no_answer and busy)'),
     start_at: z.iso.datetime({ offset: true }).optional().describe('When to start calling (default now)'),
   })

@@ -50,7 +50,14 @@ export async function workspaceCreate(db: Db, o: { name: string; region?: string
 
 /** `--scopes rest,integrations`: parsed before the database is touched. */
 export function parseScopes(list: string): ApiKeyScope[] {
-  const scopes = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const scopes = [
+    ...new Set(
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const bad = scopes.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
   if (bad.length || !scopes.length) throw new UsageError(`--scopes: one or more of ${API_KEY_SCOPES.join(', ')} separated by commas`);
   return scopes as ApiKeyScope[];
@@ -87,7 +94,10 @@ export async function userCreate(db: Db, ws: string, o: { email: string; passwor
 export function parseIntegrations(text: string): string[] | 'all' {
   const list = text.trim();
   if (list === 'all') return 'all';
-  const integrations = list.split(',').map((k) => k.trim()).filter(Boolean);
+  const integrations = list
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   if (!integrations.length || integrations.some((k) => !/^[a-z][a-z0-9_]*$/.test(k))) {
     throw new UsageError('--integrations: integration keys (snake_case) separated by commas, or "all"');
   }
@@ -134,7 +144,12 @@ export async function flowImport(db: Db, ws: string, path: string) {
 /** `--key`/`--label` of `custom-field define`, checked before the database is touched. */
 export function parseCustomField(o: { key: string; label?: string }) {
   const def = CustomFieldDef.safeParse({ key: o.key, label: o.label });
-  if (!def.success) throw new UsageError(describeIssues(def.error.issues, 'field').replace(/^key:/, '--key:').replace(/^label:/, '--label:'));
+  if (!def.success)
+    throw new UsageError(
+      describeIssues(def.error.issues, 'field')
+        .replace(/^key:/, '--key:')
+        .replace(/^label:/, '--label:'),
+    );
   return def.data;
 }
 

@@ -30,7 +30,8 @@ const FLAGS: Record<string, string> = {
   number: '--number',
   agent_id: '--agent',
 };
-const flagged = (message: string) => message.replace(/^([a-z_]+)(?=[.:])/, (field) => FLAGS[field] ?? field).replace(/; ([a-z_]+)(?=[.:])/g, (_, f: string) => `; ${FLAGS[f] ?? f}`);
+const flagged = (message: string) =>
+  message.replace(/^([a-z_]+)(?=[.:])/, (field) => FLAGS[field] ?? field).replace(/; ([a-z_]+)(?=[.:])/g, (_, f: string) => `; ${FLAGS[f] ?? f}`);
 
 /** Parses with the api's schema; a problem reads with the flag names. */
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -86,7 +87,15 @@ export async function agentUpdate(db: Db, workspaceId: string, opt: AgentOpts) {
   });
   await run(() => updateAgent(db, workspaceId, opt.agent!.toLowerCase(), input));
   const a = (await agentDetail(db, workspaceId, opt.agent.toLowerCase()))!;
-  return { agent_id: a.id, name: a.name, profile_picture: a.profile_picture, transfer_number: a.transfer_number, call_window: a.call_window, phone_group_id: a.phone_group_id, numbers: a.numbers };
+  return {
+    agent_id: a.id,
+    name: a.name,
+    profile_picture: a.profile_picture,
+    transfer_number: a.transfer_number,
+    call_window: a.call_window,
+    phone_group_id: a.phone_group_id,
+    numbers: a.numbers,
+  };
 }
 
 const numberRow = async (db: Db, workspaceId: string, id: string) => {

@@ -37,7 +37,11 @@ const int = (text: string | undefined) => (text === undefined ? undefined : Numb
 
 /** The api's body from the flags (exactly one of --tag, --leads, --import), checked by the api's schema. */
 export function campaignBody(o: CampaignCreateOpts) {
-  const audiences = [o.tag !== undefined && { tag: o.tag }, o.leads !== undefined && { lead_ids: o.leads.split(',').map((s) => s.trim()) }, o.import !== undefined && { import_id: o.import }].filter(Boolean);
+  const audiences = [
+    o.tag !== undefined && { tag: o.tag },
+    o.leads !== undefined && { lead_ids: o.leads.split(',').map((s) => s.trim()) },
+    o.import !== undefined && { import_id: o.import },
+  ].filter(Boolean);
   if (audiences.length !== 1) throw new UsageError('give exactly one of --tag, --leads, --import');
   const body = {
     name: o.name,
@@ -76,7 +80,8 @@ export async function campaignList(db: Db, workspaceId: string) {
   return Promise.all(rows.map(async (c) => presentCampaign(c, countsOf(await leadCounts(db, c.id)))));
 }
 
-export const campaignControl = (d: CampaignDeps, workspaceId: string, id: string, action: CampaignControl) => run(() => controlCampaign(d, workspaceId, id, action));
+export const campaignControl = (d: CampaignDeps, workspaceId: string, id: string, action: CampaignControl) =>
+  run(() => controlCampaign(d, workspaceId, id, action));
 
 /** One line of progress: done of total, each outcome, in progress, waiting, and the estimated end. */
 export function progressLine(c: { status: CampaignStatus; counts: CampaignCounts; estimated_end_at: string | null }): string {

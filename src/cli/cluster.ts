@@ -28,7 +28,9 @@ export async function runCluster(config: Config): Promise<void> {
   const apiPort = config.PORT;
   const start = startCluster({
     dir,
-    postgres: config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.SWITCHBOARD_DATA_DIR, port: config.DEV_POSTGRES_PORT, database: 'switchboard' },
+    postgres: config.DATABASE_URL
+      ? { url: config.DATABASE_URL }
+      : { dataDir: config.SWITCHBOARD_DATA_DIR, port: config.DEV_POSTGRES_PORT, database: 'switchboard' },
     ports: {
       temporal: Number(config.TEMPORAL_ADDRESS.split(':')[1]),
       ui: config.TEMPORAL_UI_PORT,
@@ -62,7 +64,9 @@ export async function runCluster(config: Config): Promise<void> {
   say(`  telephony     carrier simulator ${c.simulatorUrl}  ledger ${c.simulatorUrl}/ledger`);
   if (c.sandboxUrl) say(`  vendors       sandbox ${c.sandboxUrl}  ledger ${c.sandboxUrl}/ledger`);
   say(`  postgres      ${c.databaseUrl.replace(/:[^:@/]+@/, ':***@')}  (Temporal: databases temporal, temporal_visibility)`);
-  say(`  certificates  CA ${tls.TEMPORAL_TLS_SERVER_CA_CERT_PATH}; client ${tls.TEMPORAL_TLS_CLIENT_CERT_PATH} (key beside it); operator ${c.pki.operatorCert}`);
+  say(
+    `  certificates  CA ${tls.TEMPORAL_TLS_SERVER_CA_CERT_PATH}; client ${tls.TEMPORAL_TLS_CLIENT_CERT_PATH} (key beside it); operator ${c.pki.operatorCert}`,
+  );
   say(`  logs          ${path.join(dir, 'logs')}, ${path.join(dir, 'temporal', 'temporal-server.log')}`);
   say('Create a demo workspace with `npx switchboard demo`. Ctrl-C stops everything.');
 }

@@ -57,10 +57,11 @@ export async function connectionCreate(db: Db, workspaceId: string, opt: Connect
   const kind = (opt.kind ?? 'api_key') as ConnectionKind;
   if (!CONNECTION_KINDS.includes(kind)) throw new ConnectionUsageError(`--kind must be one of ${CONNECTION_KINDS.join(', ')}`);
   const secrets = { ...(opt['secrets-stdin'] ? await secretsFromStdin(stdin) : {}), ...pairs(opt.secret, 'secret') };
-  if (kind !== 'none' && Object.keys(secrets).length === 0) throw new ConnectionUsageError('give the secrets with --secrets-stdin (a JSON object) or --secret name=value');
+  if (kind !== 'none' && Object.keys(secrets).length === 0)
+    throw new ConnectionUsageError('give the secrets with --secrets-stdin (a JSON object) or --secret name=value');
   let expiresAt: Date | null = null;
   if (opt['expires-in'] !== undefined) {
-    if (!/^\d{1,9}$/.test(opt['expires-in'])) throw new ConnectionUsageError('--expires-in takes the access token\'s remaining lifetime in seconds');
+    if (!/^\d{1,9}$/.test(opt['expires-in'])) throw new ConnectionUsageError("--expires-in takes the access token's remaining lifetime in seconds");
     expiresAt = new Date(Date.now() + Number(opt['expires-in']) * 1000);
   }
   let userId: string | null = null;
@@ -69,7 +70,15 @@ export async function connectionCreate(db: Db, workspaceId: string, opt: Connect
     if (!user) throw new Error(`no user ${opt.user} in this workspace`);
     userId = user.id;
   }
-  const { connection, replaced } = await createConnection(db, { workspaceId, userId, integration, kind, secrets, settings: pairs(opt.setting, 'setting'), expiresAt });
+  const { connection, replaced } = await createConnection(db, {
+    workspaceId,
+    userId,
+    integration,
+    kind,
+    secrets,
+    settings: pairs(opt.setting, 'setting'),
+    expiresAt,
+  });
   return { status: 'success', replaced, ...connection };
 }
 

@@ -38,7 +38,14 @@ async function connectSandbox(q: Queryable, workspaceId: string, sandboxUrl: str
   for (const [key, prefix] of Object.entries(SANDBOX_PREFIXES)) {
     const kind = findIntegration(key)!.auth.kinds[0]!;
     const secrets = { [kind === 'oauth2' ? 'access_token' : 'api_key']: SANDBOX_TOKEN };
-    await createConnection(q, { workspaceId, userId: null, integration: key, kind, secrets, settings: { base_url: `${sandboxUrl.replace(/\/+$/, '')}${prefix}` } });
+    await createConnection(q, {
+      workspaceId,
+      userId: null,
+      integration: key,
+      kind,
+      secrets,
+      settings: { base_url: `${sandboxUrl.replace(/\/+$/, '')}${prefix}` },
+    });
   }
 }
 
@@ -77,7 +84,10 @@ export const demoFlowGraph = {
       type: 'ai_reply',
       text: 'Thanks! What would you like to know?',
       prompt: 'Answer briefly and offer to book a call.',
-      facts: ['Switchboard calls your leads with an AI voice agent and follows up by chat.', 'Pricing starts with a free trial; a call can be booked any weekday.'],
+      facts: [
+        'Switchboard calls your leads with an AI voice agent and follows up by chat.',
+        'Pricing starts with a free trial; a call can be booked any weekday.',
+      ],
       next: 'more',
     },
     { id: 'more', type: 'decision', branches: [{ when: { keywords: ['bye', 'thanks', 'done'] }, next: 'end' }], otherwise: 'reply' },
@@ -89,7 +99,10 @@ export const demoFlowGraph = {
  * Creates a complete, separate demo workspace: agent, numbers, journey, chat flow, user, keys, and (with a vendor
  * sandbox) workspace connections to it.
  */
-export async function createDemo(db: Db, urls: Pick<DemoOutput, 'base_url' | 'integrations_url' | 'hooks_url' | 'wss_url' | 'vendor_sandbox_url'>): Promise<DemoOutput> {
+export async function createDemo(
+  db: Db,
+  urls: Pick<DemoOutput, 'base_url' | 'integrations_url' | 'hooks_url' | 'wss_url' | 'vendor_sandbox_url'>,
+): Promise<DemoOutput> {
   const tag = randomBytes(4).toString('hex');
   // The persona's picture is served by the api itself (GET /webchat/avatar.svg), so the demo shows it offline too.
   const avatar = `${urls.hooks_url}/webchat/avatar.svg`;

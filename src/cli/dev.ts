@@ -45,7 +45,14 @@ async function within(what: string, ms: number, fn: (() => Promise<void>) | unde
  */
 export async function runDevStack(config: Config): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, 'switchboard', { format: config.LOG_FORMAT });
-  const parts: { pg?: RunningPostgres; temporal?: RunningTemporal; sim?: RunningSimulator; sandbox?: RunningSandbox; api?: RunningApi; worker?: RunningWorker } = {};
+  const parts: {
+    pg?: RunningPostgres;
+    temporal?: RunningTemporal;
+    sim?: RunningSimulator;
+    sandbox?: RunningSandbox;
+    api?: RunningApi;
+    worker?: RunningWorker;
+  } = {};
   let stopping = false;
   // Set once the worker runs: the api then starts automation runs eagerly on it (no server dispatch of the first task).
   let eagerClient: Client | undefined;
@@ -109,7 +116,11 @@ export async function runDevStack(config: Config): Promise<void> {
     say(`Temporal ${parts.temporal.started ? 'dev server started' : 'reused'} at ${parts.temporal.address}`);
     checkpoint();
 
-    parts.sim = await startSimulatorProcess({ baseUrl: config.TELEPHONY_BASE_URL, env: process.env, stateFile: path.join(config.SWITCHBOARD_DATA_DIR, 'carrier-simulator.json') });
+    parts.sim = await startSimulatorProcess({
+      baseUrl: config.TELEPHONY_BASE_URL,
+      env: process.env,
+      stateFile: path.join(config.SWITCHBOARD_DATA_DIR, 'carrier-simulator.json'),
+    });
     if (parts.sim) say(`carrier simulator ${parts.sim.started ? 'started' : 'reused'} at ${parts.sim.url}`);
     checkpoint();
 
@@ -145,7 +156,9 @@ export async function runDevStack(config: Config): Promise<void> {
   say(`  openapi       ${api.url}/v1/openapi.json`);
   say(`  health        ${api.url}/healthz  ${api.url}/readyz  metrics ${api.metricsUrl}`);
   say(`  temporal      ${temporal.address}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`);
-  say(`  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; readyz ${worker.healthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`);
+  say(
+    `  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; readyz ${worker.healthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`,
+  );
   if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);
   else say(`  telephony     ${config.TELEPHONY_BASE_URL}`);
   if (parts.sandbox) say(`  vendors       sandbox ${parts.sandbox.url} (slack, hubspot, google_calendar)  ledger ${parts.sandbox.url}/ledger`);

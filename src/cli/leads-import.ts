@@ -52,7 +52,8 @@ export async function uploadFile(target: ApiTarget, file: string, o: { tag?: str
  */
 export async function watchImport(target: ApiTarget, id: string, out: { tty: boolean } = { tty: !!process.stderr.isTTY }): Promise<boolean> {
   const bar = new SingleBar({
-    format: 'import {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | created {created} updated {updated} skipped {skipped} failed {failed}',
+    format:
+      'import {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | created {created} updated {updated} skipped {skipped} failed {failed}',
     noTTYOutput: false,
     hideCursor: out.tty,
     etaBuffer: 20,

@@ -46,13 +46,15 @@ function command(parent: Command, nameAndArgs: string, summary: string): Command
 
 const ws = (c: Command) => c.requiredOption('--workspace <id>', 'the workspace id');
 /** A parse step for an option value: a UsageError becomes commander's own one-line error. */
-const parsed = <T>(fn: (v: string) => T) => (v: string) => {
-  try {
-    return fn(v);
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
-};
+const parsed =
+  <T>(fn: (v: string) => T) =>
+  (v: string) => {
+    try {
+      return fn(v);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+  };
 const repeatable = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 
 /** Runs fn against the migrated database (DATABASE_URL or the dev stack's), closing it afterwards. */
@@ -86,13 +88,16 @@ const withTemporal = (fn: (d: CampaignDeps, workspace: string, o: any, ...args: 
       await temporal.connection.close();
     }
   });
-const printed = <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) => async (...a: A) => admin.print(await fn(...a));
+const printed =
+  <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) =>
+  async (...a: A) =>
+    admin.print(await fn(...a));
 
 function buildProgram(): Command {
   const program = new Command('switchboard')
-    .description('Switchboard admin CLI. Database: DATABASE_URL, or the dev stack\'s own Postgres (npm start) when unset.')
+    .description("Switchboard admin CLI. Database: DATABASE_URL, or the dev stack's own Postgres (npm start) when unset.")
     .version(VERSION, '-v, --version', 'print the version')
-    .helpCommand('help [command]', 'show the commands, or one command\'s usage')
+    .helpCommand('help [command]', "show the commands, or one command's usage")
     .exitOverride()
     .showHelpAfterError('(run `switchboard help` for the commands)');
 
@@ -100,8 +105,8 @@ function buildProgram(): Command {
     // Loaded only here: it pulls in the Temporal worker, which the admin commands do not need.
     (await import('./dev')).runDevStack(loadConfig()),
   );
-  command(program, 'cluster', 'the production shape on one machine: Temporal server (mTLS, PostgreSQL), two apis, split workers (npm run cluster)').action(async () =>
-    (await import('./cluster')).runCluster(loadConfig()),
+  command(program, 'cluster', 'the production shape on one machine: Temporal server (mTLS, PostgreSQL), two apis, split workers (npm run cluster)').action(
+    async () => (await import('./cluster')).runCluster(loadConfig()),
   );
   command(program, 'migrate', 'apply database migrations').action(withDb((db, config) => admin.migrateCommand(db, config)));
   command(program, 'demo', 'create a complete demo workspace and print its keys and ids')
@@ -121,7 +126,9 @@ function buildProgram(): Command {
     .option('--scopes <list>', 'rest (the /v1 and no-code routes), integrations (x-key on /api/automation/*); default both', parsed(admin.parseScopes))
     .option('--superuser', 'may also read and rotate the journey webhook secret')
     .action(inWorkspace((db, w, o) => admin.apiKeyCreate(db, w, o)));
-  ws(command(apiKey, 'list', 'the workspace\'s keys: ids, prefixes, scopes, superuser, last use, revocation')).action(inWorkspace((db, w) => admin.apiKeyList(db, w)));
+  ws(command(apiKey, 'list', "the workspace's keys: ids, prefixes, scopes, superuser, last use, revocation")).action(
+    inWorkspace((db, w) => admin.apiKeyList(db, w)),
+  );
   ws(command(apiKey, 'revoke <key>', 'revoke a key by id or prefix')).action(inWorkspace((db, w, _o, key) => admin.apiKeyRevoke(db, w, key!)));
 
   const user = command(program, 'user', 'users of the automation login');
@@ -130,27 +137,29 @@ function buildProgram(): Command {
     .option('--password-stdin', 'read the password from stdin')
     .addOption(new Option('--password <password>', 'the password (warns: shell history, ps)').conflicts('passwordStdin'))
     .action(inWorkspace((db, w, o) => admin.userCreate(db, w, o)));
-  ws(command(user, 'set-integrations', 'which integrations a user\'s JWT may run on the automation endpoint (default all)'))
+  ws(command(user, 'set-integrations', "which integrations a user's JWT may run on the automation endpoint (default all)"))
     .requiredOption('--user <id|email>', 'the user')
     .requiredOption('--integrations <list>', 'slack,hubspot or all', parsed(admin.parseIntegrations))
     .action(inWorkspace((db, w, o) => admin.userSetIntegrations(db, w, o)));
 
   const connection = command(program, 'connection', 'integration connections (secrets sealed, never printed)');
-  ws(command(connection, 'create', 'a user\'s (--user) or the workspace\'s connection; replaces the owner\'s old one'))
+  ws(command(connection, 'create', "a user's (--user) or the workspace's connection; replaces the owner's old one"))
     .requiredOption('--integration <key>', 'integration key, e.g. hubspot')
     .option('--user <id|email>', 'the user who owns it (default: the workspace)')
     .option('--kind <kind>', 'oauth2, api_key, basic or none', 'api_key')
     .option('--secrets-stdin', 'secrets as a JSON object on stdin')
     .option('--secret <name=value>', 'a secret (repeatable)', repeatable)
     .option('--setting <name=value>', 'a setting (repeatable)', repeatable)
-    .option('--expires-in <seconds>', 'the access token\'s remaining lifetime')
+    .option('--expires-in <seconds>', "the access token's remaining lifetime")
     .action(inWorkspace(printed((db, w, o) => connectionCreate(db, w, kebab(o)))));
   ws(command(connection, 'list', 'ids, owners, kinds, setting values and secret names only')).action(inWorkspace(printed((db, w) => connectionList(db, w))));
   ws(command(connection, 'delete <id>', 'delete a connection')).action(inWorkspace(printed((db, w, _o, id) => connectionDelete(db, w, id))));
 
-  command(command(program, 'secrets', 'sealed secrets'), 'reseal', 're-seal every stored secret under ENCRYPTION_KEY (after a key change; resumable, with progress)').action(
-    withDb((db, config) => admin.secretsReseal(db, config)),
-  );
+  command(
+    command(program, 'secrets', 'sealed secrets'),
+    'reseal',
+    're-seal every stored secret under ENCRYPTION_KEY (after a key change; resumable, with progress)',
+  ).action(withDb((db, config) => admin.secretsReseal(db, config)));
 
   const agent = command(program, 'agent', 'voice agents');
   const agentOptions = (c: Command, clear: string) =>
@@ -161,7 +170,7 @@ function buildProgram(): Command {
       .option('--numbers <p1,p2>', `its phone group's numbers (replaces them)${clear}`)
       .option('--call-window <json>', `{"start":"09:00","end":"17:00","days":["mon"]}${clear}`);
   agentOptions(ws(command(agent, 'create', 'an agent with a phone group holding its numbers')), '')
-    .option('--phone-group <name>', 'the phone group\'s name')
+    .option('--phone-group <name>', "the phone group's name")
     .action(inWorkspace(printed((db, w, o) => agentCreate(db, w, kebab(o)))));
   agentOptions(ws(command(agent, 'update', 'change the given fields, as PATCH /v1/agents/{id}')), ', or none')
     .requiredOption('--agent <id>', 'the agent')
@@ -170,16 +179,18 @@ function buildProgram(): Command {
   const number = command(program, 'phone-number', 'phone numbers (a number belongs to one workspace)');
   ws(command(number, 'add', 'add a number'))
     .requiredOption('--number <phone>', 'the number')
-    .option('--agent <id>', 'into this agent\'s phone group')
+    .option('--agent <id>', "into this agent's phone group")
     .action(inWorkspace(printed((db, w, o) => phoneNumberAdd(db, w, kebab(o)))));
   ws(command(number, 'assign <number>', 'move a number (or its id) to an agent, or detach it'))
     .requiredOption('--agent <id|none>', 'the agent, or none')
     .action(inWorkspace(printed((db, w, o, ref) => phoneNumberAssign(db, w, ref, kebab(o)))));
 
-  ws(command(command(program, 'journey', 'journeys'), 'import <file>', 'import {id?, name, steps} as a new, validated version'))
-    .action(inWorkspace((db, w, _o, file) => admin.journeyImport(db, w, file!)));
-  ws(command(command(program, 'flow', 'chat flows'), 'import <file>', 'import {id?, name, public_chat?, allowed_origins?, owner, graph}; prints every problem'))
-    .action(inWorkspace((db, w, _o, file) => admin.flowImport(db, w, file!)));
+  ws(command(command(program, 'journey', 'journeys'), 'import <file>', 'import {id?, name, steps} as a new, validated version')).action(
+    inWorkspace((db, w, _o, file) => admin.journeyImport(db, w, file!)),
+  );
+  ws(
+    command(command(program, 'flow', 'chat flows'), 'import <file>', 'import {id?, name, public_chat?, allowed_origins?, owner, graph}; prints every problem'),
+  ).action(inWorkspace((db, w, _o, file) => admin.flowImport(db, w, file!)));
   ws(command(command(program, 'custom-field', 'custom lead fields'), 'define', 'define a lead field (undefined ones are not kept)'))
     .requiredOption('--key <key>', 'field key (snake_case)')
     .option('--label <label>', 'display label')
@@ -197,14 +208,14 @@ function buildProgram(): Command {
       const id = o.watch ?? (await uploadFile(target, file!, o));
       if (!(await watchImport(target, id))) process.exitCode = 1;
     });
-  const campaign = command(program, 'campaign', 'outbound calling campaigns (the api\'s POST /v1/campaigns and its routes)');
+  const campaign = command(program, 'campaign', "outbound calling campaigns (the api's POST /v1/campaigns and its routes)");
   ws(command(campaign, 'create', 'create a campaign and start it; prints {campaign_id, status}'))
     .requiredOption('--name <name>', 'its name')
     .requiredOption('--agent <id>', 'the agent that calls')
     .option('--tag <tag>', 'audience: the leads with this tag')
     .option('--leads <id,id>', 'audience: these leads')
     .option('--import <id>', 'audience: the leads of this lead import')
-    .option('--from <phone>', 'caller id (default: from the agent\'s phone group)')
+    .option('--from <phone>', "caller id (default: from the agent's phone group)")
     .option('--window <json>', '{"start":"09:00","end":"17:00","days":["mon"]}')
     .option('--max-concurrent <n>', 'calls at once (default 5)')
     .option('--calls-per-minute <n>', 'call starts per minute at most')
@@ -212,15 +223,18 @@ function buildProgram(): Command {
     .option('--retry-on <list>', 'outcomes that call again (default no_answer,busy)')
     .option('--start-at <iso>', 'when to start (default now)')
     .action(withTemporal((d, w, o) => campaignCreate(d, w, kebab(o))));
-  ws(command(campaign, 'list', 'the workspace\'s campaigns with their counts, newest first')).action(inWorkspace(printed((db, w) => campaignList(db, w))));
+  ws(command(campaign, 'list', "the workspace's campaigns with their counts, newest first")).action(inWorkspace(printed((db, w) => campaignList(db, w))));
   ws(command(campaign, 'watch <id>', 'live progress until the campaign ends'))
     .option('--interval <seconds>', 'seconds between updates', '1')
     .action(inWorkspace((db, w, o, id) => campaignWatch(db, w, id!, Number(o.interval) * 1000)));
   for (const action of ['pause', 'resume', 'cancel'] as const) {
-    ws(command(campaign, `${action} <id>`, `${action} a campaign; prints its new state`)).action(withTemporal((d, w, _o, id) => campaignControl(d, w, id!, action)));
+    ws(command(campaign, `${action} <id>`, `${action} a campaign; prints its new state`)).action(
+      withTemporal((d, w, _o, id) => campaignControl(d, w, id!, action)),
+    );
   }
   // The command list names each group's subcommands.
-  for (const group of program.commands.filter((c) => c.commands.length)) group.description(`${group.description()}: ${group.commands.map((c) => c.name()).join(', ')}`);
+  for (const group of program.commands.filter((c) => c.commands.length))
+    group.description(`${group.description()}: ${group.commands.map((c) => c.name()).join(', ')}`);
   return program;
 }
 

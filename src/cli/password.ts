@@ -5,7 +5,9 @@ export class PasswordInputError extends Error {}
 export async function passwordFromStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
-  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const password = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (!password) throw new PasswordInputError('--password-stdin: stdin was empty');
   return password;
 }
@@ -13,7 +15,9 @@ export async function passwordFromStdin(stdin: NodeJS.ReadableStream = process.s
 /** Asks twice on the terminal without echoing what is typed; refuses when stdin is not a terminal. */
 export async function promptPassword(stdin: NodeJS.ReadStream = process.stdin, out: NodeJS.WritableStream = process.stderr): Promise<string> {
   if (!stdin.isTTY) {
-    throw new PasswordInputError('no terminal to prompt for the password: pipe it in with --password-stdin (e.g. `printf %s "$PW" | switchboard user create … --password-stdin`)');
+    throw new PasswordInputError(
+      'no terminal to prompt for the password: pipe it in with --password-stdin (e.g. `printf %s "$PW" | switchboard user create … --password-stdin`)',
+    );
   }
   // Echo stays off from before the first prompt shows until after the second answer: nothing typed is ever shown.
   stdin.setRawMode(true);
@@ -47,7 +51,13 @@ function readHidden(stdin: NodeJS.ReadStream, out: NodeJS.WritableStream, prompt
       const chars = [...text];
       for (const [i, ch] of chars.entries()) {
         if (ch === '\r' || ch === '\n') {
-          done({ line, rest: chars.slice(i + 1).join('').replace(/^\n/, '') });
+          done({
+            line,
+            rest: chars
+              .slice(i + 1)
+              .join('')
+              .replace(/^\n/, ''),
+          });
           return true;
         }
         if (ch === '\u0003' || (ch === '\u0004' && !line)) {

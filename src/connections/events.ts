@@ -26,9 +26,19 @@ export const connectionEventBody = (e: ConnectionEventInput, connection: unknown
  * Starts the delivery of connection.broken for a connection broken at brokenAt on the automations queue; a second
  * start for the same breakage is the same workflow and is ignored (and delivered subscribers are never sent it again).
  */
-export async function publishConnectionBroken(client: Client, taskQueuePrefix: string, c: { workspaceId: string; connectionId: string; brokenAt: Date }): Promise<string> {
+export async function publishConnectionBroken(
+  client: Client,
+  taskQueuePrefix: string,
+  c: { workspaceId: string; connectionId: string; brokenAt: Date },
+): Promise<string> {
   const eventId = connectionBrokenEventId(c.connectionId, c.brokenAt);
-  const input: ConnectionEventInput = { workspaceId: c.workspaceId, connectionId: c.connectionId, type: 'connection.broken', eventId, at: c.brokenAt.toISOString() };
+  const input: ConnectionEventInput = {
+    workspaceId: c.workspaceId,
+    connectionId: c.connectionId,
+    type: 'connection.broken',
+    eventId,
+    at: c.brokenAt.toISOString(),
+  };
   try {
     await client.workflow.start('deliverConnectionEvent', {
       workflowId: connectionEventWorkflowId(eventId),

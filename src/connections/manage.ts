@@ -58,7 +58,8 @@ export async function testConnection(
     await ensureFreshConnection(db, conn, integration.auth, { config, force: true, onBroken: opts.onBroken, keyring });
     const after = await findConnectionById(db, workspaceId, id);
     // Unchanged: the token endpoint could not be reached and the current token is still valid.
-    if (after?.refreshed_at?.getTime() === row.refreshed_at?.getTime()) return answer(true, false, `${integration.name}'s token endpoint could not be reached; try again later`);
+    if (after?.refreshed_at?.getTime() === row.refreshed_at?.getTime())
+      return answer(true, false, `${integration.name}'s token endpoint could not be reached; try again later`);
     return answer(true, true, `${integration.name} renewed the access token`);
   } catch (err) {
     if (err instanceof VendorError) return answer(true, false, err.message);

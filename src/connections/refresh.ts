@@ -88,70 +88,74 @@ async function broken(db: Db, id: string, err: RefreshRefused, onBroken: Freshne
 
 async function refreshLocked(db: Db, id: string, auth: AuthSpec, opts: FreshnessOptions & { now: () => number; margin: number }): Promise<StoredConnection> {
   const keyring = opts.keyring ?? defaultKeyring();
-  return db.tx(async (q) => {
-    const row = await lockConnectionRow(q, id);
-    if (!row) throw new VendorError('not_connected', 'the connection was deleted: connect it again', false);
-    const current = toConnection(row, keyring);
-    const started = opts.now();
-    if (!opts.force && !due(current.expiresAt, started, opts.margin)) return current; // refreshed by whoever held the lock before us
-    const stillValid = current.expiresAt !== null && current.expiresAt.getTime() > started;
-    const name = current.integration;
-    const refreshToken = current.secrets.refresh_token;
-    const tokenUrl = current.settings.token_url ?? auth.oauth2?.tokenUrl;
-    if (!refreshToken) {
-      if (stillValid) return current;
-      throw reconnect(name, 'its access token expired and it holds no refresh token');
-    }
-    if (!tokenUrl) throw reconnect(name, 'no token endpoint is known to renew its access token');
+  return db.tx(
+    async (q) => {
+      const row = await lockConnectionRow(q, id);
+      if (!row) throw new VendorError('not_connected', 'the connection was deleted: connect it again', false);
+      const current = toConnection(row, keyring);
+      const started = opts.now();
+      if (!opts.force && !due(current.expiresAt, started, opts.margin)) return current; // refreshed by whoever held the lock before us
+      const stillValid = current.expiresAt !== null && current.expiresAt.getTime() > started;
+      const name = current.integration;
+      const refreshToken = current.secrets.refresh_token;
+      const tokenUrl = current.settings.token_url ?? auth.oauth2?.tokenUrl;
+      if (!refreshToken) {
+        if (stillValid) return current;
+        throw reconnect(name, 'its access token expired and it holds no refresh token');
+      }
+      if (!tokenUrl) throw reconnect(name, 'no token endpoint is known to renew its access token');
 
-    const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
-    const clientId = current.secrets.client_id ?? current.settings.client_id;
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-    const configured = current.secrets.client_secret ? undefined : configuredClient(name, clientId, opts.config?.oauthEnv);
-    if (configured) {
-      // Connected through the flow: the client authenticates as the vendor wants, with the configured secret.
-      const creds = clientCredentials(configured);
-      Object.assign(headers, creds.headers);
-      for (const [k, v] of Object.entries(creds.form)) form.set(k, v);
-    } else {
-      if (clientId) form.set('client_id', clientId);
-      if (current.secrets.client_secret) form.set('client_secret', current.secrets.client_secret);
-    }
-    let res;
-    try {
-      res = await outboundRequest(
-        tokenUrl,
-        { method: 'POST', headers, body: form.toString(), timeoutMs: opts.timeoutMs ?? 10_000, maxResponseBytes: 64 * 1024 },
-        opts.ssrfAllowlist ?? opts.config?.SSRF_ALLOWLIST,
-      );
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ssrf_blocked') throw reconnect(name, `its token endpoint is not an allowed address (${(err as Error).message})`);
-      if (stillValid) return current;
-      throw new VendorError('vendor_unavailable', `${name}: the token endpoint could not be reached to renew the access token`, true);
-    }
-    if (res.status >= 500 || res.status === 429) {
-      if (stillValid) return current;
-      throw new VendorError('vendor_unavailable', `${name}: the token endpoint answered ${res.status} while renewing the access token`, true);
-    }
-    let body: { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown } = {};
-    try {
-      body = JSON.parse(res.body) as typeof body;
-    } catch {
-      // not JSON: treated as a refusal below
-    }
-    if (res.status !== 200 || typeof body.access_token !== 'string' || !body.access_token) {
-      const code = typeof body.error === 'string' ? body.error.slice(0, 60) : `HTTP ${res.status}`;
-      throw new RefreshRefused(name, code);
-    }
-    const secrets: Record<string, string> = { ...current.secrets, access_token: body.access_token };
-    // A provider that rotates refresh tokens sends a new one; the old one is then spent.
-    if (typeof body.refresh_token === 'string' && body.refresh_token) secrets.refresh_token = body.refresh_token;
-    const seconds = Number(body.expires_in);
-    const expiresAt = Number.isFinite(seconds) && seconds > 0 ? new Date(started + seconds * 1000) : null;
-    await updateConnectionSecrets(q, id, keyring.seal(JSON.stringify(secrets), connectionAad(id)), expiresAt);
-    return { ...current, secrets, expiresAt };
-    // Once: the token endpoint may have rotated the refresh token already; a rerun would spend the old one.
-  }, { once: true });
+      const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
+      const clientId = current.secrets.client_id ?? current.settings.client_id;
+      const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+      const configured = current.secrets.client_secret ? undefined : configuredClient(name, clientId, opts.config?.oauthEnv);
+      if (configured) {
+        // Connected through the flow: the client authenticates as the vendor wants, with the configured secret.
+        const creds = clientCredentials(configured);
+        Object.assign(headers, creds.headers);
+        for (const [k, v] of Object.entries(creds.form)) form.set(k, v);
+      } else {
+        if (clientId) form.set('client_id', clientId);
+        if (current.secrets.client_secret) form.set('client_secret', current.secrets.client_secret);
+      }
+      let res;
+      try {
+        res = await outboundRequest(
+          tokenUrl,
+          { method: 'POST', headers, body: form.toString(), timeoutMs: opts.timeoutMs ?? 10_000, maxResponseBytes: 64 * 1024 },
+          opts.ssrfAllowlist ?? opts.config?.SSRF_ALLOWLIST,
+        );
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ssrf_blocked')
+          throw reconnect(name, `its token endpoint is not an allowed address (${(err as Error).message})`);
+        if (stillValid) return current;
+        throw new VendorError('vendor_unavailable', `${name}: the token endpoint could not be reached to renew the access token`, true);
+      }
+      if (res.status >= 500 || res.status === 429) {
+        if (stillValid) return current;
+        throw new VendorError('vendor_unavailable', `${name}: the token endpoint answered ${res.status} while renewing the access token`, true);
+      }
+      let body: { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown } = {};
+      try {
+        body = JSON.parse(res.body) as typeof body;
+      } catch {
+        // not JSON: treated as a refusal below
+      }
+      if (res.status !== 200 || typeof body.access_token !== 'string' || !body.access_token) {
+        const code = typeof body.error === 'string' ? body.error.slice(0, 60) : `HTTP ${res.status}`;
+        throw new RefreshRefused(name, code);
+      }
+      const secrets: Record<string, string> = { ...current.secrets, access_token: body.access_token };
+      // A provider that rotates refresh tokens sends a new one; the old one is then spent.
+      if (typeof body.refresh_token === 'string' && body.refresh_token) secrets.refresh_token = body.refresh_token;
+      const seconds = Number(body.expires_in);
+      const expiresAt = Number.isFinite(seconds) && seconds > 0 ? new Date(started + seconds * 1000) : null;
+      await updateConnectionSecrets(q, id, keyring.seal(JSON.stringify(secrets), connectionAad(id)), expiresAt);
+      return { ...current, secrets, expiresAt };
+      // Once: the token endpoint may have rotated the refresh token already; a rerun would spend the old one.
+    },
+    { once: true },
+  );
 }
 
 /** The configured OAuth client of an integration when the connection was made with it (same client id). */

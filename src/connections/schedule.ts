@@ -8,7 +8,11 @@ export const refreshScheduleId = (taskQueuePrefix: string) => (taskQueuePrefix ?
  * Creates the Temporal Schedule that runs refreshExpiringConnections every 10 minutes (tokens expiring within 30
  * minutes are renewed), unless it exists: safe to call on every worker start. Returns true when it created it.
  */
-export async function ensureRefreshSchedule(client: Client, taskQueuePrefix: string, opts: { everyMinutes?: number; horizonSeconds?: number } = {}): Promise<boolean> {
+export async function ensureRefreshSchedule(
+  client: Client,
+  taskQueuePrefix: string,
+  opts: { everyMinutes?: number; horizonSeconds?: number } = {},
+): Promise<boolean> {
   try {
     await client.schedule.create({
       scheduleId: refreshScheduleId(taskQueuePrefix),

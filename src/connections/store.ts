@@ -8,7 +8,6 @@ export type { StoredConnection };
 
 export const CONNECTION_KINDS: readonly ConnectionKind[] = ['oauth2', 'api_key', 'basic', 'none'];
 
-
 /** What a list shows of a connection: never a secret, only the names of the secrets it holds. */
 export interface ConnectionSummary {
   id: string;
@@ -29,7 +28,15 @@ export interface ConnectionSummary {
 /** Creates (or replaces) the connection of a user, or of the workspace when userId is null; secrets are sealed. */
 export async function createConnection(
   db: Queryable,
-  c: { workspaceId: string; userId: string | null; integration: string; kind: ConnectionKind; secrets: Record<string, string>; settings?: Record<string, string>; expiresAt?: Date | null },
+  c: {
+    workspaceId: string;
+    userId: string | null;
+    integration: string;
+    kind: ConnectionKind;
+    secrets: Record<string, string>;
+    settings?: Record<string, string>;
+    expiresAt?: Date | null;
+  },
   keyring: Keyring = defaultKeyring(),
 ): Promise<{ connection: ConnectionSummary; replaced: boolean }> {
   const { row, replaced } = await upsertConnection(

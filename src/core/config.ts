@@ -92,7 +92,10 @@ const fields = z.object({
     .string()
     .default('')
     .transform((text, ctx) => {
-      const cidrs = text.split(',').map((c) => c.trim()).filter(Boolean);
+      const cidrs = text
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
       const bad = cidrs.filter((c) => !parseCidr(c));
       if (bad.length) ctx.addIssue({ code: 'custom', message: `not a CIDR (e.g. 127.0.0.1/8, fd00::/8): ${bad.join(', ')}` });
       return cidrs;
@@ -103,9 +106,13 @@ const fields = z.object({
     .default('')
     .transform((text, ctx) => {
       const out: Record<string, string> = {};
-      for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+      for (const pair of text
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
         const [key = '', url = ''] = pair.split(/=(.*)/s);
-        if (!/^[a-z][a-z0-9_]*$/.test(key) || !/^https?:\/\/\S+$/.test(url)) ctx.addIssue({ code: 'custom', message: `expected integration=url pairs: ${pair}` });
+        if (!/^[a-z][a-z0-9_]*$/.test(key) || !/^https?:\/\/\S+$/.test(url))
+          ctx.addIssue({ code: 'custom', message: `expected integration=url pairs: ${pair}` });
         else out[key] = url;
       }
       return out;
@@ -151,11 +158,19 @@ const fields = z.object({
   /** Chat sockets one client address may hold open at once on one api process (0: no cap). */
   WEBCHAT_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
   /** A chat session's workflow ends after this long without a message; the conversation resumes from Postgres later. */
-  CHAT_IDLE_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
+  CHAT_IDLE_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(30 * 60_000),
   /** Messages a chatSession run takes before it continues as new (Temporal accepts at most 2,000 Updates per run). */
   CHAT_UPDATES_PER_RUN: z.coerce.number().int().min(2).max(1999).default(1000),
   /** The largest file POST /v1/leads/import takes (bytes; beyond: 413). */
-  LEAD_IMPORT_MAX_BYTES: z.coerce.number().int().min(1).default(512 * 1_048_576),
+  LEAD_IMPORT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(512 * 1_048_576),
   /** Records a lead import applies per transaction (one activity each). */
   LEAD_IMPORT_CHUNK_ROWS: z.coerce.number().int().min(1).max(10_000).default(1000),
   /** An OpenAI-compatible server for ai_reply nodes ({base}/chat/completions); unset: the scripted model. */
@@ -172,7 +187,12 @@ const fields = z.object({
   JWT_AUDIENCE: z.string().min(1).default('switchboard-automation'),
   /** The iss of JWKS-signed tokens, when their issuer is not JWT_ISSUER. */
   JWT_JWKS_ISSUER: z.string().min(1).optional(),
-  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400 * 30).default(3600),
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(86_400 * 30)
+    .default(3600),
   /** Login attempts per window per client address and per email (0: no limit). */
   LOGIN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(30),
   LOGIN_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(0).default(10),
@@ -184,7 +204,10 @@ const fields = z.object({
     .string()
     .default('')
     .transform((text, ctx) => {
-      const keys = text.split(',').map((k) => k.trim()).filter(Boolean);
+      const keys = text
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean);
       const parsed = keys.map(parseKeyMaterial);
       if (parsed.some((k) => !k)) ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes in base64 or hex' });
       return parsed.filter((k): k is Buffer => !!k);
@@ -197,7 +220,10 @@ const fields = z.object({
     .string()
     .default('')
     .transform((text, ctx) => {
-      const urls = text.split(',').map((u) => u.trim()).filter(Boolean);
+      const urls = text
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean);
       const bad = urls.filter((u) => !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(u));
       if (bad.length) ctx.addIssue({ code: 'custom', message: `not an http(s) URL without query or fragment: ${bad.join(', ')}` });
       return urls;
@@ -205,13 +231,19 @@ const fields = z.object({
   /** How long a started OAuth flow may take before its state is refused. */
   OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   /** Authenticates the Temporal codec endpoint (/temporal-codec); unset outside production: generated into the data dir. */
-  CODEC_SERVER_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 letters, digits, - or _ (`openssl rand -hex 32`)').optional(),
+  CODEC_SERVER_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 letters, digits, - or _ (`openssl rand -hex 32`)')
+    .optional(),
   /** Comma-separated origins (the Temporal UI's) allowed to call the codec endpoint from a browser; default: the dev UI. */
   CODEC_SERVER_CORS_ORIGINS: z
     .string()
     .optional()
     .transform((text, ctx) => {
-      const origins = (text ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+      const origins = (text ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean);
       const bad = origins.filter((o) => !/^https?:\/\/[^/\s]+$/.test(o));
       if (bad.length) ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${bad.join(', ')}` });
       return origins.length ? origins : undefined;
@@ -222,7 +254,8 @@ const schema = fields.superRefine((c, ctx) => {
   if (c.NODE_ENV !== 'production') return;
   // Production never falls back to a generated key: a lost data dir would lose every sealed secret. (JWT_SECRET is
   // checked where tokens are issued, the api, as the worker has no use for it.)
-  if (!c.ENCRYPTION_KEY) ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'required in production (32 random bytes, base64 or hex: `openssl rand -base64 32`)' });
+  if (!c.ENCRYPTION_KEY)
+    ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'required in production (32 random bytes, base64 or hex: `openssl rand -base64 32`)' });
   for (const [name, devValue] of Object.entries(DEV_DEFAULT_SECRETS)) {
     if (c[name as keyof typeof DEV_DEFAULT_SECRETS] !== devValue) continue;
     ctx.addIssue({ code: 'custom', path: [name], message: 'required in production: its development default is public; set your own secret' });
@@ -235,15 +268,21 @@ export type Config = z.infer<typeof schema> & { oauthEnv?: Record<string, string
 const OAUTH_CLIENT_VARIABLE = /^OAUTH_[A-Z][A-Z0-9_]*_(CLIENT_ID|CLIENT_SECRET|SCOPES|AUTHORIZE_URL|TOKEN_URL|REVOKE_URL|TENANT)$/;
 
 // Their values are never repeated in an error message (it ends up in logs).
-const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEYS_PREVIOUS', 'TWILIO_AUTH_TOKEN', 'CODEC_SERVER_TOKEN', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CLIENT_KEY_DATA', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set([
+  'JWT_SECRET',
+  'ENCRYPTION_KEY',
+  'ENCRYPTION_KEYS_PREVIOUS',
+  'TWILIO_AUTH_TOKEN',
+  'CODEC_SERVER_TOKEN',
+  'TEMPORAL_API_KEY',
+  'TEMPORAL_TLS_CLIENT_KEY_DATA',
+  'METRICS_TOKEN',
+]);
 
 /** A configuration value that failed validation; the message names the variable. */
 export class ConfigError extends Error {
   constructor(readonly issues: { variable: string; problem: string }[]) {
-    super(
-      'Invalid configuration:\n' +
-        issues.map((i) => `  ${i.variable}: ${i.problem}`).join('\n'),
-    );
+    super('Invalid configuration:\n' + issues.map((i) => `  ${i.variable}: ${i.problem}`).join('\n'));
     this.name = 'ConfigError';
   }
 }
@@ -272,9 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       parsed.error.issues.map((issue) => ({
         variable: String(issue.path[0] ?? '?'),
-        problem: SECRET_VARIABLES.has(String(issue.path[0]))
-          ? issue.message
-          : `${issue.message} (got ${JSON.stringify(input[String(issue.path[0])] ?? null)})`,
+        problem: SECRET_VARIABLES.has(String(issue.path[0])) ? issue.message : `${issue.message} (got ${JSON.stringify(input[String(issue.path[0])] ?? null)})`,
       })),
     );
   }

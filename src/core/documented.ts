@@ -28,7 +28,7 @@ export function applyDocumented(ctx: { zodSchema: object; jsonSchema: Record<str
 }
 
 type Plan = [string, ...unknown[]];
-const usFixedLine = (((metadata.countries as unknown as Record<string, Plan>).US![11] as string[][])[0]![0]!);
+const usFixedLine = ((metadata.countries as unknown as Record<string, Plan>).US![11] as string[][])[0]![0]!;
 
 /**
  * The documented phone form: US numbers as E.164 digits, with or without '+' (from libphonenumber's own metadata,

@@ -72,8 +72,7 @@ export const forbidden = (message: string) => new ApiError(403, 'forbidden', mes
 export const notFound = (message = 'Not found') => new ApiError(404, 'not_found', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
 export const payloadTooLarge = (message = 'Request body too large') => new ApiError(413, 'payload_too_large', message);
-export const unsupportedMediaType = (message = 'Content-Type must be application/json') =>
-  new ApiError(415, 'unsupported_media_type', message);
+export const unsupportedMediaType = (message = 'Content-Type must be application/json') => new ApiError(415, 'unsupported_media_type', message);
 /** 429 with Retry-After (whole seconds). */
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new ApiError(429, 'rate_limited', message, { 'Retry-After': String(retryAfterSeconds) });

@@ -11,14 +11,14 @@ const LOCK_KEY = 4_727_001;
 
 /** Applies every migration not yet recorded, in file-name order, each in its own transaction. */
 export async function migrate(db: Db, dir = migrationsDir): Promise<string[]> {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const client = await db.pool.connect();
   const applied: string[] = [];
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
     for (const file of files) {
       if (done.has(file)) continue;

@@ -3,12 +3,31 @@
  * and 008 twice, 010_a/010_b, no 017): kept as they are, since the migrator knows applied files by name.
  */
 export const LEGACY_MIGRATIONS: readonly string[] = [
-  '001_init.sql', '002_idempotency_expiry.sql', '002_journeys.sql', '003_rate_limits.sql', '004_webhook_secret_rotation.sql',
-  '005_journey_versions_notify.sql', '006_workspace_scoping.sql', '007_outbound_calls.sql', '008_call_events.sql',
-  '008_calls_list.sql', '009_automation_runs.sql', '010_a_user_integrations.sql', '010_b_connections_sealed.sql',
-  '011_webchat.sql', '012_lead_search.sql', '013_agent_numbers.sql', '014_journey_hooks.sql', '015_lead_tags.sql',
-  '016_call_slot_counter.sql', '018_chat_automations.sql', '019_place_api_calls.sql', '020_chat_sessions_unverified.sql',
-  '021_automation_unsent_tries.sql', '022_idempotency_caller.sql', '023_api_key_scopes.sql',
+  '001_init.sql',
+  '002_idempotency_expiry.sql',
+  '002_journeys.sql',
+  '003_rate_limits.sql',
+  '004_webhook_secret_rotation.sql',
+  '005_journey_versions_notify.sql',
+  '006_workspace_scoping.sql',
+  '007_outbound_calls.sql',
+  '008_call_events.sql',
+  '008_calls_list.sql',
+  '009_automation_runs.sql',
+  '010_a_user_integrations.sql',
+  '010_b_connections_sealed.sql',
+  '011_webchat.sql',
+  '012_lead_search.sql',
+  '013_agent_numbers.sql',
+  '014_journey_hooks.sql',
+  '015_lead_tags.sql',
+  '016_call_slot_counter.sql',
+  '018_chat_automations.sql',
+  '019_place_api_calls.sql',
+  '020_chat_sessions_unverified.sql',
+  '021_automation_unsent_tries.sql',
+  '022_idempotency_caller.sql',
+  '023_api_key_scopes.sql',
 ];
 
 const NEW_NAME = /^(\d{3})_[a-z0-9]+(?:_[a-z0-9]+)*\.sql$/;

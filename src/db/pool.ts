@@ -128,5 +128,4 @@ export function createDb(url: string, opts: { max?: number; logger?: Logger } = 
 }
 
 /** True when err is a unique-constraint violation (SQLSTATE 23505). */
-export const isUniqueViolation = (err: unknown): boolean =>
-  typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+export const isUniqueViolation = (err: unknown): boolean => typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';

@@ -64,7 +64,12 @@ export class StatementBatches<T, R> {
         batch.forEach((p, i) => p.resolve(results[i]!));
       } catch (err) {
         if (batch.length === 1) batch[0]!.reject(err);
-        else for (const p of batch) await this.run([p.item]).then(([r]) => p.resolve(r!), (e: unknown) => p.reject(e));
+        else
+          for (const p of batch)
+            await this.run([p.item]).then(
+              ([r]) => p.resolve(r!),
+              (e: unknown) => p.reject(e),
+            );
       }
     }
     this.busy = false;

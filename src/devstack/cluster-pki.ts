@@ -34,13 +34,58 @@ export async function clusterPki(dir: string): Promise<ClusterPki> {
   const openssl = (args: string[]) => exec('openssl', args, { cwd: dir });
   const p = (f: string) => path.join(dir, f);
   if (!existsSync(p('ca.pem'))) {
-    await openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650', '-subj', '/CN=Switchboard cluster CA']);
+    await openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '3650',
+      '-subj',
+      '/CN=Switchboard cluster CA',
+    ]);
   }
   const issue = async (name: string, cn: string, ext: string) => {
     if (existsSync(p(`${name}.pem`))) return;
-    await openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
+    await openssl([
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.csr`,
+      '-subj',
+      `/CN=${cn}`,
+    ]);
     writeFileSync(p(`${name}.ext`), ext);
-    await openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '365', '-out', `${name}.pem`, '-extfile', `${name}.ext`]);
+    await openssl([
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '365',
+      '-out',
+      `${name}.pem`,
+      '-extfile',
+      `${name}.ext`,
+    ]);
   };
   await issue('server', 'localhost', EXTENSIONS.server);
   await issue('client', 'switchboard', EXTENSIONS.client);

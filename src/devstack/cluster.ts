@@ -127,7 +127,12 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
       : startPrivatePostgres({ dataDir: pgOptions.dataDir, port: pgOptions.port, database: pgOptions.database, say });
   let pg = await startPostgres();
   const u = new URL(pg.url);
-  const persistence: TemporalPersistence = { host: u.hostname, port: Number(u.port), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
+  const persistence: TemporalPersistence = {
+    host: u.hostname,
+    port: Number(u.port),
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+  };
   await setupTemporalSchema(bin, persistence);
   const db = createDb(pg.url, { max: 2 });
   await migrate(db).finally(() => db.close());
@@ -167,7 +172,17 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
       name: 'the carrier simulator',
       command: process.execPath,
       cwd: root,
-      args: [...script('src/telephony/simulator/main'), '--port', new URL(simulatorUrl).port, '--host', '127.0.0.1', '--speed', String(o.simulatorSpeed ?? 1), '--state', path.join(o.dir, 'carrier-simulator.json')],
+      args: [
+        ...script('src/telephony/simulator/main'),
+        '--port',
+        new URL(simulatorUrl).port,
+        '--host',
+        '127.0.0.1',
+        '--speed',
+        String(o.simulatorSpeed ?? 1),
+        '--state',
+        path.join(o.dir, 'carrier-simulator.json'),
+      ],
       env,
       logFile: path.join(o.dir, 'logs', 'simulator.log'),
       ready: () => portOpen('127.0.0.1', Number(new URL(simulatorUrl).port)),
@@ -208,7 +223,15 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
       WORKER_BUNDLE_PATH: bundlePath,
       LOG_FORMAT: 'json',
     };
-    for (const key of ['TEMPORAL_API_KEY', 'TEMPORAL_CONFIG_FILE', 'TEMPORAL_PROFILE', 'TEMPORAL_TLS_CLIENT_CERT_DATA', 'TEMPORAL_TLS_CLIENT_KEY_DATA', 'TEMPORAL_TLS_SERVER_CA_CERT_DATA']) delete processEnv[key];
+    for (const key of [
+      'TEMPORAL_API_KEY',
+      'TEMPORAL_CONFIG_FILE',
+      'TEMPORAL_PROFILE',
+      'TEMPORAL_TLS_CLIENT_CERT_DATA',
+      'TEMPORAL_TLS_CLIENT_KEY_DATA',
+      'TEMPORAL_TLS_SERVER_CA_CERT_DATA',
+    ])
+      delete processEnv[key];
     const workers = await Promise.all(
       ports.workers.map(async (w, i) => {
         const health = await free(w.health);
@@ -246,7 +269,15 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
     if (uiBinary && ports.ui !== undefined) {
       const uiPort = await free(ports.ui);
       uiUrl = `http://127.0.0.1:${uiPort}`;
-      ui = temporalUiProcess({ binary: uiBinary, dir: path.join(o.dir, 'ui'), port: uiPort, frontend: temporalAddress, pki, namespace: o.namespace, codecEndpoint: o.uiCodecEndpoint?.(apiUrls[0]!) });
+      ui = temporalUiProcess({
+        binary: uiBinary,
+        dir: path.join(o.dir, 'ui'),
+        port: uiPort,
+        frontend: temporalAddress,
+        pki,
+        namespace: o.namespace,
+        codecEndpoint: o.uiCodecEndpoint?.(apiUrls[0]!),
+      });
       parts.push(ui);
       await ui.start();
     }

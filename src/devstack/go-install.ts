@@ -59,7 +59,7 @@ export async function goInstalled(b: GoBuild, o: { env?: NodeJS.ProcessEnv; say:
   const lock = `${dir}.lock`;
   const started = Date.now();
   const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;
-  for (let reported = 0; ; ) {
+  for (let reported = 0; ;) {
     try {
       mkdirSync(lock);
       break;
@@ -104,4 +104,3 @@ export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = proces
     child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(cmd)} ${args[0] ?? ''} exited with ${code}: ${err.trim()}`))));
   });
 }
-

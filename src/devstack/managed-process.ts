@@ -35,7 +35,12 @@ export interface ManagedProcess {
 /** The last lines of a log file, for an error message. */
 export function logTail(file: string, lines = 15): string {
   try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).map((line) => line.slice(0, 400)).join('\n');
+    return readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(-lines)
+      .map((line) => line.slice(0, 400))
+      .join('\n');
   } catch {
     return '';
   }

@@ -116,10 +116,16 @@ export async function startPrivatePostgres(o: PrivateClusterOptions): Promise<Ru
       await run('initdb', ['-D', clusterDir, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-instructions']);
     }
     await run('pg_ctl', [
-      '-D', clusterDir,
-      '-l', path.join(socketDir, 'postgres.log'),
-      '-o', `-p ${o.port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=on`,
-      '-w', '-t', '60', 'start',
+      '-D',
+      clusterDir,
+      '-l',
+      path.join(socketDir, 'postgres.log'),
+      '-o',
+      `-p ${o.port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=on`,
+      '-w',
+      '-t',
+      '60',
+      'start',
     ]);
     started = true;
   }
@@ -131,7 +137,10 @@ export async function startPrivatePostgres(o: PrivateClusterOptions): Promise<Ru
     started,
     clusterDir,
     async stop() {
-      if (started) await pgStop('fast').catch(() => pgStop('immediate')).catch(() => undefined);
+      if (started)
+        await pgStop('fast')
+          .catch(() => pgStop('immediate'))
+          .catch(() => undefined);
     },
     async kill() {
       if (started) await pgStop('immediate').catch(() => undefined);

@@ -26,7 +26,11 @@ export async function startSandboxProcess(o: { baseUrl: string | undefined; env:
   const compiled = __filename.endsWith('.js');
   const script = path.resolve(__dirname, '..', 'sandbox', compiled ? 'main.js' : 'main.ts');
   const args = compiled ? [script] : [path.resolve(__dirname, '..', '..', 'bin', 'run-ts.js'), script];
-  const child = spawn(process.execPath, [...args, '--port', String(port), '--host', host], { env: o.env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  const child = spawn(process.execPath, [...args, '--port', String(port), '--host', host], {
+    env: o.env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitFor('the vendor sandbox', () => portOpen(host, port), 20_000);
   return {

@@ -28,7 +28,11 @@ export async function startSimulatorProcess(o: { baseUrl: string; env: NodeJS.Pr
   const compiled = __filename.endsWith('.js');
   const script = path.resolve(__dirname, '..', 'telephony', 'simulator', compiled ? 'main.js' : 'main.ts');
   const args = compiled ? [script] : [path.resolve(__dirname, '..', '..', 'bin', 'run-ts.js'), script];
-  const child = spawn(process.execPath, [...args, '--port', String(port), '--host', host, '--state', o.stateFile], { env: o.env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  const child = spawn(process.execPath, [...args, '--port', String(port), '--host', host, '--state', o.stateFile], {
+    env: o.env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitFor('the carrier simulator', () => portOpen(host, port), 20_000);
   return {

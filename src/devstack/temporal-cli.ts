@@ -34,9 +34,7 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
  * Finds a Temporal CLI: TEMPORAL_CLI_PATH → `temporal` on PATH → the cache folder → `go install` into the
  * cache → the SDK's download (for machines with internet). Throws a message saying what to do when none works.
  */
-export async function resolveTemporalCli(
-  opts: { env?: NodeJS.ProcessEnv; say?: (line: string) => void } = {},
-): Promise<TemporalCli> {
+export async function resolveTemporalCli(opts: { env?: NodeJS.ProcessEnv; say?: (line: string) => void } = {}): Promise<TemporalCli> {
   const env = opts.env ?? process.env;
   const say = opts.say ?? ((line: string) => process.stderr.write(`${line}\n`));
   if (env.TEMPORAL_CLI_PATH) {
@@ -80,7 +78,12 @@ const staleLock = (lock: string) => {
  * Waits while another process builds the CLI (its lock folder exists): one line, then the time waited every reportMs.
  * True once that build's binary exists; false when the lock went away without one, or turned stale.
  */
-export async function waitForOtherBuild(lock: string, binary: string, say: (line: string) => void, opts = { pollMs: 1000, reportMs: 30_000 }): Promise<boolean> {
+export async function waitForOtherBuild(
+  lock: string,
+  binary: string,
+  say: (line: string) => void,
+  opts = { pollMs: 1000, reportMs: 30_000 },
+): Promise<boolean> {
   const started = Date.now();
   let reported = started;
   say('Another process is building the Temporal CLI; waiting for it…');

@@ -9,7 +9,15 @@ import { temporalTlsEnv, type ClusterPki } from './cluster-pki';
 import { run } from './go-install';
 import { managedProcess, type ManagedProcess } from './managed-process';
 import { portOpen } from './net';
-import { SQL_PLUGIN, TEMPORAL_DATABASES, TEMPORAL_DYNAMIC_CONFIG, temporalServerConfig, temporalUiConfig, type TemporalPersistence, type TemporalServerPorts } from './temporal-cluster-config';
+import {
+  SQL_PLUGIN,
+  TEMPORAL_DATABASES,
+  TEMPORAL_DYNAMIC_CONFIG,
+  temporalServerConfig,
+  temporalUiConfig,
+  type TemporalPersistence,
+  type TemporalServerPorts,
+} from './temporal-cluster-config';
 import type { TemporalServerBinaries } from './temporal-server-build';
 
 /**
@@ -19,7 +27,10 @@ import type { TemporalServerBinaries } from './temporal-server-build';
 export async function setupTemporalSchema(bin: TemporalServerBinaries, db: TemporalPersistence): Promise<void> {
   const tool = (database: string, args: string[]) =>
     run(bin.sqlTool, ['--plugin', SQL_PLUGIN, '--ep', db.host, '-p', String(db.port), '-u', db.user, '--pw', db.password, '--db', database, ...args]);
-  for (const [database, folder] of [[TEMPORAL_DATABASES.default, 'temporal'], [TEMPORAL_DATABASES.visibility, 'visibility']] as const) {
+  for (const [database, folder] of [
+    [TEMPORAL_DATABASES.default, 'temporal'],
+    [TEMPORAL_DATABASES.visibility, 'visibility'],
+  ] as const) {
     await tool(database, ['create-database']).catch((err: Error) => {
       if (!/already exists/.test(err.message)) throw err;
     });
@@ -39,7 +50,13 @@ async function hasSchemaVersionTable(db: TemporalPersistence, database: string):
 }
 
 /** The Temporal server as one process (all four services) with the generated config under dir. */
-export function temporalServerProcess(o: { bin: TemporalServerBinaries; dir: string; ports: TemporalServerPorts; db: TemporalPersistence; pki: ClusterPki }): ManagedProcess {
+export function temporalServerProcess(o: {
+  bin: TemporalServerBinaries;
+  dir: string;
+  ports: TemporalServerPorts;
+  db: TemporalPersistence;
+  pki: ClusterPki;
+}): ManagedProcess {
   const configDir = path.join(o.dir, 'config');
   mkdirSync(configDir, { recursive: true });
   const dynamicConfigFile = path.join(o.dir, 'dynamicconfig.yaml');
@@ -103,7 +120,15 @@ export async function setupNamespace(pki: ClusterPki, address: string, namespace
 }
 
 /** The Temporal UI server, on the frontend with the operator certificate. */
-export function temporalUiProcess(o: { binary: string; dir: string; port: number; frontend: string; pki: ClusterPki; namespace: string; codecEndpoint?: string }): ManagedProcess {
+export function temporalUiProcess(o: {
+  binary: string;
+  dir: string;
+  port: number;
+  frontend: string;
+  pki: ClusterPki;
+  namespace: string;
+  codecEndpoint?: string;
+}): ManagedProcess {
   const configDir = path.join(o.dir, 'config');
   mkdirSync(configDir, { recursive: true });
   writeFileSync(path.join(configDir, 'cluster.yaml'), temporalUiConfig(o));

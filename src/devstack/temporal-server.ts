@@ -40,7 +40,19 @@ export const DEV_SERVER_DYNAMIC_CONFIG = ['--dynamic-config-value', 'history.tra
 
 /** The dev server's arguments: a WAL-mode SQLite file (4× faster than the default journal) on loopback. */
 export function devServerArgs(o: Omit<DevServerOptions, 'cli'>): string[] {
-  const args = ['server', 'start-dev', '--ip', o.host, '--port', String(o.port), '--namespace', o.namespace, '--log-level', 'warn', ...DEV_SERVER_DYNAMIC_CONFIG];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    o.host,
+    '--port',
+    String(o.port),
+    '--namespace',
+    o.namespace,
+    '--log-level',
+    'warn',
+    ...DEV_SERVER_DYNAMIC_CONFIG,
+  ];
   if (o.headless) args.push('--headless');
   else {
     args.push('--ui-port', String(o.uiPort));
@@ -127,7 +139,11 @@ async function startViaSdk(o: DevServerOptions, address: string, uiUrl: string |
       uiPort: o.headless ? undefined : o.uiPort,
       namespace: o.namespace,
       dbFilename: o.dataDir ? path.join(o.dataDir, 'temporal.db') : undefined,
-      extraArgs: [...DEV_SERVER_DYNAMIC_CONFIG, ...(!o.headless && o.uiCodecEndpoint ? ['--ui-codec-endpoint', o.uiCodecEndpoint] : []), ...(o.dataDir ? ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'] : [])],
+      extraArgs: [
+        ...DEV_SERVER_DYNAMIC_CONFIG,
+        ...(!o.headless && o.uiCodecEndpoint ? ['--ui-codec-endpoint', o.uiCodecEndpoint] : []),
+        ...(o.dataDir ? ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'] : []),
+      ],
     },
   });
   return { address, uiUrl, started: true, stop: () => env.teardown(), kill: () => void env.teardown().catch(() => undefined) };

@@ -80,7 +80,11 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   const journeyVersions = deps.journeyVersions ?? new LatestJourneyVersions();
   const jwt = createJwtAuthority(deps.config);
   const loginLimits = createLoginLimits(deps, deps.config);
-  registerBusinessMetrics(metrics.registry, { db: deps.db, chatSockets: () => chat.size, rateLimited: () => ({ ...limits.refusals(), ...loginLimits.refusals() }) });
+  registerBusinessMetrics(metrics.registry, {
+    db: deps.db,
+    chatSockets: () => chat.size,
+    rateLimited: () => ({ ...limits.refusals(), ...loginLimits.refusals() }),
+  });
 
   const api = new Router<AppState>();
   const system = systemRoutes(deps.config, metrics.registry);
@@ -96,7 +100,13 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   mountRoutes(
     api,
     routes,
-    { apiKey: [apiKeyAuth(keys), limits.perKey], automation: [guardAutomation, limits.perKey], nocode: [nocodeAuth({ db: deps.db, jwt, keys }), limits.perKey], keyOrUser: [keyOrUserAuth({ db: deps.db, jwt, keys }), limits.perKey], none: [] },
+    {
+      apiKey: [apiKeyAuth(keys), limits.perKey],
+      automation: [guardAutomation, limits.perKey],
+      nocode: [nocodeAuth({ db: deps.db, jwt, keys }), limits.perKey],
+      keyOrUser: [keyOrUserAuth({ db: deps.db, jwt, keys }), limits.perKey],
+      none: [],
+    },
     { ...deps, journeyVersions, auth: { jwt, loginLimits } },
   );
   // The automation endpoint's routes answer every refusal in the 4.6 envelope (their own mount).

@@ -29,7 +29,10 @@ export interface RunningApi {
 }
 
 /** Starts the api process: migrations, search attributes, then the HTTP server. */
-export async function startApi(config: Config, opts: { logger?: Logger; requestLog?: RequestLog; eagerClient?: AppDeps['eagerClient'] } = {}): Promise<RunningApi> {
+export async function startApi(
+  config: Config,
+  opts: { logger?: Logger; requestLog?: RequestLog; eagerClient?: AppDeps['eagerClient'] } = {},
+): Promise<RunningApi> {
   startTracing('switchboard-api');
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'api', { format: config.LOG_FORMAT, buffered: true });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the api');

@@ -5,7 +5,10 @@ import type { Route } from './route';
 const failure = z.object({ status: z.literal('failed'), message: z.string() });
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: applyDocumented }) as Record<string, unknown>;
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: applyDocumented }) as Record<
+    string,
+    unknown
+  >;
   return json;
 };
 
@@ -68,7 +71,18 @@ function queryParameters(route: Route<any, any>): unknown[] {
   const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, { description?: string }>; required?: string[]; oneOf?: unknown };
   const example = route.example?.query;
   if (schema.oneOf) {
-    return [{ name: 'query', in: 'query', style: 'form', explode: true, required: true, description: (schema as { description?: string }).description, schema, example }];
+    return [
+      {
+        name: 'query',
+        in: 'query',
+        style: 'form',
+        explode: true,
+        required: true,
+        description: (schema as { description?: string }).description,
+        schema,
+        example,
+      },
+    ];
   }
   return Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
     name,
@@ -100,7 +114,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
         description:
           '1–255 printable ASCII characters. A retry with the same key and request (within 24 h) replays the first response with header ' +
           'Idempotent-Replayed: true; the same key with another request, or while the first is still running, is a 409. ' +
-          'Keys are per caller (API key, or user on the automation endpoint): another caller\'s same key runs anew.',
+          "Keys are per caller (API key, or user on the automation endpoint): another caller's same key runs anew.",
       });
     }
     const responses: Record<string, unknown> = {};
@@ -114,7 +128,11 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
         ...(r.contentType
           ? { content: { [r.contentType]: { schema: { type: 'string' } } } }
           : r.schema || failed
-            ? { content: { 'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : route.failure ? jsonSchema(route.failure, 'output') : FAILURE_REF } } }
+            ? {
+                content: {
+                  'application/json': { schema: r.schema ? jsonSchema(r.schema, 'output') : route.failure ? jsonSchema(route.failure, 'output') : FAILURE_REF },
+                },
+              }
             : {}),
         ...(status === '200' && route.links ? { links: route.links } : {}),
       };
@@ -124,21 +142,37 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
-      security: route.auth === 'apiKey' ? [{ apiKey: [] }] : route.auth === 'optionalApiKey' ? [{}, { apiKey: [] }] : route.auth === 'automation' ? [{ userJwt: [] }, { superuserKey: [] }] : route.auth === 'nocode' ? [{ apiKey: [] }, { userJwt: [] }, {}] : route.auth === 'keyOrUser' ? [{ apiKey: [] }, { userJwt: [] }] : [],
+      security:
+        route.auth === 'apiKey'
+          ? [{ apiKey: [] }]
+          : route.auth === 'optionalApiKey'
+            ? [{}, { apiKey: [] }]
+            : route.auth === 'automation'
+              ? [{ userJwt: [] }, { superuserKey: [] }]
+              : route.auth === 'nocode'
+                ? [{ apiKey: [] }, { userJwt: [] }, {}]
+                : route.auth === 'keyOrUser'
+                  ? [{ apiKey: [] }, { userJwt: [] }]
+                  : [],
       parameters: parameters.length ? parameters : undefined,
       requestBody: route.rawBody
         ? {
             required: true,
             content: Object.fromEntries(
-              Object.entries(route.rawBody.contentTypes).map(([type, c]) => [type, { schema: c.schema, ...(c.example !== undefined ? { example: c.example } : {}) }]),
+              Object.entries(route.rawBody.contentTypes).map(([type, c]) => [
+                type,
+                { schema: c.schema, ...(c.example !== undefined ? { example: c.example } : {}) },
+              ]),
             ),
           }
         : route.body
-        ? {
-            required: !route.bodyOptional,
-            content: { 'application/json': { schema: jsonSchema(route.body, 'input'), ...(route.example?.body !== undefined ? { example: route.example.body } : {}) } },
-          }
-        : undefined,
+          ? {
+              required: !route.bodyOptional,
+              content: {
+                'application/json': { schema: jsonSchema(route.body, 'input'), ...(route.example?.body !== undefined ? { example: route.example.body } : {}) },
+              },
+            }
+          : undefined,
       responses,
     };
   }

@@ -36,7 +36,6 @@ export function superuserWorkspaceOf(input: { auth: KeyAuth | undefined }): stri
   return workspaceId;
 }
 
-
 /** A route carries its schemas: they validate requests, type the handler and generate the OpenAPI document. */
 export interface Route<Q = unknown, B = unknown> {
   method: Method;

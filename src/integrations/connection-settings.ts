@@ -7,7 +7,11 @@ export function requiredSetting(conn: Connection, names: string[], pattern: RegE
     throw new VendorError('connection_incomplete', `the ${conn.integration} connection needs settings.${names[0]} (${what}); reconnect the integration`, false);
   }
   if (!pattern.test(value)) {
-    throw new VendorError('connection_incomplete', `the ${conn.integration} connection's settings.${names[0]} is not ${what}; reconnect the integration`, false);
+    throw new VendorError(
+      'connection_incomplete',
+      `the ${conn.integration} connection's settings.${names[0]} is not ${what}; reconnect the integration`,
+      false,
+    );
   }
   return value;
 }

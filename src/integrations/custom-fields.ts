@@ -40,7 +40,9 @@ export function resolveCustomFields(params: unknown, callData: Record<string, un
     const path = entry.field.split('.');
     const key = getPath(out, path);
     if (typeof key !== 'string' || key === '') {
-      throw new ActionInputError('invalid_params', `params.${entry.field} must hold the custom field's key`, [`${entry.field}: expected the custom field's key`]);
+      throw new ActionInputError('invalid_params', `params.${entry.field} must hold the custom field's key`, [
+        `${entry.field}: expected the custom field's key`,
+      ]);
     }
     if (!Object.prototype.hasOwnProperty.call(fields, key) || fields[key] === undefined) {
       throw new ActionInputError('custom_field_missing', `custom field "${key}" (for params.${entry.field}) is not in callData.fields`, [key]);

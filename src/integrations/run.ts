@@ -1,6 +1,15 @@
 import type { z } from 'zod';
 import { resolveCustomFields } from './custom-fields';
-import { ActionInputError, actionVersion, isIdempotent, VendorError, type ActionContext, type ActionDefinition, type Connection, type IntegrationDefinition } from './define';
+import {
+  ActionInputError,
+  actionVersion,
+  isIdempotent,
+  VendorError,
+  type ActionContext,
+  type ActionDefinition,
+  type Connection,
+  type IntegrationDefinition,
+} from './define';
 import { VendorClient, type VendorClientOptions } from './vendor-client';
 import { actionVersions, findAction, findIntegration, listIntegrations } from './registry';
 import { issueLines } from '../core/validation';
@@ -41,7 +50,11 @@ export function zodProblems(error: z.ZodError): string[] {
 }
 
 /** Finds the integration and action (the given version, else the latest) or fails listing what exists. */
-export function resolveAction(integrationKey: string, actionKey: string | undefined, version?: number): { integration: IntegrationDefinition; action: ActionDefinition } {
+export function resolveAction(
+  integrationKey: string,
+  actionKey: string | undefined,
+  version?: number,
+): { integration: IntegrationDefinition; action: ActionDefinition } {
   const integration = findIntegration(integrationKey);
   if (!integration) {
     const known = listIntegrations().map((i) => i.key);
@@ -50,7 +63,11 @@ export function resolveAction(integrationKey: string, actionKey: string | undefi
   const action = findAction(integration, actionKey, version);
   if (!action && version !== undefined && findAction(integration, actionKey)) {
     const known = actionVersions(integration, findAction(integration, actionKey)!.key).map((a) => String(actionVersion(a)));
-    throw new ActionInputError('unknown_action_version', `${integration.key}.${actionKey ?? ''} has no version ${version}; versions: ${known.join(', ')}`, known);
+    throw new ActionInputError(
+      'unknown_action_version',
+      `${integration.key}.${actionKey ?? ''} has no version ${version}; versions: ${known.join(', ')}`,
+      known,
+    );
   }
   if (!action) {
     const known = [...new Set(integration.actions.map((a) => a.key))];
@@ -72,7 +89,13 @@ export function prepareInput(action: ActionDefinition, params: unknown, callData
 }
 
 /** True when the action may run again with these params after an unknown outcome (invalid params: nothing is ever sent). */
-export function actionIdempotent(integrationKey: string, actionKey: string | undefined, params: unknown, callData: Record<string, unknown> | undefined, version?: number): boolean {
+export function actionIdempotent(
+  integrationKey: string,
+  actionKey: string | undefined,
+  params: unknown,
+  callData: Record<string, unknown> | undefined,
+  version?: number,
+): boolean {
   try {
     const { action } = resolveAction(integrationKey, actionKey, version);
     return isIdempotent(action, prepareInput(action, params, callData));

@@ -117,8 +117,10 @@ export function statusError(name: string, res: VendorResponse): VendorError | un
     return new VendorError('vendor_auth_failed', `${name} refused the credentials (${status}: ${said}); reconnect the integration`, false, status);
   }
   if (status === 404) return new VendorError('vendor_not_found', `${name} found nothing there (404: ${said})`, false, status);
-  if (status === 429) return new VendorError('vendor_rate_limited', `${name} is rate limiting (429: ${said})`, true, status, retryAfterMs(res.headers['retry-after']));
-  if (status >= 500) return new VendorError('vendor_unavailable', `${name} failed (${status}: ${said})`, true, status, retryAfterMs(res.headers['retry-after']));
+  if (status === 429)
+    return new VendorError('vendor_rate_limited', `${name} is rate limiting (429: ${said})`, true, status, retryAfterMs(res.headers['retry-after']));
+  if (status >= 500)
+    return new VendorError('vendor_unavailable', `${name} failed (${status}: ${said})`, true, status, retryAfterMs(res.headers['retry-after']));
   return new VendorError('vendor_rejected', `${name} rejected the request (${status}: ${said})`, false, status);
 }
 
@@ -192,7 +194,7 @@ export class VendorClient implements VendorHttp {
     const name = this.opts.integration.name;
     if (err instanceof VendorError) return err;
     if (err instanceof BlockedAddressError || (err as { cause?: unknown }).cause instanceof BlockedAddressError) {
-      const message = err instanceof BlockedAddressError ? err.message : ((err as { cause: Error }).cause.message);
+      const message = err instanceof BlockedAddressError ? err.message : (err as { cause: Error }).cause.message;
       return new VendorError('ssrf_blocked', `the address is not allowed: ${message}`, false);
     }
     if (err instanceof TooLarge) return new VendorError('vendor_response_too_large', err.message, false);

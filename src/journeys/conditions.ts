@@ -25,5 +25,4 @@ export function branchTarget(step: StepOf<'branch'>, f: BranchFacts): string {
 }
 
 /** True when a branch looks only at the last outcome, so no lead data is needed to decide it. */
-export const outcomeOnly = (step: JourneyStep): boolean =>
-  step.kind === 'branch' && step.cases.every((c) => 'outcome' in c.when);
+export const outcomeOnly = (step: JourneyStep): boolean => step.kind === 'branch' && step.cases.every((c) => 'outcome' in c.when);

@@ -28,12 +28,7 @@ export interface JourneyTarget {
 const parsed = new LRUCache<string, JourneyStep[]>({ max: 1000 });
 
 /** The journey's newest version; journey_not_found `Workflow not found` also for another workspace's journey. */
-export async function latestJourney(
-  db: Queryable,
-  workspaceId: string,
-  journeyId: string,
-  versions?: LatestJourneyVersions,
-): Promise<JourneyTarget> {
+export async function latestJourney(db: Queryable, workspaceId: string, journeyId: string, versions?: LatestJourneyVersions): Promise<JourneyTarget> {
   const lookup = () => (versions ? versions.get(db, workspaceId, journeyId) : latestJourneyVersion(db, workspaceId, journeyId));
   const version = isUuid(journeyId) ? await lookup() : undefined;
   if (version === undefined) throw new DomainError('journey_not_found', WORKFLOW_NOT_FOUND);

@@ -19,10 +19,16 @@ export interface TriggerOption {
 }
 
 /** The trigger steps of the journey's newest version; 404 when the workspace has no such journey. */
-export async function triggerSteps(db: Db, workspaceId: string, journeyId: string): Promise<{ steps: { id: string; kind: string }[]; triggers: TriggerOption[] }> {
+export async function triggerSteps(
+  db: Db,
+  workspaceId: string,
+  journeyId: string,
+): Promise<{ steps: { id: string; kind: string }[]; triggers: TriggerOption[] }> {
   const stored = await currentJourneySteps(db, workspaceId, journeyId);
   if (!stored) throw new DomainError('journey_not_found', JOURNEY_NOT_FOUND);
-  const steps = stored.filter((s): s is { id: string; kind: string; name?: string } => !!s && typeof s === 'object' && typeof (s as { id?: unknown }).id === 'string');
+  const steps = stored.filter(
+    (s): s is { id: string; kind: string; name?: string } => !!s && typeof s === 'object' && typeof (s as { id?: unknown }).id === 'string',
+  );
   return { steps, triggers: steps.filter((s) => s.kind === 'trigger').map((s) => ({ id: s.id, ...(typeof s.name === 'string' ? { name: s.name } : {}) })) };
 }
 
@@ -39,7 +45,8 @@ export async function subscribeToTrigger(
   const { steps } = await triggerSteps(deps.db, workspaceId, s.journeyId);
   const step = steps.find((x) => x.id === s.stepId);
   if (!step) throw new DomainError('journey_step_not_found', `Node not found: the journey's current version has no step ${s.stepId}`);
-  if (step.kind !== 'trigger') throw new DomainError('invalid_fields', `automation_node_id: step ${s.stepId} is a ${step.kind} step; only trigger steps can be subscribed to`);
+  if (step.kind !== 'trigger')
+    throw new DomainError('invalid_fields', `automation_node_id: step ${s.stepId} is a ${step.kind} step; only trigger steps can be subscribed to`);
   let url: URL;
   try {
     url = await checkSubscriptionUrl(s.url, { allow: ssrfAllowlist(deps.config.SSRF_ALLOWLIST) });

@@ -39,7 +39,12 @@ const Duration = z
   .string()
   .refine((d) => (parseIsoDuration(d) ?? 0) > 0, 'an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)')
   .meta({ pattern: DURATION_PATTERN });
-const exactlyOne = (a: string, b: string) => ({ oneOf: [{ required: [a], not: { required: [b] } }, { required: [b], not: { required: [a] } }] });
+const exactlyOne = (a: string, b: string) => ({
+  oneOf: [
+    { required: [a], not: { required: [b] } },
+    { required: [b], not: { required: [a] } },
+  ],
+});
 
 export const WaitStep = z
   .strictObject({ ...base, kind: z.literal('wait'), duration: Duration.optional(), until: Window.optional() })
@@ -93,7 +98,12 @@ export const AutomationStep = z.strictObject({
   kind: z.literal('automation'),
   automationType: z.string().min(1),
   action: z.string().min(1),
-  version: z.number().int().min(1).optional().describe("The action's version; set to the latest when the journey is imported without one, so a later change to the action's params never breaks it"),
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("The action's version; set to the latest when the journey is imported without one, so a later change to the action's params never breaks it"),
   params: z.record(z.string(), z.unknown()).default({}),
 });
 /** A named point where outside platforms take over: its data is POSTed to every URL subscribed to it (REST hooks). */
@@ -136,9 +146,7 @@ function where(path: PropertyKey[], steps: unknown): string {
 export function parseJourneySteps(input: unknown): JourneyStep[] {
   const parsed = JourneySteps.safeParse(input);
   if (!parsed.success) {
-    throw new JourneyDefinitionError(
-      parsed.error.issues.map((i) => `${where(i.path, input)}: ${issueText(i)}`),
-    );
+    throw new JourneyDefinitionError(parsed.error.issues.map((i) => `${where(i.path, input)}: ${issueText(i)}`));
   }
   const problems = graphProblems(parsed.data);
   if (problems.length) throw new JourneyDefinitionError(problems);

@@ -34,9 +34,7 @@ export const CUSTOM_VALUE_JSON: Record<string, unknown> = (function level(depth:
     anyOf: [
       ...scalar,
       inner ? { type: 'array', items: inner } : { type: 'array', maxItems: 0 },
-      inner
-        ? { type: 'object', propertyNames: { pattern: NO_NUL_PATTERN }, additionalProperties: inner }
-        : { type: 'object', maxProperties: 0 },
+      inner ? { type: 'object', propertyNames: { pattern: NO_NUL_PATTERN }, additionalProperties: inner } : { type: 'object', maxProperties: 0 },
     ],
   };
 })(0);
@@ -69,16 +67,23 @@ const timezone = timezoneText
 export const standardFieldShapes = {
   first_name: text(255).optional().describe('First name'),
   last_name: text(255).optional().describe('Last name'),
-  email: documentAs(z.string().trim().max(320).pipe(z.union([z.literal(''), z.email()])), {
-    anyOf: [{ const: '' }, { ...EMAIL_JSON, maxLength: 320 }],
-    examples: ['ann@example.com'],
-  })
+  email: documentAs(
+    z
+      .string()
+      .trim()
+      .max(320)
+      .pipe(z.union([z.literal(''), z.email()])),
+    {
+      anyOf: [{ const: '' }, { ...EMAIL_JSON, maxLength: 320 }],
+      examples: ['ann@example.com'],
+    },
+  )
     .transform((s) => s || null)
     .nullable()
     .optional()
     .describe('Email address'),
   company: text(255).optional().describe('Company'),
-  timezone: timezone.optional().describe("IANA time zone of the lead (e.g. America/New_York), used for call windows"),
+  timezone: timezone.optional().describe('IANA time zone of the lead (e.g. America/New_York), used for call windows'),
 };
 const StandardFields = z.object(standardFieldShapes);
 

@@ -22,8 +22,21 @@ export const FieldKey = z.string().regex(CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE
 
 /** Names a custom field may not take: the standard fields and the names the lead bodies use themselves. */
 export const RESERVED_FIELD_KEYS: ReadonlySet<string> = new Set([
-  'phone', ...STANDARD_FIELDS, 'lead_id', 'id', 'workspace_id', 'tags', 'tag', 'custom_fields',
-  'created_at', 'updated_at', 'status', 'message', 'ignored_fields', 'record', 'workflow_id',
+  'phone',
+  ...STANDARD_FIELDS,
+  'lead_id',
+  'id',
+  'workspace_id',
+  'tags',
+  'tag',
+  'custom_fields',
+  'created_at',
+  'updated_at',
+  'status',
+  'message',
+  'ignored_fields',
+  'record',
+  'workflow_id',
 ]);
 
 /** The key of a custom field definition: a field name that is not standard or reserved. */

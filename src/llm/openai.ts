@@ -14,7 +14,10 @@ export interface OpenAiOptions {
 
 /** A model answer the caller cannot use (an error status after the retries, or a malformed body). */
 export class ChatModelError extends Error {
-  constructor(message: string, readonly retryable: boolean) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
     super(message);
     this.name = 'ChatModelError';
   }

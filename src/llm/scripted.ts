@@ -2,7 +2,9 @@ import type { ChatModel, ChatTurnInput } from './model';
 
 // Words that say nothing about what was asked.
 const STOP = new Set(
-  'a an and are can could did do does for from have how i in is it its me my of on or our please so that the this to us was we what when where which who why will with would you your'.split(' '),
+  'a an and are can could did do does for from have how i in is it its me my of on or our please so that the this to us was we what when where which who why will with would you your'.split(
+    ' ',
+  ),
 );
 
 // Words that mean the same thing in a customer's question and in a flow's facts (compared as their first word).
@@ -24,7 +26,13 @@ function term(word: string): string {
   return SYNONYM.get(stem) ?? stem;
 }
 
-const terms = (text: string) => new Set(text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 && !STOP.has(w.toLowerCase())).map(term));
+const terms = (text: string) =>
+  new Set(
+    text
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1 && !STOP.has(w.toLowerCase()))
+      .map(term),
+  );
 
 const SMALL_TALK: { words: RegExp; answer: string }[] = [
   { words: /\b(bye|goodbye|see you|that'?s all|done)\b/i, answer: 'Goodbye, and thanks for stopping by!' },
@@ -67,7 +75,13 @@ export class ScriptedChatModel implements ChatModel {
 
 /** The scripted model before the `chat-scripted-facts` patch (it fell back to the prompt), for histories recorded with it. */
 export function legacyScriptedReply(turn: ChatTurnInput): string {
-  const words = (text: string) => new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
+  const words = (text: string) =>
+    new Set(
+      text
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length > 2),
+    );
   const asked = words(turn.input);
   let best: { fact: string; score: number } | undefined;
   for (const fact of turn.facts) {

@@ -89,7 +89,15 @@ export async function guardedOutboundRequest(input: string, req: OutboundRequest
   let body = req.body;
   const headers = { ...req.headers };
   for (let hop = 0; ; hop++) {
-    const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, dispatcher, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs, signal: AbortSignal.timeout(req.timeoutMs) });
+    const res = await request(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body,
+      dispatcher,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+      signal: AbortSignal.timeout(req.timeoutMs),
+    });
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && hop < (req.maxRedirects ?? 0)) {
       await res.body.dump();

@@ -9,7 +9,10 @@ const when = z
 // The Event resource fields events.insert takes (google-calendar.json); id: base32hex, 5–1024 characters.
 const event = z
   .object({
-    id: z.string().regex(/^[a-v0-9]{5,1024}$/).optional(),
+    id: z
+      .string()
+      .regex(/^[a-v0-9]{5,1024}$/)
+      .optional(),
     summary: z.string().optional(),
     description: z.string().optional(),
     location: z.string().optional(),
@@ -18,7 +21,9 @@ const event = z
     attendees: z.array(z.object({ email: z.email() }).loose()).optional(),
   })
   .loose();
-const freeBusy = z.object({ timeMin: z.iso.datetime({ offset: true }), timeMax: z.iso.datetime({ offset: true }), items: z.array(z.object({ id: z.string() })).min(1) }).loose();
+const freeBusy = z
+  .object({ timeMin: z.iso.datetime({ offset: true }), timeMax: z.iso.datetime({ offset: true }), items: z.array(z.object({ id: z.string() })).min(1) })
+  .loose();
 
 /** Google's error body. */
 const error = (code: number, status: string, reason: string, message: string): VendorAnswer => ({

@@ -24,7 +24,8 @@ const error = (status: number, category: string, message: string): VendorAnswer 
   body: { status: 'error', message, correlationId: randomUUID(), category },
 });
 
-const invalid = (issues: z.core.$ZodIssue[]) => error(400, 'VALIDATION_ERROR', `Invalid input JSON: ${issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
+const invalid = (issues: z.core.$ZodIssue[]) =>
+  error(400, 'VALIDATION_ERROR', `Invalid input JSON: ${issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
 
 const CONTACT = /^\/crm\/v3\/objects\/contacts\/([^/]+)$/;
 
@@ -70,7 +71,9 @@ export function hubspotSandbox(): SandboxVendor {
     const parsed = searchInput.safeParse(objectBody(call.body) ?? call.body);
     if (!parsed.success) return invalid(parsed.error.issues);
     const filters = parsed.data.filterGroups?.flatMap((g) => g.filters) ?? [];
-    const matches = [...contacts.keys()].filter((id) => filters.every((f) => f.operator === 'EQ' && (contacts.get(id)![f.propertyName] ?? '').toLowerCase() === f.value.toLowerCase()));
+    const matches = [...contacts.keys()].filter((id) =>
+      filters.every((f) => f.operator === 'EQ' && (contacts.get(id)![f.propertyName] ?? '').toLowerCase() === f.value.toLowerCase()),
+    );
     return { status: 200, body: { total: matches.length, results: matches.slice(0, parsed.data.limit ?? 10).map(answer) } };
   }
 
@@ -79,7 +82,14 @@ export function hubspotSandbox(): SandboxVendor {
     prefix: SANDBOX_PREFIXES.hubspot,
     handle(call) {
       const one = call.method === 'PATCH' ? CONTACT.exec(call.path) : null;
-      const route = call.method === 'POST' && call.path === '/crm/v3/objects/contacts' ? 'create' : call.method === 'POST' && call.path === '/crm/v3/objects/contacts/search' ? 'search' : one ? 'update' : undefined;
+      const route =
+        call.method === 'POST' && call.path === '/crm/v3/objects/contacts'
+          ? 'create'
+          : call.method === 'POST' && call.path === '/crm/v3/objects/contacts/search'
+            ? 'search'
+            : one
+              ? 'update'
+              : undefined;
       if (!route) return error(404, 'OBJECT_NOT_FOUND', `No route for ${call.method} ${call.path}`);
       if (!call.token) return error(401, 'INVALID_AUTHENTICATION', 'Authentication credentials not found.');
       if (call.token !== SANDBOX_TOKEN) return error(401, 'INVALID_AUTHENTICATION', 'Authentication credentials are invalid.');

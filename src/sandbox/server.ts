@@ -48,7 +48,18 @@ export async function startVendorSandbox(options: { port?: number; host?: string
     const answer: VendorAnswer = vendor
       ? vendor.handle({ method: req.method ?? 'GET', path: url.pathname.slice(vendor.prefix.length) || '/', query, headers, body, token: bearer })
       : { status: 404, body: { message: `no sandboxed vendor at ${url.pathname}; try ${vendors.map((v) => v.prefix).join(', ')}` } };
-    const entry: SandboxEntry = { at: new Date().toISOString(), integration: vendor?.integration ?? null, method: req.method ?? 'GET', path: url.pathname, query, headers, rawBody: raw, body, status: answer.status, response: answer.body };
+    const entry: SandboxEntry = {
+      at: new Date().toISOString(),
+      integration: vendor?.integration ?? null,
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query,
+      headers,
+      rawBody: raw,
+      body,
+      status: answer.status,
+      response: answer.body,
+    };
     ledger.add(entry);
     send(res, answer.status, answer.body);
   };

@@ -9,7 +9,10 @@ const postMessage = z
     text: z.string().optional(),
     blocks: z.union([z.array(z.unknown()), z.string()]).optional(),
     attachments: z.union([z.array(z.unknown()), z.string()]).optional(),
-    thread_ts: z.string().regex(/^\d+\.\d+$/).optional(),
+    thread_ts: z
+      .string()
+      .regex(/^\d+\.\d+$/)
+      .optional(),
     username: z.string().optional(),
   })
   .loose();
@@ -39,7 +42,14 @@ export function slackSandbox(): SandboxVendor {
       if (!p.text && !p.blocks && !p.attachments) return fail('no_text');
       const ts = `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, '0')}`;
       const channel = channelId(p.channel);
-      const message = { type: 'message', subtype: 'bot_message', text: p.text ?? '', ts, bot_id: 'B0SANDBOX', ...(p.thread_ts ? { thread_ts: p.thread_ts } : {}) };
+      const message = {
+        type: 'message',
+        subtype: 'bot_message',
+        text: p.text ?? '',
+        ts,
+        bot_id: 'B0SANDBOX',
+        ...(p.thread_ts ? { thread_ts: p.thread_ts } : {}),
+      };
       return { status: 200, body: { ok: true, channel, ts, message } };
     },
   };

@@ -68,9 +68,7 @@ export function msUntilWindow(now: number, w: TimeWindow, timeZone: string): num
     const candidates = atStart.getPossibleOffsets().map((t) => t.toMillis());
     const change = offsetChange(day);
     if (change !== undefined) candidates.push(change);
-    const opening = candidates
-      .sort((a, b) => a - b)
-      .find((at) => at > now && isOpen(w, DateTime.fromMillis(at, { zone: timeZone })));
+    const opening = candidates.sort((a, b) => a - b).find((at) => at > now && isOpen(w, DateTime.fromMillis(at, { zone: timeZone })));
     if (opening !== undefined) return opening - now;
   }
   throw new Error('a window with at least one weekday always opens within 8 days');

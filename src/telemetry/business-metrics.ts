@@ -30,13 +30,38 @@ export function registerBusinessMetrics(
     }
     return cached.counts;
   };
-  const from = <K extends keyof BusinessCounts>(key: K, labels: (row: BusinessCounts[K][number]) => Record<string, string>) => async () =>
-    (await counts())[key].map((row) => ({ labels: labels(row), value: row.n }));
+  const from =
+    <K extends keyof BusinessCounts>(key: K, labels: (row: BusinessCounts[K][number]) => Record<string, string>) =>
+    async () =>
+      (await counts())[key].map((row) => ({ labels: labels(row), value: row.n }));
 
-  registry.registerMetric(metric('switchboard_calls', 'Calls (legs excluded) by status and outcome (none while not ended)', 'gauge', from('calls', (r) => ({ status: r.status, outcome: r.outcome }))));
-  registry.registerMetric(metric('switchboard_enrollments', 'Journey enrollments by status: active, completed, unenrolled, failed', 'gauge', from('enrollments', (r) => ({ status: r.status }))));
-  registry.registerMetric(metric('switchboard_automation_runs', 'Automation runs by integration and outcome (running, succeeded, failed)', 'gauge', from('automationRuns', (r) => ({ integration: r.integration, outcome: r.outcome }))));
-  registry.registerMetric(metric('switchboard_chat_sockets_open', 'Chat WebSockets open on this api process', 'gauge', () => [{ labels: {}, value: sources.chatSockets() }]));
+  registry.registerMetric(
+    metric(
+      'switchboard_calls',
+      'Calls (legs excluded) by status and outcome (none while not ended)',
+      'gauge',
+      from('calls', (r) => ({ status: r.status, outcome: r.outcome })),
+    ),
+  );
+  registry.registerMetric(
+    metric(
+      'switchboard_enrollments',
+      'Journey enrollments by status: active, completed, unenrolled, failed',
+      'gauge',
+      from('enrollments', (r) => ({ status: r.status })),
+    ),
+  );
+  registry.registerMetric(
+    metric(
+      'switchboard_automation_runs',
+      'Automation runs by integration and outcome (running, succeeded, failed)',
+      'gauge',
+      from('automationRuns', (r) => ({ integration: r.integration, outcome: r.outcome })),
+    ),
+  );
+  registry.registerMetric(
+    metric('switchboard_chat_sockets_open', 'Chat WebSockets open on this api process', 'gauge', () => [{ labels: {}, value: sources.chatSockets() }]),
+  );
   registry.registerMetric(
     metric('switchboard_rate_limited_requests_total', 'Requests this api process refused with 429 by a rate limit, by limit', 'counter', () =>
       Object.entries(sources.rateLimited()).map(([limit, value]) => ({ labels: { limit }, value })),

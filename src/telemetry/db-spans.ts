@@ -10,7 +10,12 @@ const tracer = () => trace.getTracer('switchboard-db');
 export function tracedQuery<T>(text: string, preparedName: string | undefined, run: () => Promise<T>): Promise<T> {
   if (!tracingOn() || !trace.getActiveSpan()) return run();
   const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
-  const attributes = { 'db.system': 'postgresql', 'db.operation.name': operation, 'db.query.text': text.slice(0, 2000), ...(preparedName ? { 'db.statement.name': preparedName } : {}) };
+  const attributes = {
+    'db.system': 'postgresql',
+    'db.operation.name': operation,
+    'db.query.text': text.slice(0, 2000),
+    ...(preparedName ? { 'db.statement.name': preparedName } : {}),
+  };
   return tracer().startActiveSpan(preparedName ? `${operation} ${preparedName}` : operation, { kind: SpanKind.CLIENT, attributes }, async (span) => {
     try {
       return await run();

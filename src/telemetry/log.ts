@@ -28,9 +28,19 @@ export function prettyTransport(colorize: boolean): pino.TransportSingleOptions 
 export function errorSerializer(pretty: boolean) {
   const brief = (e: unknown, depth = 0): unknown => {
     if (!(e instanceof Error)) return e;
-    const at = e.stack?.split('\n').find((l) => l.trimStart().startsWith('at '))?.trim().slice(3);
+    const at = e.stack
+      ?.split('\n')
+      .find((l) => l.trimStart().startsWith('at '))
+      ?.trim()
+      .slice(3);
     const failureType = (e as { type?: unknown }).type; // a Temporal ApplicationFailure's type
-    return { type: e.name, ...(typeof failureType === 'string' ? { failureType } : {}), message: e.message, ...(at ? { at } : {}), ...(e.cause && depth < 3 ? { cause: brief(e.cause, depth + 1) } : {}) };
+    return {
+      type: e.name,
+      ...(typeof failureType === 'string' ? { failureType } : {}),
+      message: e.message,
+      ...(at ? { at } : {}),
+      ...(e.cause && depth < 3 ? { cause: brief(e.cause, depth + 1) } : {}),
+    };
   };
   return pretty ? (e: unknown) => brief(e) : (e: unknown) => (e instanceof Error ? pino.stdSerializers.errWithCause(e) : e);
 }
@@ -62,8 +72,6 @@ export function createLogger(level: string, name: string, opts: { format?: LogFo
     mixin: traceIds,
     ...(pretty ? { transport: prettyTransport(Boolean(process.stdout.isTTY)) } : {}),
   };
-  return opts.buffered && !pretty
-    ? pino(options, pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES, periodicFlush: FLUSH_MS }))
-    : pino(options);
+  return opts.buffered && !pretty ? pino(options, pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES, periodicFlush: FLUSH_MS })) : pino(options);
 }
 export type { Logger };

@@ -13,7 +13,10 @@ const DEFAULT_ENDPOINT = 'http://localhost:4318';
 /** The exporter settings from env, or undefined when tracing is off; an unsupported exporter or protocol throws. */
 export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
-  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
   if (exporters.includes('none')) return undefined;
   const unsupported = exporters.filter((e) => e !== 'otlp');
   if (unsupported.length) throw new Error(`OTEL_TRACES_EXPORTER: only otlp (or none) is supported, not ${unsupported.join(', ')}`);

@@ -9,7 +9,8 @@ import { currentTracing } from './tracing';
  */
 export function clientInterceptors(): ClientInterceptors | undefined {
   if (!currentTracing()) return undefined;
-  const { OpenTelemetryWorkflowClientInterceptor } = require('@temporalio/interceptors-opentelemetry/lib/client') as typeof import('@temporalio/interceptors-opentelemetry/lib/client');
+  const { OpenTelemetryWorkflowClientInterceptor } =
+    require('@temporalio/interceptors-opentelemetry/lib/client') as typeof import('@temporalio/interceptors-opentelemetry/lib/client');
   return { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };
 }
 

@@ -44,13 +44,20 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
       : (require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto'));
   // OTEL_EXPORTER_OTLP_(TRACES_)HEADERS and _TIMEOUT are read by the exporter, OTEL_TRACES_SAMPLER(_ARG) by the provider.
   const exporter = new OTLPTraceExporter({ url: settings.url });
-  const resource = Resource.default().merge(new Resource({ 'service.name': serviceName })).merge(envDetectorSync.detect());
+  const resource = Resource.default()
+    .merge(new Resource({ 'service.name': serviceName }))
+    .merge(envDetectorSync.detect());
   const processor = new RedactingSpanProcessor(new BatchSpanProcessor(exporter));
   const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register(); // W3C traceparent propagation, AsyncLocalStorage context
   // Every outbound request (vendors, webhooks, telephony, the model) goes through undici: a client span each, with
   // traceparent sent. The query string is never recorded (see redact.ts); url.full keeps only origin and path.
-  const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: [new UndiciInstrumentation({ requestHook: (span, req) => span.setAttribute('url.full', `${req.origin}${req.path.replace(/[?#].*$/s, '')}`) })] });
+  const unregister = registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [
+      new UndiciInstrumentation({ requestHook: (span, req) => span.setAttribute('url.full', `${req.origin}${req.path.replace(/[?#].*$/s, '')}`) }),
+    ],
+  });
   running = {
     resource,
     processor,

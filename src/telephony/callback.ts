@@ -4,7 +4,10 @@ import { ANSWERED_BY, type CallEvent, type CallStatus } from './provider';
 import type { FormParams } from './signature';
 
 const sid = z.string().regex(/^CA[0-9a-fA-F]{32}$/, 'must be a call sid (CA + 32 hex digits)');
-const count = z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number);
+const count = z
+  .string()
+  .regex(/^\d{1,9}$/, 'must be a whole number')
+  .transform(Number);
 
 // Twilio reports the `initiated` event with CallStatus "initiated" on some accounts and "queued" on others.
 const status = z

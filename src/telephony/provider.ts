@@ -11,15 +11,7 @@ export type CallStatus = (typeof CALL_STATUSES)[number];
 export const TERMINAL_STATUSES: ReadonlySet<CallStatus> = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
 
 /** Who or what picked up, from answering-machine detection (Twilio's `AnsweredBy` values). */
-export const ANSWERED_BY = [
-  'human',
-  'machine_start',
-  'machine_end_beep',
-  'machine_end_silence',
-  'machine_end_other',
-  'fax',
-  'unknown',
-] as const;
+export const ANSWERED_BY = ['human', 'machine_start', 'machine_end_beep', 'machine_end_silence', 'machine_end_other', 'fax', 'unknown'] as const;
 export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
 /** Answering-machine detection mode: off, answer as soon as identified, or wait for the greeting's end (voicemail). */

@@ -8,7 +8,10 @@ import { encryptingDataConverter } from './codec';
 import { temporalConnectOptions, type TEMPORAL_ENV_SETTINGS } from './connection-config';
 
 /** The settings a Temporal connection is made from: Temporal's own (address, namespace, TLS, API key) and the key ring. */
-export type TemporalSettings = Pick<Config, (typeof TEMPORAL_ENV_SETTINGS)[number] | 'NODE_ENV' | 'SWITCHBOARD_DATA_DIR' | 'ENCRYPTION_KEY' | 'ENCRYPTION_KEYS_PREVIOUS'>;
+export type TemporalSettings = Pick<
+  Config,
+  (typeof TEMPORAL_ENV_SETTINGS)[number] | 'NODE_ENV' | 'SWITCHBOARD_DATA_DIR' | 'ENCRYPTION_KEY' | 'ENCRYPTION_KEYS_PREVIOUS'
+>;
 
 /** The data converter of every client and worker: payloads encrypted with the keyring of ENCRYPTION_KEY(S). */
 export function temporalDataConverter(config: TemporalSettings): DataConverter {

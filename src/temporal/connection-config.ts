@@ -50,7 +50,10 @@ export function temporalProfile(env: TemporalEnv, o: { fileOnly?: boolean } = {}
   try {
     if (useFile) readFileSync(vars.TEMPORAL_CONFIG_FILE!);
   } catch (err) {
-    throw new TemporalSettingError(env.TEMPORAL_CONFIG_FILE ? 'TEMPORAL_CONFIG_FILE' : 'TEMPORAL_PROFILE', `cannot read the config file ${vars.TEMPORAL_CONFIG_FILE} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new TemporalSettingError(
+      env.TEMPORAL_CONFIG_FILE ? 'TEMPORAL_CONFIG_FILE' : 'TEMPORAL_PROFILE',
+      `cannot read the config file ${vars.TEMPORAL_CONFIG_FILE} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   try {
     return loadClientConfigProfile({ overrideEnvVars: vars, disableFile: !useFile, disableEnv: o.fileOnly, configFileStrict: true });
@@ -64,7 +67,11 @@ export function temporalProfile(env: TemporalEnv, o: { fileOnly?: boolean } = {}
 const defaultConfigFile = (vars: Record<string, string>) => `${vars.XDG_CONFIG_HOME ?? `${vars.HOME ?? ''}/.config`}/temporalio/temporal.toml`;
 
 type Part = 'client_cert' | 'client_key' | 'server_ca_cert';
-const ENV_OF: Record<Part, string> = { client_cert: 'TEMPORAL_TLS_CLIENT_CERT', client_key: 'TEMPORAL_TLS_CLIENT_KEY', server_ca_cert: 'TEMPORAL_TLS_SERVER_CA_CERT' };
+const ENV_OF: Record<Part, string> = {
+  client_cert: 'TEMPORAL_TLS_CLIENT_CERT',
+  client_key: 'TEMPORAL_TLS_CLIENT_KEY',
+  server_ca_cert: 'TEMPORAL_TLS_SERVER_CA_CERT',
+};
 
 /** The name of the setting a TLS part came from: its environment variable, else its key in the profile. */
 function settingOf(env: TemporalEnv, part: Part, source: ConfigDataSource): string {
@@ -82,7 +89,10 @@ function checkedPart(env: TemporalEnv, part: Part, source: ConfigDataSource | un
   try {
     bytes = 'path' in source ? readFileSync(source.path) : Buffer.from(source.data);
   } catch (err) {
-    throw new TemporalSettingError(setting, `cannot read ${'path' in source ? source.path : 'it'} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new TemporalSettingError(
+      setting,
+      `cannot read ${'path' in source ? source.path : 'it'} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   try {
     if (part === 'client_key') createPrivateKey(bytes);
@@ -105,7 +115,11 @@ export function temporalConnectOptions(env: TemporalEnv): TemporalConnectOptions
     const cert = checkedPart(env, 'client_cert', tls.clientCert);
     const key = checkedPart(env, 'client_key', tls.clientKey);
     const ca = checkedPart(env, 'server_ca_cert', tls.serverCACert);
-    if (!!cert !== !!key) throw new TemporalSettingError(cert ? 'TEMPORAL_TLS_CLIENT_KEY_PATH' : 'TEMPORAL_TLS_CLIENT_CERT_PATH', 'a client certificate and its key go together: set both (or neither)');
+    if (!!cert !== !!key)
+      throw new TemporalSettingError(
+        cert ? 'TEMPORAL_TLS_CLIENT_KEY_PATH' : 'TEMPORAL_TLS_CLIENT_CERT_PATH',
+        'a client certificate and its key go together: set both (or neither)',
+      );
     if (cert && key && !new X509Certificate(cert).checkPrivateKey(createPrivateKey(key))) {
       throw new TemporalSettingError(settingOf(env, 'client_key', tls.clientKey!), 'the key does not match the client certificate');
     }

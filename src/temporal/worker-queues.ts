@@ -14,13 +14,26 @@ export type WorkerLimitVariable = `WORKER_${Uppercase<TaskQueueKind>}_${LimitNam
 /** The SDK's worker options these limits set. */
 export type WorkerLimits = Partial<Record<(typeof WORKER_LIMITS)[LimitName], number>>;
 
-const MIN_LIMIT: Record<LimitName, number> = { MAX_CONCURRENT_ACTIVITIES: 1, MAX_CONCURRENT_LOCAL_ACTIVITIES: 1, MAX_CONCURRENT_WORKFLOW_TASKS: 2, MAX_CACHED_WORKFLOWS: 0 };
+const MIN_LIMIT: Record<LimitName, number> = {
+  MAX_CONCURRENT_ACTIVITIES: 1,
+  MAX_CONCURRENT_LOCAL_ACTIVITIES: 1,
+  MAX_CONCURRENT_WORKFLOW_TASKS: 2,
+  MAX_CACHED_WORKFLOWS: 0,
+};
 const limitVariable = (kind: TaskQueueKind, name: LimitName) => `WORKER_${kind.toUpperCase()}_${name}` as WorkerLimitVariable;
 
 /** The zod fields of every WORKER_<QUEUE>_<LIMIT> setting (workflow task slots: at least 2, as the SDK requires; a cache may be 0). */
 export const workerLimitFields = Object.fromEntries(
   TASK_QUEUE_KINDS.flatMap((kind) =>
-    (Object.keys(WORKER_LIMITS) as LimitName[]).map((name) => [limitVariable(kind, name), z.coerce.number().int().min(MIN_LIMIT[name]).max(name === 'MAX_CACHED_WORKFLOWS' ? 1_000_000 : 10_000).optional()]),
+    (Object.keys(WORKER_LIMITS) as LimitName[]).map((name) => [
+      limitVariable(kind, name),
+      z.coerce
+        .number()
+        .int()
+        .min(MIN_LIMIT[name])
+        .max(name === 'MAX_CACHED_WORKFLOWS' ? 1_000_000 : 10_000)
+        .optional(),
+    ]),
   ),
 ) as Record<WorkerLimitVariable, z.ZodOptional<z.ZodCoercedNumber>>;
 
@@ -29,7 +42,14 @@ export const workerTaskQueuesField = z
   .string()
   .default(TASK_QUEUE_KINDS.join(','))
   .transform((text, ctx) => {
-    const names = [...new Set(text.split(',').map((q) => q.trim()).filter(Boolean))];
+    const names = [
+      ...new Set(
+        text
+          .split(',')
+          .map((q) => q.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = names.filter((q) => !(TASK_QUEUE_KINDS as readonly string[]).includes(q));
     if (unknown.length) ctx.addIssue({ code: 'custom', message: `unknown task queue(s) ${unknown.join(', ')}; known: ${TASK_QUEUE_KINDS.join(', ')}` });
     else if (!names.length) ctx.addIssue({ code: 'custom', message: `name at least one of ${TASK_QUEUE_KINDS.join(', ')}` });

@@ -28,6 +28,9 @@ export function startWorkflow<W extends Workflow>(client: Client, workflow: Work
 }
 
 /** The start operation of an update-with-start, checked as startWorkflow's options are. */
-export function startOperation<W extends Workflow>(workflow: WorkflowRef<W>, options: WorkflowStartOptions<W> & { workflowIdConflictPolicy: 'USE_EXISTING' | 'FAIL' }) {
+export function startOperation<W extends Workflow>(
+  workflow: WorkflowRef<W>,
+  options: WorkflowStartOptions<W> & { workflowIdConflictPolicy: 'USE_EXISTING' | 'FAIL' },
+) {
   return new WithStartWorkflowOperation<W>(workflow.type, options);
 }

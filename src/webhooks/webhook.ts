@@ -42,9 +42,7 @@ export function renderTemplate(template: unknown, vars: Record<string, unknown>)
 }
 
 /** How a delivery ended: delivered, or a failure the caller should (retryable) or should not retry. */
-export type DeliveryResult =
-  | { ok: true; status: number }
-  | { ok: false; retryable: boolean; status?: number; retryAfterMs?: number; reason: string };
+export type DeliveryResult = { ok: true; status: number } | { ok: false; retryable: boolean; status?: number; retryAfterMs?: number; reason: string };
 
 /** Posts a signed JSON body to a user-supplied URL through the SSRF guard. 2xx delivered; 408/429/5xx/network retryable; other 4xx not. */
 export async function deliverWebhook(

@@ -69,22 +69,35 @@ describe('the cluster topology', () => {
   it('admits to the Temporal frontend only clients with a certificate of its CA', async () => {
     const ca = readFileSync(cluster.pki.caCert);
     const attempt = (tls: object | undefined) =>
-      Connection.connect({ address: cluster.temporalAddress, tls, connectTimeout: '5s' }).then(async (c) => {
-        try {
-          await c.withDeadline(Date.now() + 5000, () => c.workflowService.getSystemInfo({}));
-          return 'reached';
-        } finally {
-          await c.close();
-        }
-      }, (err: Error) => `refused: ${err.message}`);
-    const withCert = { serverRootCACertificate: ca, serverNameOverride: 'localhost', clientCertPair: { crt: readFileSync(cluster.pki.clientCert), key: readFileSync(cluster.pki.clientKey) } };
+      Connection.connect({ address: cluster.temporalAddress, tls, connectTimeout: '5s' }).then(
+        async (c) => {
+          try {
+            await c.withDeadline(Date.now() + 5000, () => c.workflowService.getSystemInfo({}));
+            return 'reached';
+          } finally {
+            await c.close();
+          }
+        },
+        (err: Error) => `refused: ${err.message}`,
+      );
+    const withCert = {
+      serverRootCACertificate: ca,
+      serverNameOverride: 'localhost',
+      clientCertPair: { crt: readFileSync(cluster.pki.clientCert), key: readFileSync(cluster.pki.clientKey) },
+    };
     expect(await attempt(withCert)).toBe('reached');
     expect(await attempt({ serverRootCACertificate: ca, serverNameOverride: 'localhost' })).toMatch(/^refused/);
     expect(await attempt(undefined)).toMatch(/^refused/);
   });
 
   it('loses nothing and does nothing twice while a worker and an api are killed and Temporal and PostgreSQL restart', async () => {
-    const demo = await createDemo(db, { base_url: `${cluster.apiUrls[0]}/v1`, integrations_url: cluster.apiUrls[0]!, hooks_url: cluster.apiUrls[0]!, wss_url: cluster.apiUrls[0]!.replace(/^http/, 'ws'), vendor_sandbox_url: cluster.sandboxUrl! });
+    const demo = await createDemo(db, {
+      base_url: `${cluster.apiUrls[0]}/v1`,
+      integrations_url: cluster.apiUrls[0]!,
+      hooks_url: cluster.apiUrls[0]!,
+      wss_url: cluster.apiUrls[0]!.replace(/^http/, 'ws'),
+      vendor_sandbox_url: cluster.sandboxUrl!,
+    });
     await db.query('UPDATE workspaces SET timezone = $2 WHERE id = $1', [demo.workspace_id, zoneInDaytime()]);
     const journey = await importJourney(db, demo.workspace_id, {
       name: 'fault test',
@@ -98,7 +111,9 @@ describe('the cluster topology', () => {
       ],
     });
     const client = new RetryingClient(cluster.apiUrls);
-    receiver.secret = (await (await fetch(`${cluster.apiUrls[1]}/v1/journeys/webhook-secret`, { headers: { authorization: `Bearer ${demo.superuser_key}` } })).json()).webhook_secret;
+    receiver.secret = (
+      await (await fetch(`${cluster.apiUrls[1]}/v1/journeys/webhook-secret`, { headers: { authorization: `Bearer ${demo.superuser_key}` } })).json()
+    ).webhook_secret;
     const bearer = { authorization: `Bearer ${demo.api_key}` };
     const rules = [
       { last4: '0001', legs: 0, transferred: false },
@@ -106,14 +121,21 @@ describe('the cluster topology', () => {
       { last4: '0006', legs: 2, transferred: true },
     ];
     const callWaves: number[] = [];
-    const sent = { enrollments: [] as Promise<Answer>[], calls: [] as Promise<Answer>[], runs: [] as { text: string; answer: Promise<Answer> }[], chats: [] as Awaited<ReturnType<typeof chatConversation>>[] };
+    const sent = {
+      enrollments: [] as Promise<Answer>[],
+      calls: [] as Promise<Answer>[],
+      runs: [] as { text: string; answer: Promise<Answer> }[],
+      chats: [] as Awaited<ReturnType<typeof chatConversation>>[],
+    };
 
     /** One wave of traffic through both apis: four enrollments, three calls (0, 1 and 2 transfer legs), two automation runs. */
     const wave = (w: number) => {
       const enrollments = Array.from({ length: 4 }, (_, i) =>
         client.post('/v1/lead/sendtoworkflow', { workflow_id: journey.id, record: { phone: newPhone() } }, { key: `enroll-${w}-${i}`, auth: bearer, first: i }),
       );
-      const calls = rules.map((r, i) => client.post('/v1/agent', { agent: demo.agent_id, phone: phoneEnding(r.last4) }, { key: `call-${w}-${i}`, auth: bearer, first: i + 1 }));
+      const calls = rules.map((r, i) =>
+        client.post('/v1/agent', { agent: demo.agent_id, phone: phoneEnding(r.last4) }, { key: `call-${w}-${i}`, auth: bearer, first: i + 1 }),
+      );
       const runs = [0, 1].map((i) => {
         const text = `fault test ${w}.${i}`;
         const body = { automationType: 'slack', nodeParams: { action: 'post_message', params: { channel: '#faults', text } } };
@@ -129,10 +151,14 @@ describe('the cluster topology', () => {
     /** Waits until the wave's calls are all at the provider, none finished: the fault then hits calls in flight. */
     const callsInFlight = async (calls: Promise<Answer>[]) => {
       const ids = (await Promise.all(calls)).map((a) => a.body.call_id as string);
-      await eventually(async () => {
-        const entries = (await ledger()).filter((e) => ids.includes(e.callId));
-        return entries.length === ids.length && entries;
-      }, 120_000, 'the wave\'s calls at the provider');
+      await eventually(
+        async () => {
+          const entries = (await ledger()).filter((e) => ids.includes(e.callId));
+          return entries.length === ids.length && entries;
+        },
+        120_000,
+        "the wave's calls at the provider",
+      );
     };
     const answered = (w: ReturnType<typeof wave>) => Promise.all([...w.enrollments, ...w.calls, ...w.runs.map((r) => r.answer)]);
     const chat = async (api: number) => sent.chats.push(await chatConversation(cluster.apiUrls[api]!, demo.flow_id));
@@ -213,9 +239,12 @@ describe('the cluster topology', () => {
 
     // Calls: each dialled once at the provider, its transfer legs as the rule says, every row ended.
     const terminal = ['completed', 'busy', 'no_answer', 'failed', 'canceled'];
-    const openCalls = () => db.query(`SELECT id, status, provider_sid, created_at FROM calls WHERE (id = ANY($1) OR parent_id = ANY($1)) AND status <> ALL($2)`, [callIds, terminal]);
+    const openCalls = () =>
+      db.query(`SELECT id, status, provider_sid, created_at FROM calls WHERE (id = ANY($1) OR parent_id = ANY($1)) AND status <> ALL($2)`, [callIds, terminal]);
     await eventually(async () => (await openCalls()).length === 0, 300_000, 'every call ended').catch(async (err: Error) => {
-      throw new Error(`${err.message}: ${JSON.stringify(await openCalls())}; provider: ${JSON.stringify((await ledger()).filter((e) => callIds.includes(e.callId)).map((e) => [e.callId, e.status, e.legs]))}`);
+      throw new Error(
+        `${err.message}: ${JSON.stringify(await openCalls())}; provider: ${JSON.stringify((await ledger()).filter((e) => callIds.includes(e.callId)).map((e) => [e.callId, e.status, e.legs]))}`,
+      );
     });
     const providerCalls = await ledger();
     callIds.forEach((id, i) => {
@@ -224,7 +253,10 @@ describe('the cluster topology', () => {
       expect(entries).toHaveLength(1);
       expect(entries[0].legs).toHaveLength(rule.legs);
     });
-    const rows = await db.query<{ id: string; parent_id: string | null; transferred: boolean; status: string }>('SELECT id, parent_id, transferred, status FROM calls WHERE id = ANY($1) OR parent_id = ANY($1)', [callIds]);
+    const rows = await db.query<{ id: string; parent_id: string | null; transferred: boolean; status: string }>(
+      'SELECT id, parent_id, transferred, status FROM calls WHERE id = ANY($1) OR parent_id = ANY($1)',
+      [callIds],
+    );
     callIds.forEach((id, i) => {
       const rule = rules[i % rules.length]!;
       // The wave says which fault the call met (6: api 1 down, 7: Temporal down, 8: PostgreSQL down).
@@ -232,14 +264,21 @@ describe('the cluster topology', () => {
       expect(rows.find((r) => r.id === id)).toMatchObject({ transferred: rule.transferred, status: 'completed' });
     });
     expect(await db.query('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [demo.workspace_id])).toEqual([{ used: 0 }]);
-    say(`provider creates repeated (folded by the simulator): ${providerCalls.filter((e) => callIds.includes(e.callId)).reduce((n, e) => n + e.repeatedCreates, 0)}`);
+    say(
+      `provider creates repeated (folded by the simulator): ${providerCalls.filter((e) => callIds.includes(e.callId)).reduce((n, e) => n + e.repeatedCreates, 0)}`,
+    );
 
     // Automation runs: one stored run per request, every one ended; Slack got each message at most once, and exactly
     // once for every run that succeeded (a run cut mid-request ends outcome_unknown and is not sent again).
-    const stored = await db.query<{ id: string; success: boolean | null; finished_at: Date | null }>('SELECT id, success, finished_at FROM automation_runs WHERE workspace_id = $1', [demo.workspace_id]);
+    const stored = await db.query<{ id: string; success: boolean | null; finished_at: Date | null }>(
+      'SELECT id, success, finished_at FROM automation_runs WHERE workspace_id = $1',
+      [demo.workspace_id],
+    );
     expect(stored).toHaveLength(runs.length);
     expect(stored.filter((r) => r.finished_at === null)).toEqual([]);
-    const slack: SandboxEntry[] = (await (await fetch(`${cluster.sandboxUrl}/ledger`)).json()).requests.filter((e: SandboxEntry) => e.path.endsWith('/chat.postMessage'));
+    const slack: SandboxEntry[] = (await (await fetch(`${cluster.sandboxUrl}/ledger`)).json()).requests.filter((e: SandboxEntry) =>
+      e.path.endsWith('/chat.postMessage'),
+    );
     for (const run of runs) {
       const sentToSlack = slack.filter((e) => JSON.stringify(e.body).includes(run.text));
       if (run.answer.body.success) expect(sentToSlack).toHaveLength(1);
@@ -255,7 +294,9 @@ describe('the cluster topology', () => {
     const reply = demoFlowGraph.nodes.find((n) => n.type === 'ai_reply') as { facts: string[] };
     for (const c of sent.chats) {
       expect(c.said).toEqual(['Hi! I am Ava from Switchboard.', 'What is your email address?', 'Thanks! What would you like to know?', reply.facts[0]]);
-      const messages = await db.query<{ sender: string; content: string }>('SELECT sender, content FROM chat_messages WHERE session_id = $1 ORDER BY seq', [c.sessionId]);
+      const messages = await db.query<{ sender: string; content: string }>('SELECT sender, content FROM chat_messages WHERE session_id = $1 ORDER BY seq', [
+        c.sessionId,
+      ]);
       expect(messages.map((m) => `${m.sender}: ${m.content}`)).toEqual([
         'bot: Hi! I am Ava from Switchboard.',
         'bot: What is your email address?',

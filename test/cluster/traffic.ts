@@ -38,7 +38,11 @@ export class RetryingClient {
       } catch {
         // Refused or cut: the api is down or died mid-request.
       }
-      const retry = !answer || answer.status >= 500 || answer.status === 429 || (answer.status === 409 && /in progress/.test(answer.body?.message ?? answer.body?.error ?? ''));
+      const retry =
+        !answer ||
+        answer.status >= 500 ||
+        answer.status === 429 ||
+        (answer.status === 409 && /in progress/.test(answer.body?.message ?? answer.body?.error ?? ''));
       if (!retry) return answer!;
       if (answer?.status === 409) this.stale++;
       if (Date.now() > deadline) throw new Error(`POST ${path} (${o.key}): still failing after ${this.limitMs} ms: ${JSON.stringify(answer)}`);

@@ -11,7 +11,7 @@ const cli = async (...args: string[]) => {
   return { ...res, json: res.code === 0 && res.stdout.trim() ? JSON.parse(res.stdout) : undefined };
 };
 
-describe('CLI: agent update, phone-number add and assign (the api\'s rules)', () => {
+describe("CLI: agent update, phone-number add and assign (the api's rules)", () => {
   const db = createDb(testEnv('databaseUrl'), { max: 1 });
   afterAll(() => db.close());
 
@@ -39,7 +39,22 @@ describe('CLI: agent update, phone-number add and assign (the api\'s rules)', ()
     const detached = await cli('phone-number', 'assign', '--workspace', ws, added.json.phone_number_id, '--agent', 'none');
     expect(detached.json).toMatchObject({ number: n1, agent_id: null, phone_group_id: null });
 
-    const updated = await cli('agent', 'update', '--workspace', ws, '--agent', agentId, '--name', 'Maxine', '--transfer-number', '(714) 555-1234', '--call-window', 'none', '--numbers', `${n1},${n2}`);
+    const updated = await cli(
+      'agent',
+      'update',
+      '--workspace',
+      ws,
+      '--agent',
+      agentId,
+      '--name',
+      'Maxine',
+      '--transfer-number',
+      '(714) 555-1234',
+      '--call-window',
+      'none',
+      '--numbers',
+      `${n1},${n2}`,
+    );
     expect(updated.json).toEqual({
       agent_id: agentId,
       name: 'Maxine',

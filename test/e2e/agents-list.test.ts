@@ -46,7 +46,16 @@ describe('GET /v1/agents and GET /v1/phone-numbers', () => {
     expect(agents.body).toEqual({
       status: 'success',
       agents: [
-        { id: cy.id, name: 'Cy', profile_picture: null, transfer_number: null, call_window: null, phone_group_id: eastGroup.id, numbers: [n3], created_at: ISO },
+        {
+          id: cy.id,
+          name: 'Cy',
+          profile_picture: null,
+          transfer_number: null,
+          call_window: null,
+          phone_group_id: eastGroup.id,
+          numbers: [n3],
+          created_at: ISO,
+        },
         { id: bare.id, name: 'Bo', profile_picture: null, transfer_number: null, call_window: null, phone_group_id: null, numbers: [], created_at: ISO },
         {
           id: ava.id,
@@ -84,8 +93,14 @@ describe('GET /v1/agents and GET /v1/phone-numbers', () => {
       await createAgent(app.db, ws.workspaceId, { name: `Agent ${i}`, phoneGroupId: group.id });
     }
     // Same creation instant for several rows: the id breaks the tie, so no row is skipped or repeated.
-    await app.db.query("UPDATE agents SET created_at = '2026-01-01T00:00:00Z' WHERE workspace_id = $1 AND name IN ('Agent 1', 'Agent 2', 'Agent 3')", [ws.workspaceId]);
-    await app.db.query('UPDATE phone_numbers SET created_at = $2 WHERE workspace_id = $1 AND phone = ANY($3)', [ws.workspaceId, '2026-01-01T00:00:00Z', phones.slice(2, 6)]);
+    await app.db.query("UPDATE agents SET created_at = '2026-01-01T00:00:00Z' WHERE workspace_id = $1 AND name IN ('Agent 1', 'Agent 2', 'Agent 3')", [
+      ws.workspaceId,
+    ]);
+    await app.db.query('UPDATE phone_numbers SET created_at = $2 WHERE workspace_id = $1 AND phone = ANY($3)', [
+      ws.workspaceId,
+      '2026-01-01T00:00:00Z',
+      phones.slice(2, 6),
+    ]);
     for (const limit of [1, 2, 3, 7]) {
       const agents = await allPages(ws.apiKey, '/v1/agents', 'agents', limit);
       expect(agents).toHaveLength(7);

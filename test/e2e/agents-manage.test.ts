@@ -27,7 +27,13 @@ describe('POST /v1/agents', () => {
     const ws = await app.newWorkspace();
     const [n1, n2] = [uniquePhone(), uniquePhone()];
     const window = { start: '09:00', end: '18:00', days: ['mon', 'fri'] };
-    const res = await post(ws, '/v1/agents', { name: ' Ava ', transfer_number: '+1 (714) 555-1234', numbers: [written(n1), `+${n2}`, n1], call_window: window, phone_group: 'West' });
+    const res = await post(ws, '/v1/agents', {
+      name: ' Ava ',
+      transfer_number: '+1 (714) 555-1234',
+      numbers: [written(n1), `+${n2}`, n1],
+      call_window: window,
+      phone_group: 'West',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       status: 'success',
@@ -48,7 +54,12 @@ describe('POST /v1/agents', () => {
     const [group] = await app.db.query<{ name: string }>('SELECT name FROM phone_groups WHERE id = $1', [agent.phone_group_id]);
     expect(group!.name).toBe('West');
     const numbers = (await app.request('GET', '/v1/phone-numbers', { key: ws.apiKey })).body.phone_numbers;
-    expect(numbers.map((p: { number: string; agent_id: string }) => [p.number, p.agent_id]).sort()).toEqual([[n1, agent.id], [n2, agent.id]].sort());
+    expect(numbers.map((p: { number: string; agent_id: string }) => [p.number, p.agent_id]).sort()).toEqual(
+      [
+        [n1, agent.id],
+        [n2, agent.id],
+      ].sort(),
+    );
 
     const bare = await post(ws, '/v1/agents', { name: 'Bo' });
     expect(bare.body.agent).toMatchObject({ name: 'Bo', phone_group_id: null, numbers: [], call_window: null, transfer_number: null });
@@ -60,7 +71,11 @@ describe('POST /v1/agents', () => {
     ['a bad number', { name: 'A', numbers: ['12'] }, 'numbers: 12 is not a valid phone number'],
     ['a bad transfer number', { name: 'A', transfer_number: 'call me' }, 'transfer_number: call me is not a valid phone number'],
     ['a window that ends before it starts', { name: 'A', call_window: { start: '18:00', end: '09:00' } }, 'call_window.end: start must be before end'],
-    ['a window with a bad day', { name: 'A', call_window: { start: '08:00', end: '09:00', days: ['someday'] } }, expect.stringMatching(/^call_window\.days\.0: /)],
+    [
+      'a window with a bad day',
+      { name: 'A', call_window: { start: '08:00', end: '09:00', days: ['someday'] } },
+      expect.stringMatching(/^call_window\.days\.0: /),
+    ],
     ['a picture that is not an http(s) URL', { name: 'A', profile_picture: 'ftp://x.test/a.png' }, 'profile_picture: must be an http(s) URL'],
     ['an unknown field', { name: 'A', voice: 'x' }, expect.stringMatching(/voice/)],
   ])('answers 400 for %s and creates nothing', async (_, body, message) => {
@@ -95,19 +110,31 @@ describe('POST /v1/agents', () => {
 });
 
 describe('PATCH /v1/agents/{id}', () => {
-  it('changes the given fields only, and replaces the numbers (moving the workspace\'s, detaching the others)', async () => {
+  it("changes the given fields only, and replaces the numbers (moving the workspace's, detaching the others)", async () => {
     const ws = await app.newWorkspace();
     const [a1, a2, b1, fresh] = [uniquePhone(), uniquePhone(), uniquePhone(), uniquePhone()];
-    const a = (await post(ws, '/v1/agents', { name: 'A', transfer_number: '17145551234', numbers: [a1, a2], call_window: { start: '09:00', end: '17:00' } })).body.agent;
+    const a = (await post(ws, '/v1/agents', { name: 'A', transfer_number: '17145551234', numbers: [a1, a2], call_window: { start: '09:00', end: '17:00' } }))
+      .body.agent;
     const b = (await post(ws, '/v1/agents', { name: 'B', numbers: [b1] })).body.agent;
 
     const renamed = await patch(ws, `/v1/agents/${a.id}`, { name: 'A2' });
     expect(renamed.status).toBe(200);
     expect(renamed.body.agent).toEqual({ ...a, name: 'A2' });
 
-    const res = await patch(ws, `/v1/agents/${a.id}`, { transfer_number: null, call_window: null, profile_picture: 'https://x.test/a.png', numbers: [a1, b1, written(fresh)] });
+    const res = await patch(ws, `/v1/agents/${a.id}`, {
+      transfer_number: null,
+      call_window: null,
+      profile_picture: 'https://x.test/a.png',
+      numbers: [a1, b1, written(fresh)],
+    });
     expect(res.status).toBe(200);
-    expect(res.body.agent).toMatchObject({ name: 'A2', transfer_number: null, call_window: null, profile_picture: 'https://x.test/a.png', phone_group_id: a.phone_group_id });
+    expect(res.body.agent).toMatchObject({
+      name: 'A2',
+      transfer_number: null,
+      call_window: null,
+      profile_picture: 'https://x.test/a.png',
+      phone_group_id: a.phone_group_id,
+    });
     expect([...res.body.agent.numbers].sort()).toEqual([a1, b1, fresh].sort());
     expect((await app.request('GET', `/v1/agents/${b.id}`, { key: ws.apiKey })).body.agent.numbers).toEqual([]);
     const numbers = (await app.request('GET', '/v1/phone-numbers', { key: ws.apiKey })).body.phone_numbers as { number: string; agent_id: string | null }[];
@@ -162,7 +189,10 @@ describe('POST /v1/phone-numbers and PATCH /v1/phone-numbers/{number}', () => {
     const [loose, withAgent] = [uniquePhone(), uniquePhone()];
     const added = await post(ws, '/v1/phone-numbers', { number: `+${loose}` });
     expect(added.status).toBe(200);
-    expect(added.body).toEqual({ status: 'success', phone_number: { id: expect.any(String), number: loose, agent_id: null, phone_group_id: null, created_at: expect.any(String) } });
+    expect(added.body).toEqual({
+      status: 'success',
+      phone_number: { id: expect.any(String), number: loose, agent_id: null, phone_group_id: null, created_at: expect.any(String) },
+    });
     const joined = await post(ws, '/v1/phone-numbers', { number: written(withAgent), agent_id: a.id });
     expect(joined.body.phone_number).toMatchObject({ number: withAgent, agent_id: a.id, phone_group_id: expect.any(String) });
     expect((await app.request('GET', `/v1/agents/${a.id}`, { key: ws.apiKey })).body.agent.numbers).toEqual([withAgent]);

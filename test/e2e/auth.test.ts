@@ -58,10 +58,14 @@ describe('REST API-key auth', () => {
     expect(rows[0]!.last_used_at).toBeNull();
     expect((await app.request('GET', '/v1/me', { key: apiKey })).status).toBe(200);
     // Written after the answer, off the request's path: wait for it (no time budget is asserted).
-    const used = await eventually(async () => {
-      const [row] = await app.db.query<{ last_used_at: Date | null }>('SELECT last_used_at FROM api_keys WHERE workspace_id = $1', [workspaceId]);
-      return row!.last_used_at ?? undefined;
-    }, 30_000, 'last_used_at');
+    const used = await eventually(
+      async () => {
+        const [row] = await app.db.query<{ last_used_at: Date | null }>('SELECT last_used_at FROM api_keys WHERE workspace_id = $1', [workspaceId]);
+        return row!.last_used_at ?? undefined;
+      },
+      30_000,
+      'last_used_at',
+    );
     expect(used).toBeInstanceOf(Date);
   });
 
@@ -71,10 +75,14 @@ describe('REST API-key auth', () => {
     expect((await app.request('GET', '/v1/me', { key })).status).toBe(200);
     expect(await revokeApiKey(app.db, workspaceId, row.prefix)).toBe(true);
     // Revocation reaches the api through NOTIFY, a moment later (no time budget is asserted).
-    const status = await eventually(async () => {
-      const s = (await app.request('GET', '/v1/me', { key })).status;
-      return s !== 200 && s;
-    }, 30_000, 'the revoked key to be refused');
+    const status = await eventually(
+      async () => {
+        const s = (await app.request('GET', '/v1/me', { key })).status;
+        return s !== 200 && s;
+      },
+      30_000,
+      'the revoked key to be refused',
+    );
     expect(status).toBe(401);
     expect(await revokeApiKey(app.db, workspaceId, row.prefix)).toBe(false);
   });
@@ -90,7 +98,11 @@ describe('REST API-key auth', () => {
 
 describe('errors and documents', () => {
   it('answers unknown routes with 404 in the error shape', async () => {
-    for (const [method, path] of [['GET', '/v1/nothing'], ['POST', '/nowhere'], ['DELETE', '/']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/nothing'],
+      ['POST', '/nowhere'],
+      ['DELETE', '/'],
+    ] as const) {
       const res = await app.request(method, path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(failed(/No route/));

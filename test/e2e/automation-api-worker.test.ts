@@ -19,7 +19,12 @@ describe('API_AUTOMATION_WORKER: the api runs automations on its in-process work
 
   beforeAll(async () => {
     fake = await startVendorFake();
-    const config = testConfig({ API_AUTOMATION_WORKER: 'true', WORKER_BUNDLE_PATH: testEnv('bundlePath'), WORKER_SHUTDOWN_GRACE_MS: '1000', SSRF_ALLOWLIST: '127.0.0.1/8' });
+    const config = testConfig({
+      API_AUTOMATION_WORKER: 'true',
+      WORKER_BUNDLE_PATH: testEnv('bundlePath'),
+      WORKER_SHUTDOWN_GRACE_MS: '1000',
+      SSRF_ALLOWLIST: '127.0.0.1/8',
+    });
     api = await startApi(config, { logger: createLogger('silent', 'test') });
     db = createDb(config.DATABASE_URL!, { max: 2, logger: createLogger('silent', 'test') });
     const ws = await createWorkspace(db, { name: `test ${randomBytes(3).toString('hex')}` });
@@ -34,7 +39,11 @@ describe('API_AUTOMATION_WORKER: the api runs automations on its in-process work
   it('runs a sync automation to its end and records it', async () => {
     fake.on('POST', '/ok', { status: 200, body: { ok: true } });
     const body = { automationType: 'proxy', nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}/ok`, requestBodyJson: { n: 1 } } } };
-    const res = await fetch(`${api.url}/api/automation/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-key': key }, body: JSON.stringify(body) });
+    const res = await fetch(`${api.url}/api/automation/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-key': key },
+      body: JSON.stringify(body),
+    });
     const out = (await res.json()) as { success: boolean; requestId: string; data: unknown };
     expect(res.status).toBe(200);
     expect(out).toMatchObject({ success: true, data: { status: 200, body: { ok: true } } });

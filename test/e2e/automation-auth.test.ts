@@ -21,7 +21,12 @@ const AUDIENCE = 'switchboard-automation';
 async function startFakeIdp() {
   const rsa = await generateKeyPair('RS256');
   const ec = await generateKeyPair('ES256');
-  const jwks = { keys: [{ ...(await exportJWK(rsa.publicKey)), kid: 'rsa-1', alg: 'RS256', use: 'sig' }, { ...(await exportJWK(ec.publicKey)), kid: 'ec-1', alg: 'ES256', use: 'sig' }] };
+  const jwks = {
+    keys: [
+      { ...(await exportJWK(rsa.publicKey)), kid: 'rsa-1', alg: 'RS256', use: 'sig' },
+      { ...(await exportJWK(ec.publicKey)), kid: 'ec-1', alg: 'ES256', use: 'sig' },
+    ],
+  };
   let fetches = 0;
   const server: Server = createServer((req, res) => {
     fetches++;
@@ -96,7 +101,11 @@ const login = (body: unknown) => app.request('POST', '/api/auth/login', { body }
 /** Signs a token with our secret; claims default to a valid one for userId. */
 function ownToken(userId: string, opts: { iss?: string; aud?: string; exp?: number | null; sub?: string | null } = {}) {
   const now = Math.floor(Date.now() / 1000);
-  const jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(opts.iss ?? 'switchboard').setAudience(opts.aud ?? AUDIENCE).setIssuedAt(now);
+  const jwt = new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(opts.iss ?? 'switchboard')
+    .setAudience(opts.aud ?? AUDIENCE)
+    .setIssuedAt(now);
   if (opts.sub !== null) jwt.setSubject(opts.sub ?? userId);
   if (opts.exp !== null) jwt.setExpirationTime(opts.exp ?? now + 600);
   return jwt.sign(new TextEncoder().encode(SECRET));
@@ -171,7 +180,10 @@ describe('POST /api/auth/login', () => {
       expect(res.status).toBe(429);
       expect(res.body).toEqual(failed(/per client address/));
       // Another address still gets in.
-      const other = await strict.request('POST', '/api/auth/login', { body: { email: u.email, password: u.password }, headers: { 'x-forwarded-for': `10.${randomBytes(3).join('.')}` } });
+      const other = await strict.request('POST', '/api/auth/login', {
+        body: { email: u.email, password: u.password },
+        headers: { 'x-forwarded-for': `10.${randomBytes(3).join('.')}` },
+      });
       expect(other.status).toBe(200);
     } finally {
       await strict.close();
@@ -180,7 +192,10 @@ describe('POST /api/auth/login', () => {
 
   it('is in the OpenAPI document', async () => {
     const doc = (await app.request('GET', '/v1/openapi.json')).body;
-    expect(doc.paths['/api/auth/login'].post).toMatchObject({ security: [], responses: { 200: expect.anything(), 401: expect.anything(), 429: expect.anything() } });
+    expect(doc.paths['/api/auth/login'].post).toMatchObject({
+      security: [],
+      responses: { 200: expect.anything(), 401: expect.anything(), 429: expect.anything() },
+    });
   });
 });
 
@@ -193,9 +208,15 @@ describe('user JWTs on the automation middleware', () => {
 
   it('refuses HS/RS confusion: an HS256 token keyed with the published RSA public key', async () => {
     const u = await newUser();
-    for (const secret of [idp.rsaPem, JSON.stringify((await exportJWK(idp.rsa.publicKey)))]) {
+    for (const secret of [idp.rsaPem, JSON.stringify(await exportJWK(idp.rsa.publicKey))]) {
       const now = Math.floor(Date.now() / 1000);
-      const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: 'rsa-1' }).setSubject(u.userId).setIssuer(IDP_ISSUER).setAudience(AUDIENCE).setExpirationTime(now + 600).sign(new TextEncoder().encode(secret));
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', kid: 'rsa-1' })
+        .setSubject(u.userId)
+        .setIssuer(IDP_ISSUER)
+        .setAudience(AUDIENCE)
+        .setExpirationTime(now + 600)
+        .sign(new TextEncoder().encode(secret));
       expect(await bearer(token)).toEqual({ status: 401, body: failed(/signature does not verify/) });
     }
   });
@@ -243,7 +264,10 @@ describe('user JWTs on the automation middleware', () => {
 
   it('accepts RS256 and ES256 tokens signed by a key of the configured JWKS', async () => {
     const u = await newUser();
-    for (const [key, alg, kid] of [[idp.rsa.privateKey, 'RS256', 'rsa-1'], [idp.ec.privateKey, 'ES256', 'ec-1']] as const) {
+    for (const [key, alg, kid] of [
+      [idp.rsa.privateKey, 'RS256', 'rsa-1'],
+      [idp.ec.privateKey, 'ES256', 'ec-1'],
+    ] as const) {
       expect(await bearer(await idpToken(u.userId, key, alg, kid))).toEqual({
         status: 200,
         body: { workspaceId: u.workspaceId, userId: u.userId, superuser: false, allowedIntegrations: null },
@@ -257,8 +281,14 @@ describe('user JWTs on the automation middleware', () => {
     const stranger = await generateKeyPair('RS256');
     expect(await bearer(await idpToken(u.userId, stranger.privateKey, 'RS256', 'rsa-1'))).toEqual({ status: 401, body: failed(/signature does not verify/) });
     expect(await bearer(await idpToken(u.userId, stranger.privateKey, 'RS256', 'unknown-kid'))).toEqual({ status: 401, body: failed(/no key of the key set/) });
-    expect(await bearer(await idpToken(u.userId, idp.rsa.privateKey, 'RS256', 'rsa-1', { iss: 'switchboard' }))).toEqual({ status: 401, body: failed(/claim "iss"/) });
-    expect(await bearer(await idpToken(u.userId, idp.rsa.privateKey, 'RS256', 'rsa-1', { aud: 'other' }))).toEqual({ status: 401, body: failed(/claim "aud"/) });
+    expect(await bearer(await idpToken(u.userId, idp.rsa.privateKey, 'RS256', 'rsa-1', { iss: 'switchboard' }))).toEqual({
+      status: 401,
+      body: failed(/claim "iss"/),
+    });
+    expect(await bearer(await idpToken(u.userId, idp.rsa.privateKey, 'RS256', 'rsa-1', { aud: 'other' }))).toEqual({
+      status: 401,
+      body: failed(/claim "aud"/),
+    });
     // An EC key cannot stand in for the RSA key of the same kid.
     expect((await bearer(await idpToken(u.userId, idp.ec.privateKey, 'ES256', 'rsa-1'))).status).toBe(401);
   });
@@ -271,7 +301,9 @@ describe('user JWTs on the automation middleware', () => {
     const server = dead.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', resolve));
     try {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers: { authorization: `Bearer ${await idpToken(u.userId, idp.rsa.privateKey, 'RS256', 'rsa-1')}` } });
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+        headers: { authorization: `Bearer ${await idpToken(u.userId, idp.rsa.privateKey, 'RS256', 'rsa-1')}` },
+      });
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual(failed(/key set .* unavailable/));
     } finally {
@@ -279,7 +311,7 @@ describe('user JWTs on the automation middleware', () => {
     }
   });
 
-  it('carries the user\'s integration restriction', async () => {
+  it("carries the user's integration restriction", async () => {
     const u = await newUser();
     await setAllowedIntegrations(app.db, u.workspaceId, u.email, ['slack', 'hubspot']);
     const res = await bearer(await ownToken(u.userId));
@@ -290,12 +322,18 @@ describe('user JWTs on the automation middleware', () => {
 describe('x-key on the automation middleware', () => {
   it('a superuser key is superuser mode in its workspace', async () => {
     const u = await newUser();
-    expect(await callProbe({ 'x-key': u.superuserKey })).toEqual({ status: 200, body: { workspaceId: u.workspaceId, userId: null, superuser: true, allowedIntegrations: null } });
+    expect(await callProbe({ 'x-key': u.superuserKey })).toEqual({
+      status: 200,
+      body: { workspaceId: u.workspaceId, userId: null, superuser: true, allowedIntegrations: null },
+    });
   });
 
-  it('the workspace\'s ordinary API key is superuser mode in its workspace too (seed section 5)', async () => {
+  it("the workspace's ordinary API key is superuser mode in its workspace too (seed section 5)", async () => {
     const u = await newUser();
-    expect(await callProbe({ 'x-key': u.apiKey })).toEqual({ status: 200, body: { workspaceId: u.workspaceId, userId: null, superuser: true, allowedIntegrations: null } });
+    expect(await callProbe({ 'x-key': u.apiKey })).toEqual({
+      status: 200,
+      body: { workspaceId: u.workspaceId, userId: null, superuser: true, allowedIntegrations: null },
+    });
   });
 
   it('a key whose scopes leave out integrations is 403, an unknown one 401, both headers at once 400', async () => {
@@ -303,6 +341,9 @@ describe('x-key on the automation middleware', () => {
     const restOnly = await createApiKey(app.db, u.workspaceId, { name: 'rest only', scopes: ['rest'] });
     expect(await callProbe({ 'x-key': restOnly.key })).toEqual({ status: 403, body: failed(/scopes \(rest\) do not include integrations/) });
     expect(await callProbe({ 'x-key': 'sbx_nope' })).toEqual({ status: 401, body: failed(/invalid or revoked key/) });
-    expect(await callProbe({ 'x-key': u.superuserKey, authorization: `Bearer ${await ownToken(u.userId)}` })).toEqual({ status: 400, body: failed(/not both/) });
+    expect(await callProbe({ 'x-key': u.superuserKey, authorization: `Bearer ${await ownToken(u.userId)}` })).toEqual({
+      status: 400,
+      body: failed(/not both/),
+    });
   });
 });

@@ -24,12 +24,21 @@ describe('a worker killed with SIGKILL in the middle of automation runs', () => 
     const held: Array<() => void> = [];
     // The first request on each path is held (the worker dies waiting for it); a second one would be answered.
     const hold = (path: string) =>
-      fake.on('POST', path, () => new Promise((resolve) => held.push(() => resolve({ status: 200, body: { late: true } }))), { status: 200, body: { again: true } });
+      fake.on('POST', path, () => new Promise((resolve) => held.push(() => resolve({ status: 200, body: { late: true } }))), {
+        status: 200,
+        body: { again: true },
+      });
     hold('/post-sync');
     hold('/post-async');
-    fake.on('PUT', '/put', () => new Promise((resolve) => held.push(() => resolve({ status: 200, body: { late: true } }))), { status: 200, body: { put: true } });
+    fake.on('PUT', '/put', () => new Promise((resolve) => held.push(() => resolve({ status: 200, body: { late: true } }))), {
+      status: 200,
+      body: { put: true },
+    });
     fake.on('POST', '/cb', { status: 200, body: {} });
-    const proxy = (apiMethod: string, path: string) => ({ automationType: 'proxy', nodeParams: { params: { apiMethod, apiURL: `${fake.url}${path}`, requestBodyJson: { n: 1 } } } });
+    const proxy = (apiMethod: string, path: string) => ({
+      automationType: 'proxy',
+      nodeParams: { params: { apiMethod, apiURL: `${fake.url}${path}`, requestBodyJson: { n: 1 } } },
+    });
     const run = (body: object) => app.request('POST', '/api/automation/execute', { headers: { 'x-key': ws.superuserKey }, body });
 
     const first = await startWorkerProcess(app);
@@ -44,13 +53,22 @@ describe('a worker killed with SIGKILL in the middle of automation runs', () => 
 
     const sync = await postSync;
     expect(sync.status).toBe(200);
-    expect(sync.body).toMatchObject({ success: false, data: null, error: expect.stringMatching(/^outcome unknown: .*not sent again/), metadata: { errorType: 'outcome_unknown', runAttempts: 2 } });
+    expect(sync.body).toMatchObject({
+      success: false,
+      data: null,
+      error: expect.stringMatching(/^outcome unknown: .*not sent again/),
+      metadata: { errorType: 'outcome_unknown', runAttempts: 2 },
+    });
     const stored = async (requestId: string) => (await app.request('GET', `/api/automation/runs/${requestId}`, { headers: { 'x-key': ws.superuserKey } })).body;
     expect(await stored(sync.body.requestId)).toMatchObject({ status: 'failed', errorType: 'outcome_unknown', runAttempts: 2 });
-    const asyncRun = await eventually(async () => {
-      const r = await stored(postAsync.body.requestId);
-      return r.status !== 'running' && r;
-    }, 60_000, 'the async run to end');
+    const asyncRun = await eventually(
+      async () => {
+        const r = await stored(postAsync.body.requestId);
+        return r.status !== 'running' && r;
+      },
+      60_000,
+      'the async run to end',
+    );
     expect(asyncRun).toMatchObject({ status: 'failed', errorType: 'outcome_unknown' });
 
     const repeated = await put;

@@ -30,7 +30,7 @@ async function startHeldApi(): Promise<{ url: string; holding: Promise<void> }> 
   return { url: await url, holding };
 }
 
-describe('a synchronous run on the api\'s in-process worker', () => {
+describe("a synchronous run on the api's in-process worker", () => {
   it('answers once its outcome is recorded; the process killed after the answer leaves the run final and sends nothing twice', async () => {
     const ws = await app.newWorkspace({ superuser: true });
     fake.on('POST', '/once', { status: 201, body: { id: 'v1' } });
@@ -42,7 +42,11 @@ describe('a synchronous run on the api\'s in-process worker', () => {
     });
     const body = (await res.json()) as { requestId: string; metadata: { workflowId: string } };
     expect(res.status).toBe(200);
-    expect(body).toMatchObject({ success: true, data: { status: 201, body: { id: 'v1' } }, metadata: { runAttempts: 1, workflowId: `automation:${body.requestId}` } });
+    expect(body).toMatchObject({
+      success: true,
+      data: { status: 201, body: { id: 'v1' } },
+      metadata: { runAttempts: 1, workflowId: `automation:${body.requestId}` },
+    });
     await api.holding;
 
     // Answered from the recorded outcome while the activity is held: the workflow has not ended; the run is final.

@@ -22,7 +22,9 @@ const steps = (s: JourneyState) => s.history.map((h) => `${h.step_id}:${h.outcom
 describe('the journey step automation', () => {
   it('runs automationRun as a child with the lead as callData and branches on its success', async () => {
     // The vendor refuses company "Broken": one lead succeeds, the other fails.
-    fake.on('POST', '/crm', (req) => ((req.body as { company?: string }).company === 'Broken' ? { status: 422, body: { message: 'bad company' } } : { status: 201, body: { id: 'c1' } }));
+    fake.on('POST', '/crm', (req) =>
+      (req.body as { company?: string }).company === 'Broken' ? { status: 422, body: { message: 'bad company' } } : { status: 201, body: { id: 'c1' } },
+    );
     const ws = await app.newWorkspace({ superuser: true });
     const journey = await importSteps(app, ws.workspaceId, [
       {
@@ -30,7 +32,12 @@ describe('the journey step automation', () => {
         kind: 'automation',
         automationType: 'proxy',
         action: 'request',
-        params: { apiMethod: 'POST', apiURL: `${fake.url}/crm`, requestBodyJson: { company: 'company' }, customFields: [{ field: 'requestBodyJson.company', customFieldEnabled: true }] },
+        params: {
+          apiMethod: 'POST',
+          apiURL: `${fake.url}/crm`,
+          requestBodyJson: { company: 'company' },
+          customFields: [{ field: 'requestBodyJson.company', customFieldEnabled: true }],
+        },
       },
       { id: 'ok', kind: 'branch', cases: [{ when: { outcome: 'done' }, goto: 'synced' }], else: 'failed' },
       { id: 'synced', kind: 'tag', tag: 'synced' },
@@ -38,7 +45,8 @@ describe('the journey step automation', () => {
       { id: 'failed', kind: 'tag', tag: 'sync_failed' },
     ]);
     const enroll = async (company: string) =>
-      (await app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone(), company } } })).body.lead_id as string;
+      (await app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone(), company } } })).body
+        .lead_id as string;
     const good = await enroll('Acme');
     const bad = await enroll('Broken');
 
@@ -50,7 +58,12 @@ describe('the journey step automation', () => {
     expect(badEnd.history[0]).toMatchObject({ step_id: 'crm', outcome: 'failed', detail: expect.stringContaining('vendor_rejected') });
     expect((await leadRow(app, ws.workspaceId, good)).tags).toEqual(['synced']);
     expect((await leadRow(app, ws.workspaceId, bad)).tags).toEqual(['sync_failed']);
-    expect(fake.received('POST', '/crm').map((r) => (r.body as { company: string }).company).sort()).toEqual(['Acme', 'Broken']);
+    expect(
+      fake
+        .received('POST', '/crm')
+        .map((r) => (r.body as { company: string }).company)
+        .sort(),
+    ).toEqual(['Acme', 'Broken']);
 
     // The child run is recorded like an endpoint run, in the workspace's name.
     const requestId = /automation (\S+)/.exec(goodEnd.history[0]!.detail!)![1]!;

@@ -15,8 +15,13 @@ describe('POST /api/automation/execute (superuser mode)', () => {
   let app: TestApp;
   let fake: VendorFake;
   let ws: { workspaceId: string; apiKey: string; superuserKey: string };
-  const run = (body: unknown, headers: Record<string, string> = {}) => app.request('POST', EXECUTE, { body, headers: { 'x-key': ws.superuserKey, ...headers } });
-  const proxy = (path: string, extra: Record<string, unknown> = {}) => ({ automationType: 'proxy', nodeId: 'node-1', nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}${path}`, requestBodyJson: { hello: 'world' }, ...extra } } });
+  const run = (body: unknown, headers: Record<string, string> = {}) =>
+    app.request('POST', EXECUTE, { body, headers: { 'x-key': ws.superuserKey, ...headers } });
+  const proxy = (path: string, extra: Record<string, unknown> = {}) => ({
+    automationType: 'proxy',
+    nodeId: 'node-1',
+    nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}${path}`, requestBodyJson: { hello: 'world' }, ...extra } },
+  });
 
   beforeAll(async () => {
     fake = await startVendorFake();
@@ -34,14 +39,27 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     const res = await run(proxy('/ok'));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ nodeId: 'node-1', automationType: 'proxy', success: true, error: null, data: { status: 201, body: { id: 'x1' } } });
-    expect(res.body.metadata).toMatchObject({ action: 'request', attempts: 1, runAttempts: 1, superuser: true, workflowId: `automation:${res.body.requestId}` });
+    expect(res.body.metadata).toMatchObject({
+      action: 'request',
+      attempts: 1,
+      runAttempts: 1,
+      superuser: true,
+      workflowId: `automation:${res.body.requestId}`,
+    });
     expect(typeof res.body.duration).toBe('number');
     expect(new Date(res.body.timestamp).toISOString()).toBe(res.body.timestamp);
     expect(fake.received('POST', '/ok')).toHaveLength(1);
 
     const stored = await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': ws.superuserKey } });
     expect(stored.status).toBe(200);
-    expect(stored.body).toMatchObject({ requestId: res.body.requestId, status: 'succeeded', success: true, attempts: 1, superuser: true, workflowId: `automation:${res.body.requestId}` });
+    expect(stored.body).toMatchObject({
+      requestId: res.body.requestId,
+      status: 'succeeded',
+      success: true,
+      attempts: 1,
+      superuser: true,
+      workflowId: `automation:${res.body.requestId}`,
+    });
     // Redacted: the URL and body the caller sent are not kept.
     expect(JSON.stringify(stored.body.request)).not.toContain('world');
     expect(JSON.stringify(stored.body.request)).not.toContain('127.0.0.1');
@@ -58,7 +76,7 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect(get('Outcome')).toBe('succeeded');
   });
 
-  it('runs with the workspace\'s ordinary API key in x-key, as the seed\'s section 5 says', async () => {
+  it("runs with the workspace's ordinary API key in x-key, as the seed's section 5 says", async () => {
     fake.on('POST', '/ok', { status: 200, body: { id: 'x2' } });
     const res = await run(proxy('/ok'), { 'x-key': ws.apiKey });
     expect(res.status).toBe(200);
@@ -70,7 +88,12 @@ describe('POST /api/automation/execute (superuser mode)', () => {
   it('refuses missing, bad and integrations-less keys in the envelope, running nothing', async () => {
     const none = await app.request('POST', EXECUTE, { body: proxy('/ok') });
     expect(none.status).toBe(401);
-    expect(none.body).toMatchObject({ success: false, error: expect.stringMatching(/Unauthorized/), requestId: expect.any(String), timestamp: expect.any(String) });
+    expect(none.body).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/Unauthorized/),
+      requestId: expect.any(String),
+      timestamp: expect.any(String),
+    });
     expect((await run(proxy('/ok'), { 'x-key': 'sk_nope' })).status).toBe(401);
     const restOnly = await createApiKey(app.db, ws.workspaceId, { name: 'rest only', scopes: ['rest'] });
     const scoped = await run(proxy('/ok'), { 'x-key': restOnly.key });
@@ -80,7 +103,13 @@ describe('POST /api/automation/execute (superuser mode)', () => {
   });
 
   it('answers a malformed request 400 with the envelope', async () => {
-    for (const body of [{}, { automationType: 'proxy' }, { automationType: 'proxy', nodeParams: { params: [] } }, { automationType: 'proxy', nodeParams: {}, async: true }, '[1']) {
+    for (const body of [
+      {},
+      { automationType: 'proxy' },
+      { automationType: 'proxy', nodeParams: { params: [] } },
+      { automationType: 'proxy', nodeParams: {}, async: true },
+      '[1',
+    ]) {
       const res = await run(body);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, requestId: expect.any(String), timestamp: expect.any(String), error: expect.any(String) });
@@ -88,11 +117,16 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('answers a failing action 200 success:false, with the vendor\'s reason and no retry on a 4xx', async () => {
+  it("answers a failing action 200 success:false, with the vendor's reason and no retry on a 4xx", async () => {
     fake.on('POST', '/rejects', { status: 422, body: { message: 'hello is not allowed' } });
     const res = await run(proxy('/rejects'));
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: false, data: null, error: expect.stringContaining('hello is not allowed'), metadata: { errorType: 'vendor_rejected', attempts: 1 } });
+    expect(res.body).toMatchObject({
+      success: false,
+      data: null,
+      error: expect.stringContaining('hello is not allowed'),
+      metadata: { errorType: 'vendor_rejected', attempts: 1 },
+    });
     expect(fake.received('POST', '/rejects')).toHaveLength(1);
     const stored = await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { headers: { 'x-key': ws.superuserKey } });
     expect(stored.body).toMatchObject({ status: 'failed', errorType: 'vendor_rejected' });
@@ -106,11 +140,20 @@ describe('POST /api/automation/execute (superuser mode)', () => {
   });
 
   it('runs a POST again after a try that proves it sent nothing (503s), as the run records', async () => {
-    fake.on('POST', '/unavailable', { status: 503, body: 'down' }, { status: 503, body: 'down' }, { status: 503, body: 'down' }, { status: 200, body: { fine: true } });
+    fake.on(
+      'POST',
+      '/unavailable',
+      { status: 503, body: 'down' },
+      { status: 503, body: 'down' },
+      { status: 503, body: 'down' },
+      { status: 200, body: { fine: true } },
+    );
     const res = await run(proxy('/unavailable'));
     expect(res.body).toMatchObject({ success: true, data: { body: { fine: true } }, metadata: { attempts: 1, runAttempts: 2 } });
     expect(fake.received('POST', '/unavailable')).toHaveLength(4);
-    const row = await app.db.one<{ run_attempts: number; unsent_tries: number }>('SELECT run_attempts, unsent_tries FROM automation_runs WHERE id = $1', [res.body.requestId]);
+    const row = await app.db.one<{ run_attempts: number; unsent_tries: number }>('SELECT run_attempts, unsent_tries FROM automation_runs WHERE id = $1', [
+      res.body.requestId,
+    ]);
     expect(row).toEqual({ run_attempts: 2, unsent_tries: 1 });
   });
 
@@ -118,10 +161,16 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     const unknown = await run({ automationType: 'nope', nodeParams: { params: {} } });
     expect(unknown.body).toMatchObject({ success: false, metadata: { errorType: 'unknown_integration' }, error: expect.stringContaining('slack') });
     const invalid = await run({ automationType: 'slack', nodeParams: { action: 'post_message', params: { text: 5 } } });
-    expect(invalid.body).toMatchObject({ success: false, metadata: { errorType: 'invalid_params', problems: expect.arrayContaining([expect.stringMatching(/^channel:/), expect.stringMatching(/^text:/)]) } });
+    expect(invalid.body).toMatchObject({
+      success: false,
+      metadata: { errorType: 'invalid_params', problems: expect.arrayContaining([expect.stringMatching(/^channel:/), expect.stringMatching(/^text:/)]) },
+    });
     // Worded as the REST routes word theirs: a missing field is "required", a wrong type says what was expected.
     expect(invalid.body.metadata.problems).toEqual(expect.arrayContaining(['channel: required', 'text: expected string, received number']));
-    const missing = await run({ ...proxy('/ok', { apiURL: 'target_url', customFields: [{ field: 'apiURL', customFieldEnabled: true }] }), callData: { fields: { other: 'x' } } });
+    const missing = await run({
+      ...proxy('/ok', { apiURL: 'target_url', customFields: [{ field: 'apiURL', customFieldEnabled: true }] }),
+      callData: { fields: { other: 'x' } },
+    });
     expect(missing.status).toBe(200);
     expect(missing.body).toMatchObject({ success: false, metadata: { errorType: 'custom_field_missing' }, error: expect.stringContaining('"target_url"') });
     expect(fake.requests).toHaveLength(0);
@@ -129,7 +178,10 @@ describe('POST /api/automation/execute (superuser mode)', () => {
 
   it('resolves custom fields from callData.fields', async () => {
     fake.on('POST', '/cf', { status: 200, body: {} });
-    const res = await run({ ...proxy('/ok', { apiURL: 'target_url', customFields: [{ field: 'apiURL', customFieldEnabled: true }] }), callData: { fields: { target_url: `${fake.url}/cf` } } });
+    const res = await run({
+      ...proxy('/ok', { apiURL: 'target_url', customFields: [{ field: 'apiURL', customFieldEnabled: true }] }),
+      callData: { fields: { target_url: `${fake.url}/cf` } },
+    });
     expect(res.body.success).toBe(true);
     expect(fake.received('POST', '/cf')).toHaveLength(1);
   });
@@ -161,7 +213,12 @@ describe('POST /api/automation/execute (superuser mode)', () => {
       const delivered = await eventually(async () => receiver.on('/cb').find((d) => d.status === 200), 60_000, 'the callback');
       expect(receiver.on('/cb').map((d) => d.status)).toEqual([500, 200]);
       expect(delivered.verified).toBe(true);
-      expect(JSON.parse(delivered.body)).toMatchObject({ requestId: res.body.requestId, success: true, data: { status: 200, body: { done: true } }, metadata: { async: true, attempts: 1 } });
+      expect(JSON.parse(delivered.body)).toMatchObject({
+        requestId: res.body.requestId,
+        success: true,
+        data: { status: 200, body: { done: true } },
+        metadata: { async: true, attempts: 1 },
+      });
       expect(new Set(receiver.on('/cb').map((d) => d.eventId)).size).toBe(1);
     } finally {
       await receiver.close();
@@ -204,7 +261,13 @@ describe('POST /api/automation/execute (superuser mode)', () => {
   });
 
   it("uses the workspace's connection in superuser mode (slack), the request as Slack describes it", async () => {
-    await createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration: 'slack', kind: 'api_key', secrets: { api_key: 'xoxb-workspace' } });
+    await createConnection(app.db, {
+      workspaceId: ws.workspaceId,
+      userId: null,
+      integration: 'slack',
+      kind: 'api_key',
+      secrets: { api_key: 'xoxb-workspace' },
+    });
     fake.on('POST', '/api/chat.postMessage', { status: 200, body: { ok: true, channel: 'C1', ts: '1.5' } });
     const res = await run({ automationType: 'slack', nodeParams: { action: 'post_message', params: { channel: 'C1', text: 'done' } } });
     expect(res.body).toMatchObject({ success: true, data: { channel: 'C1', ts: '1.5' } });
@@ -218,14 +281,30 @@ describe('POST /api/automation/execute (superuser mode)', () => {
     fake.on('POST', '/crm/v3/objects/contacts', { status: 201, body: { id: '9', properties: {} } });
     const settings = { token_url: `${fake.url}/oauth/token`, base_url: fake.url };
     const expired = new Date(Date.now() - 60_000);
-    await createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration: 'hubspot', kind: 'oauth2', secrets: { access_token: 'old', refresh_token: 'r1' }, settings, expiresAt: expired });
+    await createConnection(app.db, {
+      workspaceId: ws.workspaceId,
+      userId: null,
+      integration: 'hubspot',
+      kind: 'oauth2',
+      secrets: { access_token: 'old', refresh_token: 'r1' },
+      settings,
+      expiresAt: expired,
+    });
     const ok = await run({ automationType: 'hubspot', nodeParams: { action: 'create_contact', params: { email: 'ada@example.com' } } });
     expect(ok.body).toMatchObject({ success: true, data: { id: '9' } });
     expect(fake.received('POST', '/oauth/token')).toHaveLength(1);
     expect(fake.received('POST', '/crm/v3/objects/contacts')[0]!.headers.authorization).toBe('Bearer fresh-token');
 
     fake.on('POST', '/oauth/token', { status: 400, body: { error: 'invalid_grant' } });
-    await createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration: 'hubspot', kind: 'oauth2', secrets: { access_token: 'old', refresh_token: 'revoked' }, settings, expiresAt: expired });
+    await createConnection(app.db, {
+      workspaceId: ws.workspaceId,
+      userId: null,
+      integration: 'hubspot',
+      kind: 'oauth2',
+      secrets: { access_token: 'old', refresh_token: 'revoked' },
+      settings,
+      expiresAt: expired,
+    });
     fake.clear();
     const refused = await run({ automationType: 'hubspot', nodeParams: { action: 'create_contact', params: { email: 'ada@example.com' } } });
     expect(refused.status).toBe(200);
@@ -266,7 +345,11 @@ describe('POST /api/automation/execute (user JWT mode)', () => {
     expect(login.status).toBe(200);
     return { ...ws, userId: u.id, token: login.body.token as string };
   }
-  const body = (extra: Record<string, unknown> = {}) => ({ automationType: 'proxy', nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}/ok` } }, ...extra });
+  const body = (extra: Record<string, unknown> = {}) => ({
+    automationType: 'proxy',
+    nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}/ok` } },
+    ...extra,
+  });
   const asUser = (token: string, b: unknown) => app.request('POST', EXECUTE, { key: token, body: b });
 
   it("runs as the token's user; the user sees their runs, another user of the workspace does not", async () => {
@@ -274,7 +357,10 @@ describe('POST /api/automation/execute (user JWT mode)', () => {
     const res = await asUser(u.token, body({ userId: u.userId }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, metadata: { superuser: false } });
-    expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { key: u.token })).body).toMatchObject({ status: 'succeeded', superuser: false });
+    expect((await app.request('GET', `/api/automation/runs/${res.body.requestId}`, { key: u.token })).body).toMatchObject({
+      status: 'succeeded',
+      superuser: false,
+    });
     const email = `other-${randomUUID()}@example.com`;
     await createUser(app.db, u.workspaceId, { email, password: 'pw-other' });
     const other = (await app.request('POST', '/api/auth/login', { body: { email, password: 'pw-other' } })).body.token as string;
@@ -321,7 +407,14 @@ describe('POST /api/automation/execute (user JWT mode)', () => {
   it("uses the user's own connection, not the workspace's", async () => {
     const u = await user();
     await createConnection(app.db, { workspaceId: u.workspaceId, userId: null, integration: 'slack', kind: 'api_key', secrets: { api_key: 'xoxb-workspace' } });
-    await createConnection(app.db, { workspaceId: u.workspaceId, userId: u.userId, integration: 'slack', kind: 'api_key', secrets: { api_key: 'xoxb-user' }, settings: { base_url: `${fake.url}/api` } });
+    await createConnection(app.db, {
+      workspaceId: u.workspaceId,
+      userId: u.userId,
+      integration: 'slack',
+      kind: 'api_key',
+      secrets: { api_key: 'xoxb-user' },
+      settings: { base_url: `${fake.url}/api` },
+    });
     fake.on('POST', '/api/chat.postMessage', { status: 200, body: { ok: true, channel: 'C1', ts: '2.5' } });
     fake.clear();
     const res = await asUser(u.token, { automationType: 'slack', nodeParams: { action: 'post_message', params: { channel: 'C1', text: 'hi' } } });

@@ -51,7 +51,10 @@ describe('call admission, one verdict for every caller', () => {
     const refused = await t.api();
     expect([refused.status, refused.body]).toEqual([409, { status: 'failed', message: 'Phone number is on the do-not-call list: no call placed' }]);
 
-    const journey = await importSteps(app, t.workspaceId, [{ id: 'ring', kind: 'call', agent: t.agentId }, { id: 'stop', kind: 'end' }]);
+    const journey = await importSteps(app, t.workspaceId, [
+      { id: 'ring', kind: 'call', agent: t.agentId },
+      { id: 'stop', kind: 'end' },
+    ]);
     expect((await app.request('POST', '/v1/lead/sendtoworkflow', { key: t.apiKey, body: { workflow_id: journey.id, lead_id: t.leadId } })).status).toBe(200);
     const end = await finished(app, journey.id, t.leadId);
     expect(end.history.map((h) => [h.step_id, h.outcome, h.detail ?? null])).toEqual([

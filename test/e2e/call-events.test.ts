@@ -63,7 +63,11 @@ describe('call event subscriptions', () => {
     const id = created.body.subscription.id as string;
     const other = await app.request('DELETE', `/v1/calls/subscriptions?id=${id}`, { key: b.apiKey });
     expect(other).toMatchObject({ status: 404, body: { status: 'failed', message: 'Subscription not found' } });
-    expect((await app.request('DELETE', `/v1/calls/subscriptions?id=${id}`, { key: a.apiKey })).body).toEqual({ status: 'success', id, message: 'Subscription deleted' });
+    expect((await app.request('DELETE', `/v1/calls/subscriptions?id=${id}`, { key: a.apiKey })).body).toEqual({
+      status: 'success',
+      id,
+      message: 'Subscription deleted',
+    });
     expect((await app.request('DELETE', `/v1/calls/subscriptions?id=${id}`, { key: a.apiKey })).status).toBe(404);
     expect((await app.request('GET', '/v1/calls/subscriptions', { key: a.apiKey })).body.subscriptions).toHaveLength(1);
   });
@@ -109,7 +113,8 @@ describe('publishCallEvent', () => {
     const p = `/pub-${t.workspaceId}`;
     receiver.script(`${p}/flaky`, [503, 200]);
     receiver.script(`${p}/gone`, [410]);
-    for (const path of ['ok', 'flaky', 'gone']) expect((await subscribe(t.apiKey, { url: `${hooks}${p}/${path}`, events: ['call.completed'] })).status).toBe(200);
+    for (const path of ['ok', 'flaky', 'gone'])
+      expect((await subscribe(t.apiKey, { url: `${hooks}${p}/${path}`, events: ['call.completed'] })).status).toBe(200);
     await subscribe(t.apiKey, { url: `${hooks}${p}/started-only`, events: ['call.started'] });
     const callId = await transferredCall(t.workspaceId);
     const eventId = callEventId(callId, 'call.completed');
@@ -160,12 +165,17 @@ describe('publishCallEvent', () => {
     expect(body.data.legs[0]).not.toHaveProperty('answered_by');
   });
 
-  it('sends nothing for another workspace\'s call', async () => {
+  it("sends nothing for another workspace's call", async () => {
     const owner = await app.newWorkspace();
     const other = await app.newWorkspace();
     await subscribe(other.apiKey, { url: `${hooks}/other-${other.workspaceId}` });
     const callId = await transferredCall(owner.workspaceId);
-    const r = await activities().publishCallEvent({ workspaceId: other.workspaceId, callId, type: 'call.started', eventId: callEventId(callId, 'call.started') });
+    const r = await activities().publishCallEvent({
+      workspaceId: other.workspaceId,
+      callId,
+      type: 'call.started',
+      eventId: callEventId(callId, 'call.started'),
+    });
     expect(r).toEqual({ delivered: 0, refused: 0 });
     expect(receiver.on(`/other-${other.workspaceId}`)).toEqual([]);
   });

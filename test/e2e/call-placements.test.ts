@@ -42,7 +42,8 @@ const rowsOf = (workspaceId: string) =>
     'SELECT id, phone_to, phone_from, slot_taken_at IS NOT NULL AS held FROM calls WHERE workspace_id = $1',
     [workspaceId],
   );
-const used = async (workspaceId: string) => (await db.one<{ used: number }>('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [workspaceId]))?.used ?? 0;
+const used = async (workspaceId: string) =>
+  (await db.one<{ used: number }>('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [workspaceId]))?.used ?? 0;
 
 describe('concurrent api call placement', () => {
   it('admits exactly as many concurrent calls as the cap allows, each once, refusing the rest over the cap', async () => {
@@ -56,7 +57,12 @@ describe('concurrent api call placement', () => {
     const rows = await rowsOf(ws.workspaceId);
     expect(rows.map((r) => r.id).sort()).toEqual([...placed].sort());
     expect(rows.every((r) => r.held && r.phone_from === '12125559002')).toBe(true); // the destination's area code (212)
-    expect(rows.map((r) => r.phone_to).sort()).toEqual(asks.filter((a) => placed.includes(a.id)).map((a) => a.phone).sort());
+    expect(rows.map((r) => r.phone_to).sort()).toEqual(
+      asks
+        .filter((a) => placed.includes(a.id))
+        .map((a) => a.phone)
+        .sort(),
+    );
     expect(await used(ws.workspaceId)).toBe(25);
   });
 
@@ -106,6 +112,11 @@ describe('concurrent api call placement', () => {
     const results = await Promise.allSettled(asks.map((a) => admitApiCall(q, ws.workspaceId, a)));
     expect(results.map((r) => r.status)).toEqual(asks.map((_, i) => (i === 6 ? 'rejected' : 'fulfilled')));
     const stored = await db.query<{ id: string }>('SELECT id FROM calls WHERE workspace_id = $1 ORDER BY id', [ws.workspaceId]);
-    expect(stored.map((r) => r.id)).toEqual(asks.filter((_, i) => i !== 6).map((a) => a.id).sort());
+    expect(stored.map((r) => r.id)).toEqual(
+      asks
+        .filter((_, i) => i !== 6)
+        .map((a) => a.id)
+        .sort(),
+    );
   });
 });

@@ -25,7 +25,10 @@ describe('a worker killed with SIGKILL in the middle of calls', () => {
     const worker = await startWorker();
     const rules = ['0001', '0005', '0006', '0002', '4321'];
     const placed = await Promise.all(
-      rules.map(async (last4) => (await app.request('POST', '/v1/agent', { key: ws.apiKey, body: { agent: ws.agentId, phone: phoneEnding(last4) } })).body.call_id as string),
+      rules.map(
+        async (last4) =>
+          (await app.request('POST', '/v1/agent', { key: ws.apiKey, body: { agent: ws.agentId, phone: phoneEnding(last4) } })).body.call_id as string,
+      ),
     );
     const entries = (id: string) => app.simulator!.ledger.entries.filter((e) => e.callId === id);
     // Every call is dialled and none has ended yet: the worker dies mid-call.

@@ -99,7 +99,21 @@ describe('GET /v1/calls', () => {
 
   it('answers bad parameters with 400 in the error shape', async () => {
     const t = await app.newWorkspace();
-    const bad = ['limit=0', 'limit=201', 'limit=ten', 'limit=-1', 'status=ringing_off', 'agent_id=nope', 'lead_id=1', 'since=yesterday', 'since=2026-04-01T08:00:00', 'cursor=abc', 'cursor=', 'color=red', 'limit=1&limit=2'];
+    const bad = [
+      'limit=0',
+      'limit=201',
+      'limit=ten',
+      'limit=-1',
+      'status=ringing_off',
+      'agent_id=nope',
+      'lead_id=1',
+      'since=yesterday',
+      'since=2026-04-01T08:00:00',
+      'cursor=abc',
+      'cursor=',
+      'color=red',
+      'limit=1&limit=2',
+    ];
     for (const q of bad) {
       const res = await app.request('GET', `/v1/calls?${q}`, { key: t.apiKey });
       expect([q, res.status, res.body.status, typeof res.body.message]).toEqual([q, 400, 'failed', 'string']);
@@ -123,11 +137,19 @@ describe('GET /v1/calls', () => {
     );
     await app.db.query('ANALYZE calls');
     const explain = async (extra: string) =>
-      (await app.db.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN SELECT to_jsonb(c) FROM calls c WHERE c.workspace_id = $1 AND c.parent_id IS NULL ${extra} ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
-        [t.workspaceId],
-      )).map((r) => r['QUERY PLAN']).join('\n');
-    const plans = { all: await explain(''), agent: await explain(`AND c.agent_id = '${randomUUID()}'`), lead: await explain(`AND c.lead_id = '${randomUUID()}'`) };
+      (
+        await app.db.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT to_jsonb(c) FROM calls c WHERE c.workspace_id = $1 AND c.parent_id IS NULL ${extra} ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
+          [t.workspaceId],
+        )
+      )
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
+    const plans = {
+      all: await explain(''),
+      agent: await explain(`AND c.agent_id = '${randomUUID()}'`),
+      lead: await explain(`AND c.lead_id = '${randomUUID()}'`),
+    };
     expect(plans.all).toMatch(/Index Scan using calls_list on calls/);
     expect(plans.agent).toMatch(/Index Scan using calls_list_agent on calls/);
     expect(plans.lead).toMatch(/Index Scan using calls_list_lead on calls/);

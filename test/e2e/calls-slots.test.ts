@@ -54,7 +54,8 @@ async function journeyCall(ws: { workspaceId: string; agentId: string }, last4: 
 /** Waits until the call's run waits for a slot in its activity. */
 const waitingActivity = (workflowId: string) =>
   eventually(
-    async () => !!(await app.temporal.client.workflow.getHandle(workflowId).describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'waitForCallSlot'),
+    async () =>
+      !!(await app.temporal.client.workflow.getHandle(workflowId).describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'waitForCallSlot'),
     30_000,
     'the call to wait for a slot',
   );

@@ -95,7 +95,15 @@ it.each([
   const group = await createPhoneGroup(db, ws.id, { name: 'out', numbers: ['12125559002'] });
   const agent = await createAgent(db, ws.id, { name: 'Ava', phoneGroupId: group.id });
   const callId = randomUUID();
-  const input: OutboundCallInput = { callId, workspaceId: ws.id, agentId: agent.id, to: phoneEnding('0007'), waitForSlot: true, source: 'journey', ...(window ? { window } : {}) };
+  const input: OutboundCallInput = {
+    callId,
+    workspaceId: ws.id,
+    agentId: agent.id,
+    to: phoneEnding('0007'),
+    waitForSlot: true,
+    source: 'journey',
+    ...(window ? { window } : {}),
+  };
   const handle = await plain().workflow.start('outboundCall', { taskQueue: queue, workflowId: callWorkflowId(callId), args: [input] });
 
   const timer = await eventually(() => firstTimer(handle.workflowId), 30_000, 'the window timer');
@@ -122,7 +130,15 @@ it('fails a call the provider never reports on once the provider timeout passes 
   const agent = await createAgent(db, ws.id, { name: 'Ava', phoneGroupId: group.id });
   const callId = randomUUID();
   const anyTime = { start: '00:00', end: '23:59', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };
-  const input: OutboundCallInput = { callId, workspaceId: ws.id, agentId: agent.id, to: phoneEnding('0007'), waitForSlot: true, source: 'journey', window: anyTime };
+  const input: OutboundCallInput = {
+    callId,
+    workspaceId: ws.id,
+    agentId: agent.id,
+    to: phoneEnding('0007'),
+    waitForSlot: true,
+    source: 'journey',
+    window: anyTime,
+  };
   const handle = await plain().workflow.start('outboundCall', { taskQueue: queue, workflowId: callWorkflowId(callId), args: [input] });
   await eventually(async () => sim.ledger.forCallId(callId), 30_000, 'the call to be dialled');
   const slotUsed = () => db.one<{ used: number }>('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [ws.id]);
@@ -150,7 +166,15 @@ it('ends a call whose callbacks were lost as the provider reports it once the pr
   const agent = await createAgent(db, ws.id, { name: 'Ava', phoneGroupId: group.id, transferNumber: '18005550100' });
   const callId = randomUUID();
   const anyTime = { start: '00:00', end: '23:59', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };
-  const input: OutboundCallInput = { callId, workspaceId: ws.id, agentId: agent.id, to: phoneEnding('0006'), waitForSlot: true, source: 'journey', window: anyTime };
+  const input: OutboundCallInput = {
+    callId,
+    workspaceId: ws.id,
+    agentId: agent.id,
+    to: phoneEnding('0006'),
+    waitForSlot: true,
+    source: 'journey',
+    window: anyTime,
+  };
   const handle = await plain().workflow.start('outboundCall', { taskQueue: queue, workflowId: callWorkflowId(callId), args: [input] });
   const entry = await eventually(async () => sim.ledger.forCallId(callId), 30_000, 'the call to be dialled');
   await sim.settled(entry.sid);

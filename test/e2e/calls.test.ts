@@ -59,10 +59,20 @@ describe('POST /v1/agent through the simulator', () => {
     const got = await details(callId);
     expect(got.status).toBe(200);
     const [parent, ...legs] = got.body;
-    expect(parent).toMatchObject({ call_id: callId, phone_to: phone, phone_from: '12125559002', agent: caller.agentId, direction: 'out', request_data: { crm: { id: 7 }, tags: ['a'] }, ...fields });
+    expect(parent).toMatchObject({
+      call_id: callId,
+      phone_to: phone,
+      phone_from: '12125559002',
+      agent: caller.agentId,
+      direction: 'out',
+      request_data: { crm: { id: 7 }, tags: ['a'] },
+      ...fields,
+    });
     expect(parent.call_end).toEqual(expect.any(String));
     if (last4 === '0005') {
-      expect(legs).toEqual([expect.objectContaining({ call_id: `${callId}:1`, is_transfer: true, phone_to: '18005550100', phone_from: phone, status: 'completed' })]);
+      expect(legs).toEqual([
+        expect.objectContaining({ call_id: `${callId}:1`, is_transfer: true, phone_to: '18005550100', phone_from: phone, status: 'completed' }),
+      ]);
       expect(legs[0]).not.toHaveProperty('answered_by');
       expect(result.legs).toBe(1);
     } else if (last4 === '0006') {
@@ -90,13 +100,19 @@ describe('POST /v1/agent through the simulator', () => {
   it('refuses bad input before anything is dialled', async () => {
     const before = app.simulator!.ledger.entries.length;
     const other = await callingWorkspace(app);
-    expect(await call({ agent: other.agentId, phone: phoneEnding('0001') })).toMatchObject({ status: 404, body: { status: 'failed', message: 'Invalid agent' } });
+    expect(await call({ agent: other.agentId, phone: phoneEnding('0001') })).toMatchObject({
+      status: 404,
+      body: { status: 'failed', message: 'Invalid agent' },
+    });
     expect((await call({ agent: 'not-a-uuid', phone: phoneEnding('0001') })).status).toBe(404);
     expect((await call({ agent: caller.agentId, phone: '12' })).body).toEqual({ status: 'failed', message: expect.stringMatching(/phone/) });
     expect((await call({ agent: caller.agentId })).status).toBe(400);
     expect((await call({ agent: caller.agentId, phone: phoneEnding('0001'), from: '12125550000' })).body.message).toMatch(/from/);
     for (const request_data of [{ a: 'x\u0000y' }, { a: '\ud800' }, { ['\udc00']: 1 }, 'x'.repeat(17_000)]) {
-      expect(await call({ agent: caller.agentId, phone: phoneEnding('0001'), request_data })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/request_data/) } });
+      expect(await call({ agent: caller.agentId, phone: phoneEnding('0001'), request_data })).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(/request_data/) },
+      });
     }
     const dnc = phoneEnding('0001');
     await app.db.query("INSERT INTO do_not_call (workspace_id, phone, reason) VALUES ($1, $2, 'asked')", [caller.workspaceId, dnc]);
@@ -161,9 +177,20 @@ describe('POST /v1/agent through the simulator', () => {
 describe('status callbacks', () => {
   const callbackUrl = (callId: string) => `${app.url}/telephony/twilio/status?call_id=${callId}`;
   const form = (sid: string, status: string, sequence: number) =>
-    new URLSearchParams({ CallSid: sid, CallStatus: status, SequenceNumber: String(sequence), Timestamp: new Date().toUTCString(), From: '+12125559002', To: '+12125550001' });
+    new URLSearchParams({
+      CallSid: sid,
+      CallStatus: status,
+      SequenceNumber: String(sequence),
+      Timestamp: new Date().toUTCString(),
+      From: '+12125559002',
+      To: '+12125550001',
+    });
   const post = (url: string, body: URLSearchParams, signature?: string) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) }, body: body.toString() });
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) },
+      body: body.toString(),
+    });
 
   it('refuses bad and missing signatures (403, nothing recorded) and ignores replays of an ended call', async () => {
     const res = await call({ agent: caller.agentId, phone: phoneEnding('0001') });
@@ -188,18 +215,33 @@ describe('status callbacks', () => {
 describe('a validly signed callback (a leaked token) is trusted no further than its own call', () => {
   const callbackUrl = (callId: string) => `${app.url}/telephony/twilio/status?call_id=${callId}`;
   const form = (sid: string, status: string, sequence: number, extra: Record<string, string> = {}) =>
-    new URLSearchParams({ CallSid: sid, CallStatus: status, SequenceNumber: String(sequence), Timestamp: new Date().toUTCString(), From: '+12125559002', To: '+12125550007', ...extra });
+    new URLSearchParams({
+      CallSid: sid,
+      CallStatus: status,
+      SequenceNumber: String(sequence),
+      Timestamp: new Date().toUTCString(),
+      From: '+12125559002',
+      To: '+12125550007',
+      ...extra,
+    });
   const signed = (callId: string, body: URLSearchParams) =>
     fetch(callbackUrl(callId), {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl(callId), body) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl(callId), body),
+      },
       body: body.toString(),
     });
   const newSid = () => `CA${randomBytes(16).toString('hex')}`;
 
   it('adds no leg whose parent is another call, refuses a non-https RecordingUrl, and keeps script text as text', async () => {
     const callId = (await call({ agent: caller.agentId, phone: phoneEnding('0007') })).body.call_id as string;
-    await eventually(async () => (await app.db.one<{ provider_sid: string | null }>('SELECT provider_sid FROM calls WHERE id = $1', [callId]))?.provider_sid ?? undefined, 20_000, 'the call placed');
+    await eventually(
+      async () => (await app.db.one<{ provider_sid: string | null }>('SELECT provider_sid FROM calls WHERE id = $1', [callId]))?.provider_sid ?? undefined,
+      20_000,
+      'the call placed',
+    );
     const sid = ledgerFor(callId)[0]!.sid;
 
     // A "leg" to an arbitrary number, child of some other call: dropped. The ringing after it is applied, so the leg
@@ -212,7 +254,11 @@ describe('a validly signed callback (a leaked token) is trusted no further than 
     const script = '<script>alert(document.cookie)</script><img src=x onerror="alert(1)">';
     for (const url of ['javascript:alert(document.cookie)', 'http://127.0.0.1/r.mp3', 'data:text/html,<script>alert(1)</script>']) {
       const refused = await signed(callId, form(sid, 'completed', 2, { Transcript: script, RecordingUrl: url }));
-      expect({ url, status: refused.status, body: await refused.json() }).toEqual({ url, status: 400, body: { status: 'failed', message: expect.stringMatching(/^RecordingUrl: /) } });
+      expect({ url, status: refused.status, body: await refused.json() }).toEqual({
+        url,
+        status: 400,
+        body: { status: 'failed', message: expect.stringMatching(/^RecordingUrl: /) },
+      });
     }
     expect((await signed(callId, form(sid, 'completed', 2, { Transcript: script, CallDuration: '3' }))).status).toBe(204);
     expect(await callResult(app, callId)).toMatchObject({ status: 'completed', legs: 0 });
@@ -232,7 +278,10 @@ describe('the concurrent-call cap', () => {
     const over = await call({ agent: ws.agentId, phone: phoneEnding('0001') }, ws.apiKey);
     expect(over.status).toBe(429);
     expect(over.headers.get('retry-after')).toBe('30');
-    expect(over.body).toEqual({ status: 'failed', message: expect.stringMatching(/^Concurrent call cap reached: this workspace may have 1 call in progress at once \(its concurrent-call cap\)/) });
+    expect(over.body).toEqual({
+      status: 'failed',
+      message: expect.stringMatching(/^Concurrent call cap reached: this workspace may have 1 call in progress at once \(its concurrent-call cap\)/),
+    });
 
     // A journey's call (waitForSlot) over the cap is recorded and waits, dialling nothing, until the slot is free.
     const waiting = randomUUID();

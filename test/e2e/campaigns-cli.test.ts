@@ -13,7 +13,13 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const cli = async (...args: string[]) => {
-  const env = { ...process.env, DATABASE_URL: app.config.DATABASE_URL, TEMPORAL_ADDRESS: app.config.TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE_PREFIX: app.config.TEMPORAL_TASK_QUEUE_PREFIX, LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: app.config.DATABASE_URL,
+    TEMPORAL_ADDRESS: app.config.TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE_PREFIX: app.config.TEMPORAL_TASK_QUEUE_PREFIX,
+    LOG_LEVEL: 'warn',
+  };
   const res = await runCli(args, env);
   return { ...res, json: res.code === 0 && /^[[{]/.test(res.stdout.trim()) ? JSON.parse(res.stdout) : undefined };
 };
@@ -24,7 +30,22 @@ describe('CLI: campaign', () => {
     const lead = (await app.request('POST', '/v1/lead/create', { key: ws.apiKey, body: { phone: phoneEnding('0001') } })).body.lead_id as string;
     await app.request('PATCH', '/v1/lead/tag', { key: ws.apiKey, body: { lead_id: lead, tag: 'cli' } });
 
-    const created = await cli('campaign', 'create', '--workspace', ws.workspaceId, '--name', 'From the CLI', '--agent', ws.agentId, '--tag', 'cli', '--window', '{"start":"00:00","end":"23:59"}', '--max-concurrent', '2');
+    const created = await cli(
+      'campaign',
+      'create',
+      '--workspace',
+      ws.workspaceId,
+      '--name',
+      'From the CLI',
+      '--agent',
+      ws.agentId,
+      '--tag',
+      'cli',
+      '--window',
+      '{"start":"00:00","end":"23:59"}',
+      '--max-concurrent',
+      '2',
+    );
     expect(created.json).toEqual({ campaign_id: expect.any(String), status: 'running' });
     const id = created.json.campaign_id as string;
 

@@ -30,26 +30,54 @@ describe('a worker killed with SIGKILL in the middle of a campaign', () => {
     const worker = await startWorker();
     const res = await app.request('POST', '/v1/campaigns', {
       key: ws.apiKey,
-      body: { name: 'Crash', agent: ws.agentId, audience: { lead_ids: leadIds }, window: { start: '00:00', end: '23:59' }, max_concurrent: 3, retries: { attempts: 1, spacing: 'PT0.001S' } },
+      body: {
+        name: 'Crash',
+        agent: ws.agentId,
+        audience: { lead_ids: leadIds },
+        window: { start: '00:00', end: '23:59' },
+        max_concurrent: 3,
+        retries: { attempts: 1, spacing: 'PT0.001S' },
+      },
     });
     expect(res.status).toBe(200);
     const id = res.body.campaign_id as string;
 
     // Three calls in progress at the provider, their sids on record (see calls-crash.test.ts), none ended: kill.
     const live = async () =>
-      (await app.db.query(`SELECT 1 FROM campaign_calls k JOIN calls c ON c.id = k.call_id::text WHERE k.campaign_id = $1 AND c.provider_sid IS NOT NULL AND k.outcome IS NULL`, [id])).length;
+      (
+        await app.db.query(
+          `SELECT 1 FROM campaign_calls k JOIN calls c ON c.id = k.call_id::text WHERE k.campaign_id = $1 AND c.provider_sid IS NOT NULL AND k.outcome IS NULL`,
+          [id],
+        )
+      ).length;
     await eventually(async () => (await live()) === 3, 60_000, 'three campaign calls in progress');
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
     expect(app.simulator!.ledger.entries.filter((e) => e.status === 'completed' || e.status === 'busy' || e.status === 'no-answer').length).toBeLessThan(6);
 
     await startWorker();
-    const c = await eventually(async () => {
-      const body = (await app.request('GET', `/v1/campaigns/${id}`, { key: ws.apiKey })).body.campaign;
-      return body.finished_at ? body : undefined;
-    }, 180_000, 'the campaign to end');
+    const c = await eventually(
+      async () => {
+        const body = (await app.request('GET', `/v1/campaigns/${id}`, { key: ws.apiKey })).body.campaign;
+        return body.finished_at ? body : undefined;
+      },
+      180_000,
+      'the campaign to end',
+    );
     expect(c.status).toBe('completed');
-    expect(c.counts).toMatchObject({ total: 6, human: 2, voicemail: 1, no_answer: 1, busy: 1, transferred: 1, failed: 0, canceled: 0, skipped: 0, pending: 0, dialing: 0 });
+    expect(c.counts).toMatchObject({
+      total: 6,
+      human: 2,
+      voicemail: 1,
+      no_answer: 1,
+      busy: 1,
+      transferred: 1,
+      failed: 0,
+      canceled: 0,
+      skipped: 0,
+      pending: 0,
+      dialing: 0,
+    });
     const times = Object.fromEntries(Object.entries(phones).map(([k, p]) => [k, dialled(p).length]));
     expect(times).toEqual({ human: 1, voicemail: 1, no_answer: 2, busy: 2, transferred: 1, plain: 1 });
     for (const p of Object.values(phones)) for (const e of dialled(p)) expect(e.repeatedCreates).toBe(0);

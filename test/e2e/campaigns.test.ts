@@ -41,10 +41,21 @@ const dialled = (phone: string) => app.simulator!.ledger.entries.filter((e) => e
 describe('campaigns', () => {
   it('calls a tag audience through the simulator, retries no_answer and busy, skips do-not-call, and counts each outcome exactly', async () => {
     const ws = await callingWorkspace(app);
-    const su = await app.request('POST', '/v1/calls/subscriptions', { key: ws.apiKey, body: { url: `${hooks}/campaigns`, events: ['campaign.started', 'campaign.completed'] } });
+    const su = await app.request('POST', '/v1/calls/subscriptions', {
+      key: ws.apiKey,
+      body: { url: `${hooks}/campaigns`, events: ['campaign.started', 'campaign.completed'] },
+    });
     expect(su.status).toBe(200);
     receiver.secret = (await webhookSecrets(app.db, ws.workspaceId))!.current;
-    const phones = { human: phoneEnding('0001'), voicemail: phoneEnding('0002'), no_answer: phoneEnding('0003'), busy: phoneEnding('0004'), transferred: phoneEnding('0005'), plain: phoneEnding('4321'), dnc: phoneEnding('0001') };
+    const phones = {
+      human: phoneEnding('0001'),
+      voicemail: phoneEnding('0002'),
+      no_answer: phoneEnding('0003'),
+      busy: phoneEnding('0004'),
+      transferred: phoneEnding('0005'),
+      plain: phoneEnding('4321'),
+      dnc: phoneEnding('0001'),
+    };
     const ids: Record<string, string> = {};
     for (const [k, p] of Object.entries(phones)) ids[k] = await lead(ws, p, 'spring', { first_name: `Ann ${k}` });
     await lead(ws, phoneEnding('0001'), 'other');
@@ -52,7 +63,14 @@ describe('campaigns', () => {
 
     const res = await app.request('POST', '/v1/campaigns', {
       key: ws.apiKey,
-      body: { name: 'Spring', agent: ws.agentId, audience: { tag: 'spring' }, window: ANY_TIME, max_concurrent: 2, retries: { attempts: 1, spacing: 'PT0.001S' } },
+      body: {
+        name: 'Spring',
+        agent: ws.agentId,
+        audience: { tag: 'spring' },
+        window: ANY_TIME,
+        max_concurrent: 2,
+        retries: { attempts: 1, spacing: 'PT0.001S' },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ campaign_id: expect.any(String), status: 'running' });
@@ -61,8 +79,21 @@ describe('campaigns', () => {
     expect(c.status).toBe('completed');
     expect(c.audience_size).toBe(7);
     expect(c.counts).toEqual({
-      total: 7, pending: 0, waiting_for_window: 0, dialing: 0, human: 2, voicemail: 1, no_answer: 1, busy: 1, failed: 0, transferred: 1,
-      canceled: 0, skipped: 1, skipped_do_not_call: 1, skipped_invalid: 0, skipped_deleted: 0,
+      total: 7,
+      pending: 0,
+      waiting_for_window: 0,
+      dialing: 0,
+      human: 2,
+      voicemail: 1,
+      no_answer: 1,
+      busy: 1,
+      failed: 0,
+      transferred: 1,
+      canceled: 0,
+      skipped: 1,
+      skipped_do_not_call: 1,
+      skipped_invalid: 0,
+      skipped_deleted: 0,
     });
     // Dialled exactly as often as the rules say, each call once at the provider; the do-not-call lead never.
     const times = Object.fromEntries(Object.entries(phones).map(([k, p]) => [k, dialled(p).length]));
@@ -75,7 +106,15 @@ describe('campaigns', () => {
     const leads = [...page.body.leads, ...rest.body.leads];
     expect(rest.body.next_cursor).toBeNull();
     const byLead: Record<string, any> = Object.fromEntries(leads.map((l: { lead_id: string }) => [l.lead_id, l]));
-    expect(byLead[ids.no_answer!]).toMatchObject({ state: 'done', outcome: 'no_answer', attempts: 2, calls: [{ attempt: 1, outcome: 'no_answer' }, { attempt: 2, outcome: 'no_answer' }] });
+    expect(byLead[ids.no_answer!]).toMatchObject({
+      state: 'done',
+      outcome: 'no_answer',
+      attempts: 2,
+      calls: [
+        { attempt: 1, outcome: 'no_answer' },
+        { attempt: 2, outcome: 'no_answer' },
+      ],
+    });
     expect(byLead[ids.dnc!]).toMatchObject({ outcome: 'skipped', skip_reason: 'do_not_call' });
     const callId = byLead[ids.voicemail!].calls[0].call_id;
     const stored = await app.db.one<{ request_data: Record<string, unknown> }>('SELECT request_data FROM calls WHERE id = $1', [callId]);
@@ -85,13 +124,21 @@ describe('campaigns', () => {
     expect(desc.searchAttributes.CampaignId).toEqual([c.campaign_id]);
 
     // campaign.started and campaign.completed, signed with the workspace's secret.
-    const events = await eventually(async () => {
-      const got = receiver.on('/campaigns');
-      return got.length >= 2 ? got : undefined;
-    }, 60_000, 'both campaign events');
+    const events = await eventually(
+      async () => {
+        const got = receiver.on('/campaigns');
+        return got.length >= 2 ? got : undefined;
+      },
+      60_000,
+      'both campaign events',
+    );
     const bodies = events.map((e) => JSON.parse(e.body));
     expect(bodies.map((b) => b.type).sort()).toEqual(['campaign.completed', 'campaign.started']);
-    expect(bodies.find((b) => b.type === 'campaign.completed').data.campaign).toMatchObject({ campaign_id: c.campaign_id, status: 'completed', counts: { human: 2 } });
+    expect(bodies.find((b) => b.type === 'campaign.completed').data.campaign).toMatchObject({
+      campaign_id: c.campaign_id,
+      status: 'completed',
+      counts: { human: 2 },
+    });
     expect(events.map((e) => e.eventId).sort()).toEqual([`evt_campaign_${c.campaign_id}_completed`, `evt_campaign_${c.campaign_id}_started`]);
     expect(events.every((e) => e.verified)).toBe(true);
   });
@@ -101,7 +148,10 @@ describe('campaigns', () => {
     const phones = [phoneEnding('0007'), phoneEnding('0007'), phoneEnding('0007')];
     const leadIds: string[] = [];
     for (const p of phones) leadIds.push(await lead(ws, p, 'silent'));
-    const res = await app.request('POST', '/v1/campaigns', { key: ws.apiKey, body: { name: 'Quiet', agent: ws.agentId, audience: { lead_ids: leadIds }, window: ANY_TIME, max_concurrent: 1 } });
+    const res = await app.request('POST', '/v1/campaigns', {
+      key: ws.apiKey,
+      body: { name: 'Quiet', agent: ws.agentId, audience: { lead_ids: leadIds }, window: ANY_TIME, max_concurrent: 1 },
+    });
     const id = res.body.campaign_id as string;
     const path = `/v1/campaigns/${id}`;
     await eventually(async () => dialled(phones[0]!).length === 1, 60_000, 'the first call placed');
@@ -109,7 +159,7 @@ describe('campaigns', () => {
     expect((await app.request('POST', `${path}/pause`, { key: ws.apiKey })).body).toEqual({ campaign_id: id, status: 'paused' });
     // The call in progress finishes (no callback: provider_timeout after 3 s); nothing new starts while paused.
     await eventually(async () => ((await view(ws, id)).counts.failed === 1 ? true : undefined), 60_000, 'the first call to end');
-    expect((await view(ws, id))).toMatchObject({ status: 'paused', counts: { pending: 2, dialing: 0 } });
+    expect(await view(ws, id)).toMatchObject({ status: 'paused', counts: { pending: 2, dialing: 0 } });
     expect(dialled(phones[1]!)).toHaveLength(0);
 
     expect((await app.request('POST', `${path}/resume`, { key: ws.apiKey })).body).toEqual({ campaign_id: id, status: 'running' });
@@ -126,7 +176,7 @@ describe('campaigns', () => {
     }
   });
 
-  it("calls a lead inside its window while another, outside its own, waits without holding the one place", async () => {
+  it('calls a lead inside its window while another, outside its own, waits without holding the one place', async () => {
     const ws = await callingWorkspace(app); // the workspace's zone: between 10:00 and 18:00 now
     const hour = (zone: string) => Number(new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: zone }).format(new Date()));
     const night = Intl.supportedValuesOf('timeZone').find((z) => hour(z) >= 1 && hour(z) < 5)!;
@@ -137,10 +187,14 @@ describe('campaigns', () => {
       body: { name: 'Windows', agent: ws.agentId, audience: { lead_ids: [sleeper, awake] }, window: { start: '08:00', end: '20:00' }, max_concurrent: 1 },
     });
     const id = res.body.campaign_id as string;
-    const c = await eventually(async () => {
-      const v = await view(ws, id);
-      return v.counts.human === 1 ? v : undefined;
-    }, 60_000, 'the lead in its window called');
+    const c = await eventually(
+      async () => {
+        const v = await view(ws, id);
+        return v.counts.human === 1 ? v : undefined;
+      },
+      60_000,
+      'the lead in its window called',
+    );
     expect(c.counts).toMatchObject({ waiting_for_window: 1, dialing: 0, pending: 0 });
     const waiting = await app.db.one<{ lead_id: string; opens_in_hours: number }>(
       "SELECT lead_id, (extract(epoch FROM next_at - now()) / 3600)::float8 AS opens_in_hours FROM campaign_leads WHERE campaign_id = $1 AND state = 'waiting'",
@@ -158,7 +212,10 @@ describe('campaigns', () => {
     const ws = await callingWorkspace(app);
     const first = await lead(ws, phoneEnding('0007'), 'x');
     const gone = await lead(ws, phoneEnding('0001'), 'x');
-    const res = await app.request('POST', '/v1/campaigns', { key: ws.apiKey, body: { name: 'Gone', agent: ws.agentId, audience: { lead_ids: [first, gone] }, window: ANY_TIME, max_concurrent: 1 } });
+    const res = await app.request('POST', '/v1/campaigns', {
+      key: ws.apiKey,
+      body: { name: 'Gone', agent: ws.agentId, audience: { lead_ids: [first, gone] }, window: ANY_TIME, max_concurrent: 1 },
+    });
     await eventually(async () => ((await view(ws, res.body.campaign_id)).counts.dialing === 1 ? true : undefined), 60_000, 'the first call in progress');
     await app.db.query('DELETE FROM leads WHERE id = $1', [gone]);
     const c = await ended(ws, res.body.campaign_id);
@@ -172,10 +229,18 @@ describe('campaigns', () => {
     for (const p of phones) leadIds.push(await lead(ws, p, 'many'));
     const id = randomUUID();
     const input: CampaignRunInput = {
-      campaignId: id, workspaceId: ws.workspaceId, agentId: ws.agentId, name: 'Many', callsPerRun: 3,
+      campaignId: id,
+      workspaceId: ws.workspaceId,
+      agentId: ws.agentId,
+      name: 'Many',
+      callsPerRun: 3,
       spec: { audience: { tag: 'many' }, window: ANY_TIME, max_concurrent: 2 },
     };
-    const handle = await app.temporal.client.workflow.start('campaignRun', { workflowId: campaignWorkflowId(id), taskQueue: taskQueue('journeys', app.config.TEMPORAL_TASK_QUEUE_PREFIX), args: [input] });
+    const handle = await app.temporal.client.workflow.start('campaignRun', {
+      workflowId: campaignWorkflowId(id),
+      taskQueue: taskQueue('journeys', app.config.TEMPORAL_TASK_QUEUE_PREFIX),
+      args: [input],
+    });
     const c = await ended(ws, id);
     expect(c.counts).toMatchObject({ total: 8, human: 8, pending: 0, dialing: 0 });
     expect(phones.map((p) => dialled(p).length)).toEqual(phones.map(() => 1));
@@ -186,17 +251,28 @@ describe('campaigns', () => {
     expect((await handle.describe()).runId).not.toBe(handle.firstExecutionRunId);
     // At the provider, never more than two of them at once.
     const spans = app.simulator!.ledger.calls().filter((k) => phones.includes(k.to.replace(/^\+/, '')) && k.parentSid === null);
-    const overlap = Math.max(...spans.map((a) => spans.filter((b) => Date.parse(b.createdAt) <= Date.parse(a.createdAt) && Date.parse(b.endedAt!) > Date.parse(a.createdAt)).length));
+    const overlap = Math.max(
+      ...spans.map((a) => spans.filter((b) => Date.parse(b.createdAt) <= Date.parse(a.createdAt) && Date.parse(b.endedAt!) > Date.parse(a.createdAt)).length),
+    );
     expect(overlap).toBeLessThanOrEqual(2);
   });
 
   it("answers 404 for another workspace's campaign on every route, and for an agent or lead not the workspace's", async () => {
     const ws = await callingWorkspace(app);
     const other = await callingWorkspace(app);
-    const res = await app.request('POST', '/v1/campaigns', { key: ws.apiKey, body: { name: 'Mine', agent: ws.agentId, audience: { tag: 'nobody' }, start_at: '2099-01-01T00:00:00Z' } });
+    const res = await app.request('POST', '/v1/campaigns', {
+      key: ws.apiKey,
+      body: { name: 'Mine', agent: ws.agentId, audience: { tag: 'nobody' }, start_at: '2099-01-01T00:00:00Z' },
+    });
     expect(res.body.status).toBe('scheduled');
     const id = res.body.campaign_id;
-    for (const [method, path] of [['GET', ''], ['GET', '/calls'], ['POST', '/pause'], ['POST', '/resume'], ['POST', '/cancel']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['GET', '/calls'],
+      ['POST', '/pause'],
+      ['POST', '/resume'],
+      ['POST', '/cancel'],
+    ] as const) {
       const r = await app.request(method, `/v1/campaigns/${id}${path}`, { key: other.apiKey });
       expect([path, r.status, r.body]).toEqual([path, 404, { status: 'failed', message: 'Campaign not found' }]);
     }
@@ -204,9 +280,15 @@ describe('campaigns', () => {
     const foreignAgent = await app.request('POST', '/v1/campaigns', { key: other.apiKey, body: { name: 'x', agent: ws.agentId, audience: { tag: 'x' } } });
     expect([foreignAgent.status, foreignAgent.body.message]).toEqual([404, 'Agent not found']);
     const mine = await lead(ws, phoneEnding('0001'), 'x');
-    const foreignLead = await app.request('POST', '/v1/campaigns', { key: other.apiKey, body: { name: 'x', agent: other.agentId, audience: { lead_ids: [mine] } } });
+    const foreignLead = await app.request('POST', '/v1/campaigns', {
+      key: other.apiKey,
+      body: { name: 'x', agent: other.agentId, audience: { lead_ids: [mine] } },
+    });
     expect(foreignLead.status).toBe(404);
-    const bad = await app.request('POST', '/v1/campaigns', { key: ws.apiKey, body: { name: 'x', agent: ws.agentId, audience: { tag: 'x', lead_ids: [randomUUID()] } } });
+    const bad = await app.request('POST', '/v1/campaigns', {
+      key: ws.apiKey,
+      body: { name: 'x', agent: ws.agentId, audience: { tag: 'x', lead_ids: [randomUUID()] } },
+    });
     expect(bad.status).toBe(400);
     expect((await app.request('POST', `/v1/campaigns/${id}/cancel`, { key: ws.apiKey })).body.status).toBe('canceled');
   });

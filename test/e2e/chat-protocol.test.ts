@@ -14,7 +14,16 @@ const graph = {
   nodes: [
     { id: 'start', type: 'start', next: 'hello' },
     { id: 'hello', type: 'message', text: 'Welcome.', next: 'ask' },
-    { id: 'ask', type: 'question', text: 'Your plan: basic or pro?', field: 'plan', validate: 'choice', choices: ['basic', 'pro'], reask: 'Basic or pro, please.', next: 'end' },
+    {
+      id: 'ask',
+      type: 'question',
+      text: 'Your plan: basic or pro?',
+      field: 'plan',
+      validate: 'choice',
+      choices: ['basic', 'pro'],
+      reask: 'Basic or pro, please.',
+      next: 'end',
+    },
     { id: 'end', type: 'end', text: 'Goodbye!' },
   ],
 };
@@ -28,7 +37,8 @@ const wsUrl = (session: string) => `${app.url.replace(/^http/, 'ws')}/webchat/fl
 beforeAll(async () => {
   app = await startTestApp({ workers: true });
   ws = await app.newWorkspace();
-  flowId = (await importFlow(app.db, ws.workspaceId, { name: 'Plans', publicChat: true, ownerName: 'Ava', ownerPicture: 'https://example.com/ava.png', graph })).id;
+  flowId = (await importFlow(app.db, ws.workspaceId, { name: 'Plans', publicChat: true, ownerName: 'Ava', ownerPicture: 'https://example.com/ava.png', graph }))
+    .id;
   const res = await app.request('GET', '/v1/asyncapi.json');
   expect(res.status).toBe(200);
   doc = res.body;
@@ -59,7 +69,11 @@ describe('the AsyncAPI document of the chat WebSocket', () => {
   });
 
   test('every operation names the channel and only messages of it', () => {
-    expect(Object.values<any>(doc.operations).map((o) => o.action).sort()).toEqual(['receive', 'send']);
+    expect(
+      Object.values<any>(doc.operations)
+        .map((o) => o.action)
+        .sort(),
+    ).toEqual(['receive', 'send']);
     for (const op of Object.values<any>(doc.operations)) {
       expect(op.channel).toEqual({ $ref: '#/channels/conversation' });
       for (const m of op.messages) expect(doc.channels.conversation.messages[m.$ref.split('/').at(-1)]).toBeDefined();
@@ -98,7 +112,10 @@ describe('the AsyncAPI document of the chat WebSocket', () => {
 
 describe('GET /v1/chat/sessions and /v1/chat/sessions/{session}/messages', () => {
   test("a lead's conversations and their transcripts, paged; another workspace's are 404 or absent", async () => {
-    const made = await app.request('POST', '/webchat/session', { key: ws.apiKey, body: { record: { phone: '+1 714 555 0160', first_name: 'Ann' }, flow_id: flowId } });
+    const made = await app.request('POST', '/webchat/session', {
+      key: ws.apiKey,
+      body: { record: { phone: '+1 714 555 0160', first_name: 'Ann' }, flow_id: flowId },
+    });
     expect(made.status).toBe(200);
     const lead = await app.request('GET', '/v1/lead/get?phone=17145550160', { key: ws.apiKey });
     const c = new ChatClient(wsUrl(made.body.session));
@@ -108,11 +125,21 @@ describe('GET /v1/chat/sessions and /v1/chat/sessions/{session}/messages', () =>
     await c.until('end');
 
     const path = `/v1/chat/sessions/${made.body.session}/messages`;
-    const all = await eventually(async () => {
-      const r = await app.request('GET', path, { key: ws.apiKey });
-      return r.body.messages?.length === 5 && r.body;
-    }, 30_000, 'the stored transcript');
-    expect(all.messages.map((m: any) => `${m.sender}:${m.content}`)).toEqual(['bot:Welcome.', 'bot:Your plan: basic or pro?', 'user:pro', 'bot:Goodbye!', 'bot:Flow has ended']);
+    const all = await eventually(
+      async () => {
+        const r = await app.request('GET', path, { key: ws.apiKey });
+        return r.body.messages?.length === 5 && r.body;
+      },
+      30_000,
+      'the stored transcript',
+    );
+    expect(all.messages.map((m: any) => `${m.sender}:${m.content}`)).toEqual([
+      'bot:Welcome.',
+      'bot:Your plan: basic or pro?',
+      'user:pro',
+      'bot:Goodbye!',
+      'bot:Flow has ended',
+    ]);
     const listed = await app.request('GET', `/v1/chat/sessions?lead_id=${lead.body.lead_id}`, { key: ws.apiKey });
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
@@ -131,6 +158,9 @@ describe('GET /v1/chat/sessions and /v1/chat/sessions/{session}/messages', () =>
     expect((await app.request('GET', `/v1/chat/sessions?lead_id=${lead.body.lead_id}`, { key: other.apiKey })).body.sessions).toEqual([]);
     expect((await app.request('GET', '/v1/chat/sessions/nope/messages', { key: ws.apiKey })).status).toBe(404);
     expect((await app.request('GET', `${path}?cursor=x`, { key: ws.apiKey })).status).toBe(400);
-    expect((await app.request('GET', '/v1/chat/sessions?lead_id=x', { key: ws.apiKey })).body).toEqual({ status: 'failed', message: expect.stringContaining('lead_id') });
+    expect((await app.request('GET', '/v1/chat/sessions?lead_id=x', { key: ws.apiKey })).body).toEqual({
+      status: 'failed',
+      message: expect.stringContaining('lead_id'),
+    });
   });
 });

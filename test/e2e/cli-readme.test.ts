@@ -48,7 +48,7 @@ describe('every command the README names exists, with the flags it documents', (
     for (const flag of flags) expect(res.stdout).toContain(flag);
   });
 
-  it.each(namedInProse())('%s, named in the README\'s prose, is a command', async (command) => {
+  it.each(namedInProse())("%s, named in the README's prose, is a command", async (command) => {
     const res = await cli(...command.split(' '), '--help');
     expect(res.code).toBe(0);
     // `help` is the one command that answers with the program's usage.

@@ -25,7 +25,7 @@ function onTerminal(args: string[], answers: [prompt: string, typed: string][]):
   const pending = [...answers];
   child.stdout.on('data', (d: Buffer) => {
     output += d.toString();
-    for (let at; pending[0] && (at = output.indexOf(pending[0][0], from)) >= 0; ) {
+    for (let at; pending[0] && (at = output.indexOf(pending[0][0], from)) >= 0;) {
       from = at + pending[0][0].length;
       child.stdin.write(pending.shift()![1]);
     }
@@ -81,8 +81,22 @@ describe('the admin CLI', () => {
 
     // A number belongs to one workspace in the whole database (kept between runs): fresh numbers every run.
     const [n1, n2] = [uniquePhone(), uniquePhone()];
-    const agent = await cli('agent', 'create', '--workspace', workspace, '--name', 'Max', '--picture', 'https://x.test/max.png',
-      '--transfer-number', '+1 (714) 555-1234', '--phone-group', 'West', '--numbers', `${n1.slice(1, 4)}-${n1.slice(4, 7)}-${n1.slice(7)},+${n2}`);
+    const agent = await cli(
+      'agent',
+      'create',
+      '--workspace',
+      workspace,
+      '--name',
+      'Max',
+      '--picture',
+      'https://x.test/max.png',
+      '--transfer-number',
+      '+1 (714) 555-1234',
+      '--phone-group',
+      'West',
+      '--numbers',
+      `${n1.slice(1, 4)}-${n1.slice(4, 7)}-${n1.slice(7)},+${n2}`,
+    );
     expect(agent.code).toBe(0);
     expect(agent.json.numbers).toEqual([n1, n2]);
     const [a] = await db.query<{ transfer_number: string; phone_group_id: string }>('SELECT * FROM agents WHERE id = $1', [agent.json.agent_id]);
@@ -93,12 +107,23 @@ describe('the admin CLI', () => {
     expect(bad.stderr).toMatch(/--numbers: 12 is not a valid phone number/);
 
     const flowFile = path.join(tmp, 'flow.json');
-    const graph = { nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'message', text: 'Hi', next: 'c' }, { id: 'c', type: 'end' }] };
+    const graph = {
+      nodes: [
+        { id: 'a', type: 'start', next: 'b' },
+        { id: 'b', type: 'message', text: 'Hi', next: 'c' },
+        { id: 'c', type: 'end' },
+      ],
+    };
     writeFileSync(flowFile, JSON.stringify({ name: 'Support', public_chat: true, allowed_origins: ['https://shop.example'], owner: { name: 'Ava' }, graph }));
     const flow = await cli('flow', 'import', '--workspace', workspace, flowFile);
     expect(flow.json).toEqual({ id: expect.stringMatching(UUID_PATTERN) });
     const badFile = path.join(tmp, 'bad-flow.json');
-    const badGraph = { nodes: [{ id: 'a', type: 'start', next: 'q' }, { id: 'q', type: 'question', text: 'Plan?', field: 'plan', validate: 'choice', next: 'x' }] };
+    const badGraph = {
+      nodes: [
+        { id: 'a', type: 'start', next: 'q' },
+        { id: 'q', type: 'question', text: 'Plan?', field: 'plan', validate: 'choice', next: 'x' },
+      ],
+    };
     writeFileSync(badFile, JSON.stringify({ name: 'Bad', owner: { name: 'Ava' }, graph: badGraph }));
     const badFlow = await cli('flow', 'import', '--workspace', workspace, badFile);
     expect(badFlow.code).toBe(1);
@@ -121,7 +146,13 @@ describe('the admin CLI', () => {
 
     it('prompts twice on a terminal without echoing what is typed', async () => {
       const address = email();
-      const res = await onTerminal(['user', 'create', '--workspace', workspace, '--email', address], [['Password: ', 'typed-Secret-1\r'], ['Repeat password: ', 'typed-Secret-1\r']]);
+      const res = await onTerminal(
+        ['user', 'create', '--workspace', workspace, '--email', address],
+        [
+          ['Password: ', 'typed-Secret-1\r'],
+          ['Repeat password: ', 'typed-Secret-1\r'],
+        ],
+      );
       expect(res.code).toBe(0);
       expect(res.output).toContain(address);
       expect(res.output).not.toContain('typed-Secret-1');
@@ -138,7 +169,13 @@ describe('the admin CLI', () => {
 
     it('creates nobody when the two typed passwords differ', async () => {
       const address = email();
-      const res = await onTerminal(['user', 'create', '--workspace', workspace, '--email', address], [['Password: ', 'one-Secret\r'], ['Repeat password: ', 'other-Secret\r']]);
+      const res = await onTerminal(
+        ['user', 'create', '--workspace', workspace, '--email', address],
+        [
+          ['Password: ', 'one-Secret\r'],
+          ['Repeat password: ', 'other-Secret\r'],
+        ],
+      );
       expect(res.code).toBe(1);
       expect(res.output).toMatch(/the passwords did not match/);
       expect(await hashOf(address)).toBeUndefined();

@@ -94,7 +94,13 @@ describe('the compose reverse proxy (Caddy, deploy/proxy/Caddyfile)', () => {
 
   it('passes the web chat’s WebSocket upgrade through as wss', async () => {
     const ws = await app.newWorkspace();
-    const graph = { nodes: [{ id: 'start', type: 'start', next: 'hello' }, { id: 'hello', type: 'message', text: 'Welcome.', next: 'end' }, { id: 'end', type: 'end', text: 'Bye' }] };
+    const graph = {
+      nodes: [
+        { id: 'start', type: 'start', next: 'hello' },
+        { id: 'hello', type: 'message', text: 'Welcome.', next: 'end' },
+        { id: 'end', type: 'end', text: 'Bye' },
+      ],
+    };
     const flow = await importFlow(app.db, ws.workspaceId, { name: 'Proxy', publicChat: true, ownerName: 'Ava', graph });
     const socket = new WebSocket(`${origin.replace(/^https/, 'wss')}/webchat/flow/${flow.id}/session/null/r/false`, { ca });
     const first = await new Promise<Record<string, unknown>>((resolve, reject) => {

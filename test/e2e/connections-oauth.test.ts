@@ -102,14 +102,28 @@ describe('OAuth authorization code + PKCE', () => {
     expect(done.to!.origin + done.to!.pathname).toBe(RETURN);
     expect(Object.fromEntries(done.to!.searchParams)).toEqual({ status: 'connected', integration: 'google_calendar', connection_id: expect.any(String) });
     const exchange = fake.tokenRequests.at(-1)!.form;
-    expect(Object.fromEntries(exchange)).toMatchObject({ grant_type: 'authorization_code', client_id: 'gcal-client', client_secret: 'gcal-secret', code_verifier: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(Object.fromEntries(exchange)).toMatchObject({
+      grant_type: 'authorization_code',
+      client_id: 'gcal-client',
+      client_secret: 'gcal-secret',
+      code_verifier: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
 
     const conn = await loadConnection(app.db, { workspaceId, userId: null, integration: 'google_calendar' });
-    expect(conn).toMatchObject({ kind: 'oauth2', secrets: { access_token: expect.stringMatching(/^at-/), refresh_token: expect.stringMatching(/^rt-/) }, settings: { token_url: `${fake.url}/token`, client_id: 'gcal-client' } });
+    expect(conn).toMatchObject({
+      kind: 'oauth2',
+      secrets: { access_token: expect.stringMatching(/^at-/), refresh_token: expect.stringMatching(/^rt-/) },
+      settings: { token_url: `${fake.url}/token`, client_id: 'gcal-client' },
+    });
     expect(conn!.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 3000_000);
     expect(await statesOf(workspaceId)).toBe('0');
     const [listed] = await connections(apiKey);
-    expect(listed).toMatchObject({ id: done.to!.searchParams.get('connection_id'), integration: 'google_calendar', health: 'ok', secret_names: ['access_token', 'refresh_token'] });
+    expect(listed).toMatchObject({
+      id: done.to!.searchParams.get('connection_id'),
+      integration: 'google_calendar',
+      health: 'ok',
+      secret_names: ['access_token', 'refresh_token'],
+    });
     expect(JSON.stringify(listed)).not.toContain(conn!.secrets.access_token);
   });
 
@@ -134,7 +148,11 @@ describe('OAuth authorization code + PKCE', () => {
     expect(basic.form.get('client_secret')).toBeNull();
 
     const mine = (await app.request('GET', '/v1/connections', { key: jwt })).body.connections;
-    expect(mine.map((c: { integration: string; user_id: string }) => [c.integration, c.user_id]).sort()).toEqual([['hubspot', user.id], ['salesforce', user.id], ['zoom', user.id]]);
+    expect(mine.map((c: { integration: string; user_id: string }) => [c.integration, c.user_id]).sort()).toEqual([
+      ['hubspot', user.id],
+      ['salesforce', user.id],
+      ['zoom', user.id],
+    ]);
     const other = await app.newWorkspace();
     expect((await app.request('GET', `/v1/connections/${conn!.id}`, { key: other.apiKey })).status).toBe(404);
     expect((await app.request('DELETE', `/v1/connections/${conn!.id}`, { key: other.apiKey })).status).toBe(404);
@@ -151,7 +169,10 @@ describe('OAuth authorization code + PKCE', () => {
     // Replayed: the same callback again. The state was spent; the vendor is not asked.
     let asked = tokenRequests();
     const replay = await finish(first.callback);
-    expect([replay.status, JSON.parse(replay.body)]).toEqual([400, { status: 'failed', message: expect.stringMatching(/state: unknown, already used or expired/) }]);
+    expect([replay.status, JSON.parse(replay.body)]).toEqual([
+      400,
+      { status: 'failed', message: expect.stringMatching(/state: unknown, already used or expired/) },
+    ]);
     // Forged: a state this service never issued.
     const forged = new URL(first.callback);
     forged.searchParams.set('state', randomBytes(32).toString('base64url'));
@@ -193,7 +214,12 @@ describe('OAuth authorization code + PKCE', () => {
 
   it('a return_url outside the allow-list, or an integration without an OAuth client, is refused before anything is stored', async () => {
     const { workspaceId, apiKey } = await app.newWorkspace();
-    for (const url of ['https://evil.example.com/settings', 'https://app.example.com/settingsx', 'https://app.example.com@evil.example.com/settings', 'javascript:alert(1)']) {
+    for (const url of [
+      'https://evil.example.com/settings',
+      'https://app.example.com/settingsx',
+      'https://app.example.com@evil.example.com/settings',
+      'javascript:alert(1)',
+    ]) {
       const res = await app.request('GET', `/v1/connections/oauth/google_calendar/start?return_url=${encodeURIComponent(url)}`, { key: apiKey });
       expect([url, res.status, res.body]).toEqual([url, 400, { status: 'failed', message: expect.stringMatching(/return_url: not in OAUTH_RETURN_URLS/) }]);
     }
@@ -221,7 +247,12 @@ describe('connection health', () => {
     fake.refuseRefresh = true;
     try {
       const test = await app.request('POST', `/v1/connections/${id}/test`, { key: apiKey });
-      expect(test.body).toMatchObject({ tested: true, ok: false, message: expect.stringMatching(/must be reconnected.*invalid_grant/), connection: { health: 'broken', broken_reason: expect.stringMatching(/refused the token refresh \(invalid_grant\)/), broken_at: expect.any(String) } });
+      expect(test.body).toMatchObject({
+        tested: true,
+        ok: false,
+        message: expect.stringMatching(/must be reconnected.*invalid_grant/),
+        connection: { health: 'broken', broken_reason: expect.stringMatching(/refused the token refresh \(invalid_grant\)/), broken_at: expect.any(String) },
+      });
       const again = await app.request('POST', `/v1/connections/${id}/test`, { key: apiKey });
       expect(again.body).toMatchObject({ ok: false, connection: { health: 'broken' } });
     } finally {
@@ -236,7 +267,11 @@ describe('connection health', () => {
     expect(delivery.verified).toBe(true);
     expect(verifySignature(receiver.secret, delivery.signature, delivery.body)).toBe(true);
     const event = JSON.parse(delivery.body);
-    expect(event).toMatchObject({ id: delivery.eventId, type: 'connection.broken', data: { connection: { id, health: 'broken', integration: 'google_calendar' } } });
+    expect(event).toMatchObject({
+      id: delivery.eventId,
+      type: 'connection.broken',
+      data: { connection: { id, health: 'broken', integration: 'google_calendar' } },
+    });
     expect(delivery.body).not.toMatch(/at-|rt-/);
     // Started again for the same breakage (a retrying caller): the same workflow, delivered once.
     const again = await app.temporal.client.workflow.execute(deliverConnectionEvent, {
@@ -250,7 +285,11 @@ describe('connection health', () => {
     // Connecting again through the flow mends it (same connection id).
     const mended = await finish((await consent(apiKey)).callback);
     expect(mended.to!.searchParams.get('connection_id')).toBe(id);
-    expect((await app.request('GET', `/v1/connections/${id}`, { key: apiKey })).body.connection).toMatchObject({ health: 'ok', broken_at: null, broken_reason: null });
+    expect((await app.request('GET', `/v1/connections/${id}`, { key: apiKey })).body.connection).toMatchObject({
+      health: 'ok',
+      broken_at: null,
+      broken_reason: null,
+    });
   });
 
   it('an automation run whose refresh is refused: reconnect_required, the connection broken and announced; later runs fail without asking the vendor', async () => {
@@ -268,7 +307,11 @@ describe('connection health', () => {
     fake.refuseRefresh = true;
     try {
       const first = await execute();
-      expect(first.body).toMatchObject({ success: false, error: expect.stringMatching(/must be reconnected.*invalid_grant/), metadata: { errorType: 'reconnect_required' } });
+      expect(first.body).toMatchObject({
+        success: false,
+        error: expect.stringMatching(/must be reconnected.*invalid_grant/),
+        metadata: { errorType: 'reconnect_required' },
+      });
       const asked = tokenRequests();
       const second = await execute();
       expect(second.body).toMatchObject({ success: false, metadata: { errorType: 'reconnect_required' } });
@@ -305,7 +348,11 @@ describe('connection health', () => {
     const schedule = app.temporal.client.schedule.getHandle(refreshScheduleId(prefix));
     try {
       const described = await schedule.describe();
-      expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'refreshExpiringConnections', taskQueue: taskQueue('automations', prefix) });
+      expect(described.action).toMatchObject({
+        type: 'startWorkflow',
+        workflowType: 'refreshExpiringConnections',
+        taskQueue: taskQueue('automations', prefix),
+      });
     } finally {
       await schedule.delete();
     }

@@ -35,10 +35,37 @@ describe('connections: CLI', () => {
     const apiKey = secretValue();
     const token = secretValue();
 
-    const created = await cli(['connection', 'create', '--workspace', ws, '--integration', 'hubspot', '--secrets-stdin', '--setting', 'portal_id=42'], JSON.stringify({ api_key: apiKey }));
+    const created = await cli(
+      ['connection', 'create', '--workspace', ws, '--integration', 'hubspot', '--secrets-stdin', '--setting', 'portal_id=42'],
+      JSON.stringify({ api_key: apiKey }),
+    );
     expect(created.code).toBe(0);
-    expect(created.json).toMatchObject({ status: 'success', replaced: false, id: expect.stringMatching(UUID_PATTERN), user_id: null, integration: 'hubspot', kind: 'api_key', settings: { portal_id: '42' }, secret_names: ['api_key'] });
-    const mine = await cli(['connection', 'create', '--workspace', ws, '--integration', 'slack', '--user', user.email, '--kind', 'oauth2', '--secret', `access_token=${token}`, '--expires-in', '3600']);
+    expect(created.json).toMatchObject({
+      status: 'success',
+      replaced: false,
+      id: expect.stringMatching(UUID_PATTERN),
+      user_id: null,
+      integration: 'hubspot',
+      kind: 'api_key',
+      settings: { portal_id: '42' },
+      secret_names: ['api_key'],
+    });
+    const mine = await cli([
+      'connection',
+      'create',
+      '--workspace',
+      ws,
+      '--integration',
+      'slack',
+      '--user',
+      user.email,
+      '--kind',
+      'oauth2',
+      '--secret',
+      `access_token=${token}`,
+      '--expires-in',
+      '3600',
+    ]);
     expect(mine.json).toMatchObject({ user_id: user.id, kind: 'oauth2', secret_names: ['access_token'], expires_at: expect.any(String) });
     for (const out of [created, mine]) expect(out.stdout + out.stderr).not.toMatch(new RegExp(`${apiKey}|${token}`));
 
@@ -46,7 +73,10 @@ describe('connections: CLI', () => {
     expect(again.json).toMatchObject({ replaced: true, id: created.json.id, settings: {} });
 
     const listed = await cli(['connection', 'list', '--workspace', ws]);
-    expect(listed.json.map((c: { integration: string; secret_names: string[] }) => [c.integration, c.secret_names])).toEqual([['hubspot', ['api_key']], ['slack', ['access_token']]]);
+    expect(listed.json.map((c: { integration: string; secret_names: string[] }) => [c.integration, c.secret_names])).toEqual([
+      ['hubspot', ['api_key']],
+      ['slack', ['access_token']],
+    ]);
     expect(listed.stdout).not.toMatch(/rotated-key|s3cr3t/);
 
     expect((await loadConnection(db, { workspaceId: ws, userId: null, integration: 'hubspot' }))?.secrets).toEqual({ api_key: 'rotated-key' });
@@ -88,7 +118,9 @@ describe('users: CLI', () => {
     expect((await cli(['user', 'set-integrations', '--workspace', ws, '--user', user.id, '--integrations', 'all'])).json.allowed_integrations).toBeNull();
     expect(await db.query('SELECT allowed_integrations FROM users WHERE id = $1', [user.id])).toEqual([{ allowed_integrations: null }]);
     expect((await cli(['user', 'set-integrations', '--workspace', ws, '--user', user.id, '--integrations', 'Bad Key'])).code).toBe(64);
-    expect((await cli(['user', 'set-integrations', '--workspace', await newWorkspace(), '--user', user.id, '--integrations', 'slack'])).stderr).toMatch(/no user/);
+    expect((await cli(['user', 'set-integrations', '--workspace', await newWorkspace(), '--user', user.id, '--integrations', 'slack'])).stderr).toMatch(
+      /no user/,
+    );
   });
 });
 
@@ -97,13 +129,22 @@ describe('secrets at rest', () => {
     const ws = await newWorkspace();
     const secret = secretValue();
     const { connection } = await createConnection(db, { workspaceId: ws, userId: null, integration: 'stripe', kind: 'api_key', secrets: { api_key: secret } });
-    const { connection: other } = await createConnection(db, { workspaceId: ws, userId: null, integration: 'klaviyo', kind: 'api_key', secrets: { api_key: 'x' } });
+    const { connection: other } = await createConnection(db, {
+      workspaceId: ws,
+      userId: null,
+      integration: 'klaviyo',
+      kind: 'api_key',
+      secrets: { api_key: 'x' },
+    });
     const dump = dumpOf('integration_connections');
     expect(dump).toContain(connection.id);
     expect(dump).not.toContain(secret);
     expect(dump).not.toContain(Buffer.from(secret).toString('hex'));
     // Copying one row's envelope into another row does not make it readable there.
-    await db.query('UPDATE integration_connections SET credentials_enc = (SELECT credentials_enc FROM integration_connections WHERE id = $1) WHERE id = $2', [connection.id, other.id]);
+    await db.query('UPDATE integration_connections SET credentials_enc = (SELECT credentials_enc FROM integration_connections WHERE id = $1) WHERE id = $2', [
+      connection.id,
+      other.id,
+    ]);
     await expect(loadConnection(db, { workspaceId: ws, userId: null, integration: 'klaviyo' })).rejects.toThrow(SealedValueError);
   });
 
@@ -111,7 +152,10 @@ describe('secrets at rest', () => {
     const ws = await newWorkspace();
     const legacy = `whsec_${randomBytes(24).toString('base64url')}`;
     const legacyPrev = `whsec_${randomBytes(24).toString('base64url')}`;
-    await db.query("UPDATE workspaces SET webhook_secret = $2, previous_webhook_secret = $3, previous_webhook_secret_expires_at = now() + interval '1 hour' WHERE id = $1", [ws, legacy, legacyPrev]);
+    await db.query(
+      "UPDATE workspaces SET webhook_secret = $2, previous_webhook_secret = $3, previous_webhook_secret_expires_at = now() + interval '1 hour' WHERE id = $1",
+      [ws, legacy, legacyPrev],
+    );
     expect(await sealLegacyWebhookSecrets(db, defaultKeyring())).toBeGreaterThanOrEqual(1);
     expect(await webhookSecrets(db, ws)).toEqual({ current: legacy, previous: legacyPrev, previousExpiresAt: expect.any(Date) });
     const fresh = await newWorkspace();
@@ -158,10 +202,22 @@ async function startTokenEndpoint() {
       return res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' }));
     }
     state.counter++;
-    res.end(JSON.stringify({ access_token: `at-${state.counter}`, token_type: 'Bearer', expires_in: 3600, ...(state.rotate ? { refresh_token: `rt-${state.counter}` } : {}) }));
+    res.end(
+      JSON.stringify({
+        access_token: `at-${state.counter}`,
+        token_type: 'Bearer',
+        expires_in: 3600,
+        ...(state.rotate ? { refresh_token: `rt-${state.counter}` } : {}),
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`, received, state, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`,
+    received,
+    state,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 describe('OAuth2 refresh', () => {
@@ -175,7 +231,11 @@ describe('OAuth2 refresh', () => {
     Object.assign(endpoint.state, { status: 200, delayMs: 0, rotate: true });
   });
 
-  const auth = (): AuthSpec => ({ kinds: ['oauth2'], apply: (c) => ({ headers: { authorization: `Bearer ${c.secrets.access_token}` } }), oauth2: { tokenUrl: endpoint.url } });
+  const auth = (): AuthSpec => ({
+    kinds: ['oauth2'],
+    apply: (c) => ({ headers: { authorization: `Bearer ${c.secrets.access_token}` } }),
+    oauth2: { tokenUrl: endpoint.url },
+  });
   const allow = { ssrfAllowlist: ['127.0.0.1/8'] };
   async function oauthConnection(expiresInSeconds: number, extra: Record<string, string> = {}) {
     const ws = await newWorkspace();
@@ -236,7 +296,11 @@ describe('OAuth2 refresh', () => {
     endpoint.state.status = 400;
     const err = await ensureFreshConnection(db, conn, auth(), allow).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(VendorError);
-    expect(err).toMatchObject({ type: 'reconnect_required', retryable: false, message: expect.stringMatching(/must be reconnected.*invalid_grant.*connection create --integration google_calendar/) });
+    expect(err).toMatchObject({
+      type: 'reconnect_required',
+      retryable: false,
+      message: expect.stringMatching(/must be reconnected.*invalid_grant.*connection create --integration google_calendar/),
+    });
     expect((await loadConnection(db, { workspaceId: ws, userId: null, integration: 'google_calendar' }))?.secrets.access_token).toBe('at-old');
   });
 
@@ -248,11 +312,22 @@ describe('OAuth2 refresh', () => {
     await expect(ensureFreshConnection(db, expired.conn, down, allow)).rejects.toMatchObject({ type: 'vendor_unavailable', retryable: true });
   });
 
-  it('the connection\'s token_url goes through the outbound guard', async () => {
+  it("the connection's token_url goes through the outbound guard", async () => {
     const ws = await newWorkspace();
-    await createConnection(db, { workspaceId: ws, userId: null, integration: 'zoom', kind: 'oauth2', secrets: { access_token: 'a', refresh_token: 'r' }, settings: { token_url: 'http://169.254.169.254/token' }, expiresAt: new Date(Date.now() - 1000) });
+    await createConnection(db, {
+      workspaceId: ws,
+      userId: null,
+      integration: 'zoom',
+      kind: 'oauth2',
+      secrets: { access_token: 'a', refresh_token: 'r' },
+      settings: { token_url: 'http://169.254.169.254/token' },
+      expiresAt: new Date(Date.now() - 1000),
+    });
     const conn = (await loadConnection(db, { workspaceId: ws, userId: null, integration: 'zoom' }))!;
-    await expect(ensureFreshConnection(db, conn, auth(), allow)).rejects.toMatchObject({ type: 'reconnect_required', message: expect.stringMatching(/not an allowed address/) });
+    await expect(ensureFreshConnection(db, conn, auth(), allow)).rejects.toMatchObject({
+      type: 'reconnect_required',
+      message: expect.stringMatching(/not an allowed address/),
+    });
     expect(endpoint.received).toEqual([]);
   });
 });

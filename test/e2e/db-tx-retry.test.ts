@@ -11,7 +11,7 @@ describe('db.tx', () => {
     await db.close();
   });
 
-  it("runs a deadlock victim again: two transactions locking rows in opposite order both commit, each update once", async () => {
+  it('runs a deadlock victim again: two transactions locking rows in opposite order both commit, each update once', async () => {
     // Each transaction locks its first row, waits until the other has too, then asks for the other's row.
     let locked = 0;
     const bothLocked = new Promise<void>((resolve) => {

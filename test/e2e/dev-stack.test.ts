@@ -22,7 +22,15 @@ describe('the dev stack (npm start)', () => {
   let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'metrics' | 'sim' | 'sandbox', number>;
 
   beforeAll(async () => {
-    ports = { api: await freePort(), pg: await freePort(), temporal: await freePort(), ui: await freePort(), metrics: await freePort(), sim: await freePort(), sandbox: await freePort() };
+    ports = {
+      api: await freePort(),
+      pg: await freePort(),
+      temporal: await freePort(),
+      ui: await freePort(),
+      metrics: await freePort(),
+      sim: await freePort(),
+      sandbox: await freePort(),
+    };
     env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -136,7 +144,11 @@ describe('the dev stack (npm start)', () => {
     expect(queues).toHaveLength(4);
     const conn = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
     for (const name of queues) {
-      const { pollers } = await conn.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name }, taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW });
+      const { pollers } = await conn.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
       expect([name, pollers.length > 0]).toEqual([name, true]);
     }
     await conn.close();
@@ -156,7 +168,22 @@ describe('the dev stack (npm start)', () => {
     expect(lines).toHaveLength(1);
     const out = JSON.parse(lines[0]!);
     expect(Object.keys(out).sort()).toEqual(
-      ['agent_id', 'api_key', 'base_url', 'chat_demo_url', 'chat_ws_url', 'flow_id', 'hooks_url', 'integrations_url', 'journey_id', 'superuser_key', 'user', 'vendor_sandbox_url', 'workspace_id', 'wss_url'].sort(),
+      [
+        'agent_id',
+        'api_key',
+        'base_url',
+        'chat_demo_url',
+        'chat_ws_url',
+        'flow_id',
+        'hooks_url',
+        'integrations_url',
+        'journey_id',
+        'superuser_key',
+        'user',
+        'vendor_sandbox_url',
+        'workspace_id',
+        'wss_url',
+      ].sort(),
     );
     expect(out.vendor_sandbox_url).toBe(sandbox);
     // An automation succeeds out of the box: the demo's Slack connection reaches the sandbox npm start runs.
@@ -177,7 +204,9 @@ describe('the dev stack (npm start)', () => {
     expect(me.status).toBe(200);
     expect(((await me.json()) as { workspace_id: string }).workspace_id).toBe(out.workspace_id);
     // The demo persona's picture and the favicon come from the api itself (no outside link that cannot load).
-    const { agent } = (await (await fetch(`${api}/v1/agents/${out.agent_id}`, { headers: { authorization: `Bearer ${out.api_key}` } })).json()) as { agent: { profile_picture: string } };
+    const { agent } = (await (await fetch(`${api}/v1/agents/${out.agent_id}`, { headers: { authorization: `Bearer ${out.api_key}` } })).json()) as {
+      agent: { profile_picture: string };
+    };
     expect(agent.profile_picture).toBe(`${api}/webchat/avatar.svg`);
     for (const image of [agent.profile_picture, `${api}/favicon.ico`]) {
       const res = await fetch(image);
@@ -200,18 +229,27 @@ describe('the dev stack (npm start)', () => {
     });
     expect(placed.status).toBe(200);
     const { call_id } = (await placed.json()) as { call_id: string };
-    const ended = await eventually(async () => {
-      const res = await fetch(`${api}/v1/calls/get?call_id=${call_id}`, { headers: { authorization: `Bearer ${out.api_key}` } });
-      const [record] = (await res.json()) as { status: string; transcript: string | null }[];
-      return record?.status === 'completed' && record;
-    }, 60_000, 'the demo call to complete');
+    const ended = await eventually(
+      async () => {
+        const res = await fetch(`${api}/v1/calls/get?call_id=${call_id}`, { headers: { authorization: `Bearer ${out.api_key}` } });
+        const [record] = (await res.json()) as { status: string; transcript: string | null }[];
+        return record?.status === 'completed' && record;
+      },
+      60_000,
+      'the demo call to complete',
+    );
     expect(ended.transcript).toMatch(/^agent: /);
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
     // The UI decodes payloads through the api's codec endpoint; the worker says which queues it polls.
     const uiSettings = (await (await fetch(`http://127.0.0.1:${ports.ui}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
     expect(uiSettings.Codec.Endpoint).toMatch(new RegExp(`^${api}/temporal-codec/[A-Za-z0-9_-]{40,}$`));
     const workerReady = stack.output().match(/readyz (http:\/\/127\.0\.0\.1:\d+)\/readyz/)?.[1];
-    expect(((await (await fetch(`${workerReady}/readyz`)).json()) as { taskQueues: string[] }).taskQueues).toEqual(['journeys', 'calls', 'automations', 'chat']);
+    expect(((await (await fetch(`${workerReady}/readyz`)).json()) as { taskQueues: string[] }).taskQueues).toEqual([
+      'journeys',
+      'calls',
+      'automations',
+      'chat',
+    ]);
     expect(await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text()).toMatch(/temporal_/);
 
     // The worker polls every task queue.
@@ -275,5 +313,7 @@ describe('the dev stack (npm start)', () => {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 const isFailure = (body: unknown) =>
-  typeof body === 'object' && body !== null && (body as { status?: unknown }).status === 'failed' && typeof (body as { message?: unknown }).message === 'string';
-
+  typeof body === 'object' &&
+  body !== null &&
+  (body as { status?: unknown }).status === 'failed' &&
+  typeof (body as { message?: unknown }).message === 'string';

@@ -17,7 +17,12 @@ function expectShape(status: number, body: unknown, expected: number): void {
 }
 
 /** node:http, because fetch refuses TRACE and friends. */
-function send(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(app.url + path, { method, headers: { authorization: `Bearer ${key}`, ...headers } }, (res) => {
       let text = '';
@@ -65,8 +70,7 @@ describe('methods a route does not serve', () => {
 });
 
 describe('bodies and content types', () => {
-  const create = (body: string, contentType?: string) =>
-    send('POST', '/v1/lead/create', contentType ? { 'content-type': contentType } : {}, body);
+  const create = (body: string, contentType?: string) => send('POST', '/v1/lead/create', contentType ? { 'content-type': contentType } : {}, body);
 
   it.each([
     ['not JSON', '{"phone": ', 'application/json', 400],
@@ -110,7 +114,11 @@ describe('bodies nested deeper than 64 levels', () => {
   it.each([
     ['/v1/agent request_data', '/v1/agent', (d: string) => `{"agent":"a1","phone":"17145550001","request_data":${d}}`],
     ['/v1/journeys steps', '/v1/journeys', (d: string) => `{"name":"deep","steps":${d}}`],
-    ['/v1/journeys a webhook payload', '/v1/journeys', (d: string) => `{"name":"deep","steps":[{"id":"w","kind":"webhook","url":"https://example.com/h","payload":{"x":${d}}}]}`],
+    [
+      '/v1/journeys a webhook payload',
+      '/v1/journeys',
+      (d: string) => `{"name":"deep","steps":[{"id":"w","kind":"webhook","url":"https://example.com/h","payload":{"x":${d}}}]}`,
+    ],
   ])('%s → 400 naming the limit', async (_what, path, body) => {
     const res = await send('POST', path, json, body(deep(10_000)));
     expectShape(res.status, parsed(res.text), 400);

@@ -155,7 +155,10 @@ describe('Idempotency-Key', () => {
     const afterCrash = await send(ws, 'POST', '/v1/lead/create', { phone: '13105550000' }, 'crashed');
     expect(afterCrash.status).toBe(200);
     const recent = await send(ws, 'POST', '/v1/lead/create', { phone: '12125550000' }, 'fresh-claim');
-    await app.db.query("UPDATE idempotency_keys SET status_code = NULL, created_at = now() - interval '1 minute' WHERE key = 'fresh-claim' AND workspace_id = $1", [ws.workspaceId]);
+    await app.db.query(
+      "UPDATE idempotency_keys SET status_code = NULL, created_at = now() - interval '1 minute' WHERE key = 'fresh-claim' AND workspace_id = $1",
+      [ws.workspaceId],
+    );
     expect(recent.status).toBe(200);
     const stillRunning = await send(ws, 'POST', '/v1/lead/create', { phone: '12125550000' }, 'fresh-claim');
     expect([stillRunning.status, stillRunning.body]).toEqual([409, failed('request with this Idempotency-Key is in progress')]);

@@ -14,8 +14,14 @@ afterAll(() => app.close());
 jest.setTimeout(90_000);
 
 type Ws = Awaited<ReturnType<TestApp['newWorkspace']>>;
-const V1 = [{ id: 'wait', kind: 'wait', duration: 'PT1H' }, { id: 'end', kind: 'end' }];
-const V2 = [{ id: 'vip', kind: 'tag', tag: 'vip' }, { id: 'end', kind: 'end' }];
+const V1 = [
+  { id: 'wait', kind: 'wait', duration: 'PT1H' },
+  { id: 'end', kind: 'end' },
+];
+const V2 = [
+  { id: 'vip', kind: 'tag', tag: 'vip' },
+  { id: 'end', kind: 'end' },
+];
 const post = (ws: Ws, body: unknown, headers?: Record<string, string>) => app.request('POST', '/v1/journeys', { key: ws.apiKey, body, headers });
 const journeysOf = async (ws: Ws) => (await app.db.query('SELECT id FROM journeys WHERE workspace_id = $1', [ws.workspaceId])).length;
 const BROKEN = [
@@ -51,10 +57,30 @@ describe('POST /v1/journeys', () => {
     ['a name that is not a string', { name: 5, steps: V1 }, 'journey "name" must be a string of 1–200 characters without NUL characters'],
     ['a name with NUL', { name: 'a\u0000b', steps: V1 }, 'journey "name" must be a string of 1–200 characters without NUL characters'],
     ['an id that is not a UUID', { id: 'x', name: 'X', steps: V1 }, 'journey "id" must be a UUID'],
-    ['steps with NUL', { name: 'X', steps: [{ id: 't', kind: 'tag', tag: 'a\u0000' }, { id: 'end', kind: 'end' }] }, 'journey "steps" must not contain NUL characters or unpaired surrogates'],
+    [
+      'steps with NUL',
+      {
+        name: 'X',
+        steps: [
+          { id: 't', kind: 'tag', tag: 'a\u0000' },
+          { id: 'end', kind: 'end' },
+        ],
+      },
+      'journey "steps" must not contain NUL characters or unpaired surrogates',
+    ],
     ['no steps at all', { name: 'X', steps: [] }, 'invalid journey: steps: a journey needs at least one step'],
     ['bad steps', { name: 'X', steps: BROKEN }, `invalid journey: ${BROKEN_ISSUES.join('; ')}`],
-    ['a loop without a wait', { name: 'X', steps: [{ id: 'a', kind: 'goto', target: 'b' }, { id: 'b', kind: 'goto', target: 'a' }] }, expect.stringMatching(/^invalid journey: .*loop without a wait: a → b → a/)],
+    [
+      'a loop without a wait',
+      {
+        name: 'X',
+        steps: [
+          { id: 'a', kind: 'goto', target: 'b' },
+          { id: 'b', kind: 'goto', target: 'a' },
+        ],
+      },
+      expect.stringMatching(/^invalid journey: .*loop without a wait: a → b → a/),
+    ],
   ])('answers 400 for %s and stores nothing', async (_, body, message) => {
     const ws = await app.newWorkspace();
     const res = await post(ws, body);
@@ -80,9 +106,11 @@ describe('POST /v1/journeys', () => {
     const res = await post(ws, { id: theirs.body.id, name: 'Mine', steps: V2 });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ status: 'failed', message: 'Journey not found' });
-    expect(await app.db.query('SELECT j.name, j.workspace_id, v.version FROM journeys j JOIN journey_versions v ON v.journey_id = j.id WHERE j.id = $1', [theirs.body.id])).toEqual([
-      { name: 'Theirs', workspace_id: other.workspaceId, version: 1 },
-    ]);
+    expect(
+      await app.db.query('SELECT j.name, j.workspace_id, v.version FROM journeys j JOIN journey_versions v ON v.journey_id = j.id WHERE j.id = $1', [
+        theirs.body.id,
+      ]),
+    ).toEqual([{ name: 'Theirs', workspace_id: other.workspaceId, version: 1 }]);
     expect(await journeysOf(ws)).toBe(0);
   });
 

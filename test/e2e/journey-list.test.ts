@@ -11,8 +11,15 @@ jest.setTimeout(60_000);
 
 type Ws = Awaited<ReturnType<TestApp['newWorkspace']>>;
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-const V1 = [{ id: 'wait', kind: 'wait', duration: 'PT1H' }, { id: 'end', kind: 'end' }];
-const V2 = [{ id: 'vip', kind: 'tag', tag: 'vip' }, { id: 'wait', kind: 'wait', duration: 'P1D' }, { id: 'end', kind: 'end' }];
+const V1 = [
+  { id: 'wait', kind: 'wait', duration: 'PT1H' },
+  { id: 'end', kind: 'end' },
+];
+const V2 = [
+  { id: 'vip', kind: 'tag', tag: 'vip' },
+  { id: 'wait', kind: 'wait', duration: 'P1D' },
+  { id: 'end', kind: 'end' },
+];
 
 /** Enrollment rows in a given state, written directly: the listing only counts them. */
 async function enrollments(ws: Ws, journeyId: string, statuses: string[]) {
@@ -27,7 +34,7 @@ async function enrollments(ws: Ws, journeyId: string, statuses: string[]) {
 }
 
 describe('GET /v1/journeys', () => {
-  it('lists the workspace\'s journeys newest first with version, dates and active enrollments, a page at a time', async () => {
+  it("lists the workspace's journeys newest first with version, dates and active enrollments, a page at a time", async () => {
     const ws = await app.newWorkspace();
     const a = await importJourney(app.db, ws.workspaceId, { name: 'Onboarding', steps: V1 });
     await importJourney(app.db, ws.workspaceId, { id: a.id, name: 'Onboarding', steps: V2 });

@@ -12,10 +12,17 @@ const SUCCESS = { status: 'success', workflow_assigned: true, message: 'Lead suc
 const ALREADY = { status: 'success', workflow_assigned: false, message: 'Lead is already in this workflow: not added again' };
 const LEAD_FAILED = { status: 'failed', message: 'Could not find or create lead' };
 const NOT_FOUND = { status: 'failed', message: 'Workflow not found' };
-const quick = [{ id: 'hello', kind: 'tag', tag: 'enrolled' }, { id: 'stop', kind: 'end' }];
+const quick = [
+  { id: 'hello', kind: 'tag', tag: 'enrolled' },
+  { id: 'stop', kind: 'end' },
+];
 // Asleep for a day, not a minute: a loaded machine answering 1,000 enrollments slowly must not see the run end (each
 // test unenrolls its lead when done).
-const slow = [{ id: 'hello', kind: 'tag', tag: 'enrolled' }, { id: 'nap', kind: 'wait', duration: 'P1D' }, { id: 'stop', kind: 'end' }];
+const slow = [
+  { id: 'hello', kind: 'tag', tag: 'enrolled' },
+  { id: 'nap', kind: 'wait', duration: 'P1D' },
+  { id: 'stop', kind: 'end' },
+];
 
 async function tenant(steps: unknown[] = quick) {
   const ws = await app.newWorkspace();
@@ -27,7 +34,10 @@ async function tenant(steps: unknown[] = quick) {
 describe('POST /v1/lead/sendtoworkflow: the four rules', () => {
   it('rule 1: exactly one of record and lead_id (400 otherwise)', async () => {
     const t = await tenant();
-    for (const body of [{ workflow_id: t.journeyId }, { workflow_id: t.journeyId, record: { phone: newPhone() }, lead_id: '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11' }]) {
+    for (const body of [
+      { workflow_id: t.journeyId },
+      { workflow_id: t.journeyId, record: { phone: newPhone() }, lead_id: '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11' },
+    ]) {
       const res = await t.send(body);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ status: 'failed', message: 'record, lead_id: provide exactly one of them' });
@@ -38,7 +48,10 @@ describe('POST /v1/lead/sendtoworkflow: the four rules', () => {
   it('rules 2–3: no lead with record.phone → one is created from record and enrolled', async () => {
     const t = await tenant();
     const phone = newPhone();
-    const res = await t.send({ workflow_id: t.journeyId, record: { phone, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company: 'Engines' } });
+    const res = await t.send({
+      workflow_id: t.journeyId,
+      record: { phone, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company: 'Engines' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...SUCCESS, lead_id: expect.any(String) });
     const lead = await leadRow(app, t.workspaceId, res.body.lead_id);
@@ -52,7 +65,10 @@ describe('POST /v1/lead/sendtoworkflow: the four rules', () => {
     const t = await tenant(slow);
     const phone = newPhone();
     const first = await t.send({ workflow_id: t.journeyId, record: { phone, first_name: 'Ada' } });
-    const again = await t.send({ workflow_id: t.journeyId, record: { phone: `+1 (${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`, first_name: 'Eve', email: 'not an email' } });
+    const again = await t.send({
+      workflow_id: t.journeyId,
+      record: { phone: `+1 (${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`, first_name: 'Eve', email: 'not an email' },
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ ...ALREADY, lead_id: first.body.lead_id });
     const lead = await leadRow(app, t.workspaceId, first.body.lead_id);
@@ -199,7 +215,12 @@ describe('PATCH /v1/lead/sendtoworkflow: update, then enroll', () => {
     await finished(app, t.journeyId, created.body.lead_id);
     const res = await t.send({ workflow_id: t.journeyId, record: { phone: `1${phone}`, company: 'Harvard', email: 'grace@example.com' } }, 'PATCH');
     expect(res.body).toEqual({ ...SUCCESS, lead_id: created.body.lead_id });
-    expect(await leadRow(app, t.workspaceId, created.body.lead_id)).toMatchObject({ phone: `1${phone}`, first_name: 'Grace', company: 'Harvard', email: 'grace@example.com' });
+    expect(await leadRow(app, t.workspaceId, created.body.lead_id)).toMatchObject({
+      phone: `1${phone}`,
+      first_name: 'Grace',
+      company: 'Harvard',
+      email: 'grace@example.com',
+    });
     await rowsWhen(app, created.body.lead_id, (rows) => rows.length === 2, 'a second enrollment');
   });
 

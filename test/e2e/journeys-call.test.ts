@@ -60,7 +60,15 @@ describe('the journey call step', () => {
     const lead = await t.enroll(phone);
     const end = await finished(app, t.journeyId, lead);
 
-    expect(steps(end)).toEqual(['ring:no_answer', 'answered:done', 'later:done', 'ring_again:no_answer', 'answered_again:done', 'unreachable:done', 'stop:done']);
+    expect(steps(end)).toEqual([
+      'ring:no_answer',
+      'answered:done',
+      'later:done',
+      'ring_again:no_answer',
+      'answered_again:done',
+      'unreachable:done',
+      'stop:done',
+    ]);
     expect((await leadRow(app, t.workspaceId, lead)).tags).toEqual(['unreachable']);
 
     // Three calls, each its own call id and workflow, each dialled once.
@@ -98,7 +106,10 @@ describe('the journey call step', () => {
   });
 
   it('never dials a lead on the do-not-call list: the step is skipped (dnc)', async () => {
-    const t = await tenant((agent) => [{ id: 'ring', kind: 'call', agent, window: ANY_TIME }, { id: 'after', kind: 'tag', tag: 'after' }]);
+    const t = await tenant((agent) => [
+      { id: 'ring', kind: 'call', agent, window: ANY_TIME },
+      { id: 'after', kind: 'tag', tag: 'after' },
+    ]);
     const phone = phoneEnding('0011');
     const lead = await t.enroll(phone, async (id) => void (await addTag(app.db, t.workspaceId, id, 'dnc')));
     const end = await finished(app, t.journeyId, lead);
@@ -107,7 +118,10 @@ describe('the journey call step', () => {
   });
 
   it('waits for a concurrent-call slot rather than failing, and calls once one is free', async () => {
-    const t = await tenant((agent) => [{ id: 'ring', kind: 'call', agent, window: ANY_TIME }, { id: 'stop', kind: 'end' }]);
+    const t = await tenant((agent) => [
+      { id: 'ring', kind: 'call', agent, window: ANY_TIME },
+      { id: 'stop', kind: 'end' },
+    ]);
     await app.db.query('UPDATE workspaces SET max_concurrent_calls = 0 WHERE id = $1', [t.workspaceId]);
     const phone = phoneEnding('0001');
     const lead = await t.enroll(phone);
@@ -126,7 +140,10 @@ describe('the journey call step', () => {
   });
 
   it('an unenrollment mid-call hangs the call up: the call ends canceled, the enrollment unenrolled', async () => {
-    const t = await tenant((agent) => [{ id: 'ring', kind: 'call', agent, window: ANY_TIME }, { id: 'after', kind: 'tag', tag: 'after' }]);
+    const t = await tenant((agent) => [
+      { id: 'ring', kind: 'call', agent, window: ANY_TIME },
+      { id: 'after', kind: 'tag', tag: 'after' },
+    ]);
     const phone = phoneEnding('0007'); // the provider accepts the call and then says nothing
     const lead = await t.enroll(phone);
     const placed = await eventually(async () => dialled(phone)[0], 30_000, 'the call to be placed');
@@ -141,5 +158,6 @@ describe('the journey call step', () => {
   });
 });
 
-const callsOf = (leadId: string) => app.db.query<{ id: string; status: string }>('SELECT id, status FROM calls WHERE lead_id = $1 AND parent_id IS NULL', [leadId]);
+const callsOf = (leadId: string) =>
+  app.db.query<{ id: string; status: string }>('SELECT id, status FROM calls WHERE lead_id = $1 AND parent_id IS NULL', [leadId]);
 const historyOf = async (callId: string) => (await app.temporal.client.workflow.getHandle(callWorkflowId(callId)).fetchHistory()).events!;

@@ -29,7 +29,10 @@ describe('switchboard journey import', () => {
     expect(JSON.parse(again.stdout)).toEqual({ id, version: 2 });
     // Another workspace cannot add a version to it, nor rename it.
     const other = await createWorkspace(db, { name: 'cli journeys other' });
-    const stolen = await runCli(['journey', 'import', '--workspace', other.id, file('v3.json', { id, name: 'Mine', steps: [{ id: 'only', kind: 'end' }] })], env());
+    const stolen = await runCli(
+      ['journey', 'import', '--workspace', other.id, file('v3.json', { id, name: 'Mine', steps: [{ id: 'only', kind: 'end' }] })],
+      env(),
+    );
     expect([stolen.code, stolen.stderr]).toEqual([1, `error: journey ${id} belongs to another workspace\n`]);
     expect(await db.query('SELECT workspace_id, version FROM journey_versions WHERE journey_id = $1 ORDER BY version', [id])).toEqual([
       { workspace_id: ws.id, version: 1 },
@@ -55,7 +58,22 @@ describe('switchboard journey import', () => {
         '  steps[0] (a).duration: an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)\n' +
         '  steps[2] (c).kind: must be one of wait, tag, untag, update_lead, webhook, branch, goto, end, call, automation, trigger\n',
     );
-    const graph = await runCli(['journey', 'import', '--workspace', ws.id, file('graph.json', { name: 'Loop', steps: [{ id: 'a', kind: 'goto', target: 'b' }, { id: 'b', kind: 'goto', target: 'a' }] })], env());
+    const graph = await runCli(
+      [
+        'journey',
+        'import',
+        '--workspace',
+        ws.id,
+        file('graph.json', {
+          name: 'Loop',
+          steps: [
+            { id: 'a', kind: 'goto', target: 'b' },
+            { id: 'b', kind: 'goto', target: 'a' },
+          ],
+        }),
+      ],
+      env(),
+    );
     expect(graph.stderr).toMatch(/loop without a wait: a → b → a/);
     const badId = await runCli(['journey', 'import', '--workspace', ws.id, file('id.json', { id: 'x', name: 'X', steps: demoJourneySteps })], env());
     expect(badId.stderr).toMatch(/journey "id" must be a UUID/);

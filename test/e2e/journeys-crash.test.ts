@@ -39,7 +39,9 @@ describe('a worker killed with SIGKILL in the middle of journeys', () => {
     receiver.hold('/crash/first');
     let worker = await startWorkerProcess(app);
     const enrolled = await Promise.all(
-      Array.from({ length: 5 }, () => app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone() } } })),
+      Array.from({ length: 5 }, () =>
+        app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone() } } }),
+      ),
     );
     for (const res of enrolled) expect(res.status).toBe(200);
     const leads: string[] = enrolled.map((res) => res.body.lead_id);
@@ -52,7 +54,9 @@ describe('a worker killed with SIGKILL in the middle of journeys', () => {
     receiver.release('/crash/first');
     const waiting = async () =>
       Number(
-        (await app.db.one<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%array_append%'`))!.n,
+        (await app.db.one<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%array_append%'`,
+        ))!.n,
       );
     await eventually(async () => (await waiting()) === leads.length, 60_000, 'every run inside mid_tag');
 
@@ -132,10 +136,16 @@ describe('a worker killed with SIGKILL under load, with activities in flight', (
 
     const waiting = async (pattern: string) =>
       Number(
-        (await app.db.one<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`, [pattern]))!.n,
+        (await app.db.one<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`,
+          [pattern],
+        ))!.n,
       );
     await eventually(
-      async () => (await waiting('%array_append%')) === perGroup && (await waiting('UPDATE leads SET company%')) === perGroup && receiver.heldCount('/load/notify') === perGroup,
+      async () =>
+        (await waiting('%array_append%')) === perGroup &&
+        (await waiting('UPDATE leads SET company%')) === perGroup &&
+        receiver.heldCount('/load/notify') === perGroup,
       90_000,
       'every activity of the three groups in flight',
     );

@@ -13,7 +13,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const asleep = [{ id: 'start', kind: 'tag', tag: 'started' }, { id: 'nap', kind: 'wait', duration: 'P1D' }, { id: 'stop', kind: 'end' }];
+const asleep = [
+  { id: 'start', kind: 'tag', tag: 'started' },
+  { id: 'nap', kind: 'wait', duration: 'P1D' },
+  { id: 'stop', kind: 'end' },
+];
 
 async function tenant(steps: unknown[] = asleep) {
   const ws = await app.newWorkspace();
@@ -57,7 +61,10 @@ describe('enrolling a lead that already has a run', () => {
     await runOf(app, t.journeyId, lead).signal('unenroll', { reason: 'old client' });
     await t.enroll({ lead_id: lead });
     const rows = await rowsWhen(app, lead, (r) => r.length === 2 && r[1]!.current_step === 'nap', 'a second enrollment');
-    expect(rows.map((r) => [r.status, r.detail])).toEqual([['unenrolled', 'old client'], ['active', null]]);
+    expect(rows.map((r) => [r.status, r.detail])).toEqual([
+      ['unenrolled', 'old client'],
+      ['active', null],
+    ]);
     expect((await t.unenroll(lead)).status).toBe(200);
   });
 });
@@ -86,7 +93,10 @@ describe('every way a run ends leaves its enrollment row final', () => {
       taskQueue: taskQueue('journeys', app.config.TEMPORAL_TASK_QUEUE_PREFIX),
       workflowId: enrollmentWorkflowId(t.journeyId, leadId),
       args: [{ workspaceId: t.workspaceId, journeyId: t.journeyId, leadId, version: 1, steps: [{ id: 'bad', kind: 'tag', tag: 'nul\u0000tag' }] }],
-      typedSearchAttributes: [{ key: SA.JourneyId, value: t.journeyId }, { key: SA.LeadId, value: leadId }],
+      typedSearchAttributes: [
+        { key: SA.JourneyId, value: t.journeyId },
+        { key: SA.LeadId, value: leadId },
+      ],
     });
     await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     expect(await enrollmentRows(app, leadId)).toMatchObject([{ status: 'failed', current_step: 'bad', detail: 'run failed: invalid_data' }]);

@@ -28,7 +28,10 @@ async function tenant(steps: unknown[], opts: { timezone?: string } = {}) {
   if (opts.timezone) await app.db.query('UPDATE workspaces SET timezone = $2 WHERE id = $1', [ws.workspaceId, opts.timezone]);
   const journey = await importSteps(app, ws.workspaceId, steps);
   const enroll = async (record: Record<string, unknown> = {}) => {
-    const res = await app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone(), ...record } } });
+    const res = await app.request('POST', '/v1/lead/sendtoworkflow', {
+      key: ws.apiKey,
+      body: { workflow_id: journey.id, record: { phone: newPhone(), ...record } },
+    });
     expect(res.status).toBe(200);
     return res.body.lead_id as string;
   };
@@ -70,13 +73,22 @@ describe('a journey that branches and waits', () => {
   });
 
   it('answers the query while waiting, and stops on the unenroll signal', async () => {
-    const t = await tenant([{ id: 'start', kind: 'tag', tag: 'started' }, { id: 'nap', kind: 'wait', duration: 'P2D' }, { id: 'late', kind: 'tag', tag: 'late' }]);
+    const t = await tenant([
+      { id: 'start', kind: 'tag', tag: 'started' },
+      { id: 'nap', kind: 'wait', duration: 'P2D' },
+      { id: 'late', kind: 'tag', tag: 'late' },
+    ]);
     const lead = await t.enroll();
     const waiting = await eventually(async () => {
       const s = await stateOf(app, t.journeyId, lead);
       return s.current_step === 'nap' && s;
     });
-    expect(waiting).toMatchObject({ status: 'active', version: 1, last_outcome: 'done', history: [{ seq: 1, step_id: 'start', kind: 'tag', outcome: 'done' }] });
+    expect(waiting).toMatchObject({
+      status: 'active',
+      version: 1,
+      last_outcome: 'done',
+      history: [{ seq: 1, step_id: 'start', kind: 'tag', outcome: 'done' }],
+    });
     await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'nap', 'the row at the wait');
 
     await runOf(app, t.journeyId, lead).signal('unenroll', { reason: 'asked to stop' });
@@ -88,7 +100,11 @@ describe('a journey that branches and waits', () => {
   });
 
   it('POST /v1/lead/unenroll stops an open run through the api, once, and only in its own workspace', async () => {
-    const t = await tenant([{ id: 'start', kind: 'tag', tag: 'started' }, { id: 'nap', kind: 'wait', duration: 'P2D' }, { id: 'late', kind: 'tag', tag: 'late' }]);
+    const t = await tenant([
+      { id: 'start', kind: 'tag', tag: 'started' },
+      { id: 'nap', kind: 'wait', duration: 'P2D' },
+      { id: 'late', kind: 'tag', tag: 'late' },
+    ]);
     const lead = await t.enroll();
     await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'nap', 'the run asleep');
     const other = await app.newWorkspace();
@@ -108,12 +124,19 @@ describe('a journey that branches and waits', () => {
       body: { status: 'failed', message: 'Lead is not active in this workflow' },
     });
     const unknownLead = { ...body, lead_id: '00000000-0000-4000-8000-000000000000' };
-    expect((await app.request('POST', '/v1/lead/unenroll', { key: t.apiKey, body: unknownLead })).body).toEqual({ status: 'failed', message: 'Lead not found' });
+    expect((await app.request('POST', '/v1/lead/unenroll', { key: t.apiKey, body: unknownLead })).body).toEqual({
+      status: 'failed',
+      message: 'Lead not found',
+    });
     expect((await app.request('POST', '/v1/lead/unenroll', { key: t.apiKey, body: { lead_id: lead } })).status).toBe(400);
   });
 
   it('an enrollment that reaches a run after it decided to end starts the journey over (nothing lost)', async () => {
-    const t = await tenant([{ id: 'start', kind: 'tag', tag: 'started' }, { id: 'nap', kind: 'wait', duration: 'P1D' }, { id: 'stop', kind: 'end' }]);
+    const t = await tenant([
+      { id: 'start', kind: 'tag', tag: 'started' },
+      { id: 'nap', kind: 'wait', duration: 'P1D' },
+      { id: 'stop', kind: 'end' },
+    ]);
     const lead = await t.enroll();
     await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'nap', 'the run asleep');
     const handle = runOf(app, t.journeyId, lead);
@@ -132,10 +155,22 @@ describe('versions', () => {
   it('a running enrollment keeps its version; a new one runs the latest', async () => {
     // The early run is held at its webhook step (its answer withheld) until the late one has ended.
     receiver.hold('/versions/held');
-    const t = await tenant([{ id: 'a', kind: 'tag', tag: 'v1_start' }, { id: 'w', kind: 'webhook', url: `${hooks}/versions/held` }, { id: 'b', kind: 'tag', tag: 'v1_end' }]);
+    const t = await tenant([
+      { id: 'a', kind: 'tag', tag: 'v1_start' },
+      { id: 'w', kind: 'webhook', url: `${hooks}/versions/held` },
+      { id: 'b', kind: 'tag', tag: 'v1_end' },
+    ]);
     const early = await t.enroll();
     await eventually(async () => receiver.heldCount('/versions/held') === 1, 30_000, 'the early run at its webhook');
-    const v2 = await importSteps(app, t.workspaceId, [{ id: 'a', kind: 'tag', tag: 'v2_start' }, { id: 'b', kind: 'tag', tag: 'v2_end' }], t.journeyId);
+    const v2 = await importSteps(
+      app,
+      t.workspaceId,
+      [
+        { id: 'a', kind: 'tag', tag: 'v2_start' },
+        { id: 'b', kind: 'tag', tag: 'v2_end' },
+      ],
+      t.journeyId,
+    );
     expect(v2.version).toBe(2);
     const late = await t.enroll();
     expect((await finished(app, t.journeyId, late)).version).toBe(2);
@@ -168,13 +203,23 @@ describe('webhooks', () => {
     expect(JSON.parse(templated[0]!.body)).toEqual({ text: 'Hello Ada', lead, event: templated[0]!.eventId });
     const plain = receiver.on('/plain');
     expect(plain.map((d) => [d.status, d.verified])).toEqual([[200, true]]);
-    expect(JSON.parse(plain[0]!.body)).toMatchObject({ id: plain[0]!.eventId, type: 'journey.webhook', journey_id: t.journeyId, lead_id: lead, step_id: 'plain', lead: { first_name: 'Ada' } });
+    expect(JSON.parse(plain[0]!.body)).toMatchObject({
+      id: plain[0]!.eventId,
+      type: 'journey.webhook',
+      journey_id: t.journeyId,
+      lead_id: lead,
+      step_id: 'plain',
+      lead: { first_name: 'Ada' },
+    });
     expect(receiver.processed.filter((id) => id === templated[0]!.eventId || id === plain[0]!.eventId)).toHaveLength(2);
     expect(plain[0]!.eventId).not.toBe(templated[0]!.eventId);
   });
 
   it('after a secret rotation, signs with the new and the previous secret during the grace period only', async () => {
-    const t = await tenant([{ id: 'hook', kind: 'webhook', url: `${hooks}/rotated` }, { id: 'stop', kind: 'end' }]);
+    const t = await tenant([
+      { id: 'hook', kind: 'webhook', url: `${hooks}/rotated` },
+      { id: 'stop', kind: 'end' },
+    ]);
     const rotate = async (grace: number) =>
       (await app.request('POST', '/v1/journeys/webhook-secret/rotate', { key: t.superuserKey, body: { grace_period_seconds: grace } })).body;
     const original = (await app.request('GET', '/v1/journeys/webhook-secret', { key: t.superuserKey })).body.webhook_secret as string;
@@ -253,14 +298,22 @@ describe('steps whose runtime comes later, the do-not-call list, lead updates', 
     ]);
     await defineCustomField(app.db, t.workspaceId, 'plan');
     const lead = await t.enroll({ company: 'Old' });
-    expect(steps(await finished(app, t.journeyId, lead))).toEqual(['set:done (ignored fields: shoe_size)', 'is_acme:done (goto gold)', 'gold:done', 'stop:done']);
+    expect(steps(await finished(app, t.journeyId, lead))).toEqual([
+      'set:done (ignored fields: shoe_size)',
+      'is_acme:done (goto gold)',
+      'gold:done',
+      'stop:done',
+    ]);
     expect(await leadRow(app, t.workspaceId, lead)).toMatchObject({ company: 'Acme', custom_fields: { plan: 'gold' }, tags: ['gold'] });
   });
 
   it('fails the enrollment when its lead is deleted, during a step or before the run recorded itself', async () => {
     // The run is held at its webhook step (its answer withheld) while the lead is deleted; during a wait: journeys-time.test.ts.
     receiver.hold('/deleted/held');
-    const t = await tenant([{ id: 'w', kind: 'webhook', url: `${hooks}/deleted/held` }, { id: 'tag', kind: 'tag', tag: 'x' }]);
+    const t = await tenant([
+      { id: 'w', kind: 'webhook', url: `${hooks}/deleted/held` },
+      { id: 'tag', kind: 'tag', tag: 'x' },
+    ]);
     const lead = await t.enroll();
     await eventually(async () => receiver.heldCount('/deleted/held') === 1, 30_000, 'the run at its webhook');
     await rowsWhen(app, lead, (rows) => rows[0]?.current_step === 'w', 'the run recorded');
@@ -283,10 +336,19 @@ describe('continue-as-new', () => {
       taskQueue: taskQueue('journeys', app.config.TEMPORAL_TASK_QUEUE_PREFIX),
       workflowId: enrollmentWorkflowId(t.journeyId, leadId),
       args: [{ workspaceId: t.workspaceId, journeyId: t.journeyId, leadId, version: 1, steps: journey, maxStepsPerRun: 2 }],
-      typedSearchAttributes: [{ key: SA.JourneyId, value: t.journeyId }, { key: SA.LeadId, value: leadId }],
+      typedSearchAttributes: [
+        { key: SA.JourneyId, value: t.journeyId },
+        { key: SA.LeadId, value: leadId },
+      ],
     });
     const end = await handle.result();
-    expect(end.history.map((h) => [h.seq, h.step_id])).toEqual([[1, 'a'], [2, 'b'], [3, 'c'], [4, 'd'], [5, 'e']]);
+    expect(end.history.map((h) => [h.seq, h.step_id])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+      [4, 'd'],
+      [5, 'e'],
+    ]);
     expect(end.status).toBe('completed');
     const last = await handle.describe();
     expect(last.runId).not.toBe(handle.firstExecutionRunId);
@@ -298,7 +360,10 @@ describe('continue-as-new', () => {
 
 describe('the work of a run', () => {
   it('reads and writes its enrollment row in local activities; a step that writes the lead is an activity task', async () => {
-    const t = await tenant([{ id: 'mark', kind: 'tag', tag: 'worked' }, { id: 'stop', kind: 'end' }]);
+    const t = await tenant([
+      { id: 'mark', kind: 'tag', tag: 'worked' },
+      { id: 'stop', kind: 'end' },
+    ]);
     const lead = await t.enroll();
     expect((await finished(app, t.journeyId, lead)).status).toBe('completed');
     const events = (await app.temporal.client.workflow.getHandle(enrollmentWorkflowId(t.journeyId, lead)).fetchHistory()).events ?? [];

@@ -36,7 +36,11 @@ const result = (e: Enrolled) => env.client.workflow.getHandle(e.workflowId).resu
 const plain = () => new Client({ connection: env.connection, dataConverter: env.client.options.dataConverter });
 /** Waits (in real time, for the worker) until the run has started the timer of its wait. */
 const timerStarted = (e: Enrolled) =>
-  eventually(async () => (await plain().workflow.getHandle(e.workflowId).fetchHistory()).events!.some((ev) => ev.timerStartedEventAttributes), 30_000, 'the wait timer');
+  eventually(
+    async () => (await plain().workflow.getHandle(e.workflowId).fetchHistory()).events!.some((ev) => ev.timerStartedEventAttributes),
+    30_000,
+    'the wait timer',
+  );
 const at = (history: StepRecord[], stepId: string) => Date.parse(history.find((h) => h.step_id === stepId)!.at);
 const rows = (e: Enrolled) =>
   stack.db.query<{ id: string; status: string; current_step: string; run_id: string }>(
@@ -53,14 +57,74 @@ const localTime = (instant: number, timeZone: string) =>
 // First, and in clock order: the one server's clock only moves forward. Expected instants worked out by hand from the tz rules
 // (US: second Sunday of March, first Sunday of November at 02:00; EU: last Sunday of March and October at 01:00 UTC).
 describe.each([
-  { what: 'New York, over the March change (EST → EDT)', from: '2030-03-08T23:00:00Z', workspace: 'America/New_York', lead: undefined, days: weekdays, start: '09:00', end: '17:00', opens: '2030-03-11T13:00:00Z', local: 'Mon, 09:00 EDT' },
-  { what: 'Berlin (the lead\'s zone), over the March change', from: '2030-03-30T11:00:00Z', workspace: 'America/New_York', lead: 'Europe/Berlin', days: weekdays, start: '08:00', end: '12:00', opens: '2030-04-01T06:00:00Z', local: 'Mon, 08:00 GMT+2' },
-  { what: 'Berlin, over the October change', from: '2030-10-25T18:00:00Z', workspace: 'Europe/Berlin', lead: undefined, days: weekdays, start: '08:00', end: '12:00', opens: '2030-10-28T07:00:00Z', local: 'Mon, 08:00 GMT+1' },
-  { what: 'New York, over the November change (EDT → EST)', from: '2030-11-01T22:00:00Z', workspace: 'America/New_York', lead: undefined, days: weekdays, start: '09:00', end: '17:00', opens: '2030-11-04T14:00:00Z', local: 'Mon, 09:00 EST' },
+  {
+    what: 'New York, over the March change (EST → EDT)',
+    from: '2030-03-08T23:00:00Z',
+    workspace: 'America/New_York',
+    lead: undefined,
+    days: weekdays,
+    start: '09:00',
+    end: '17:00',
+    opens: '2030-03-11T13:00:00Z',
+    local: 'Mon, 09:00 EDT',
+  },
+  {
+    what: "Berlin (the lead's zone), over the March change",
+    from: '2030-03-30T11:00:00Z',
+    workspace: 'America/New_York',
+    lead: 'Europe/Berlin',
+    days: weekdays,
+    start: '08:00',
+    end: '12:00',
+    opens: '2030-04-01T06:00:00Z',
+    local: 'Mon, 08:00 GMT+2',
+  },
+  {
+    what: 'Berlin, over the October change',
+    from: '2030-10-25T18:00:00Z',
+    workspace: 'Europe/Berlin',
+    lead: undefined,
+    days: weekdays,
+    start: '08:00',
+    end: '12:00',
+    opens: '2030-10-28T07:00:00Z',
+    local: 'Mon, 08:00 GMT+1',
+  },
+  {
+    what: 'New York, over the November change (EDT → EST)',
+    from: '2030-11-01T22:00:00Z',
+    workspace: 'America/New_York',
+    lead: undefined,
+    days: weekdays,
+    start: '09:00',
+    end: '17:00',
+    opens: '2030-11-04T14:00:00Z',
+    local: 'Mon, 09:00 EST',
+  },
   // 02:30 does not exist on that night in New York: the window opens when the clock jumps past it, an hour on.
-  { what: 'New York, a window starting inside the skipped hour', from: '2031-03-08T17:00:00Z', workspace: 'America/New_York', lead: undefined, days: ['sun'], start: '02:30', end: '04:00', opens: '2031-03-09T07:00:00Z', local: 'Sun, 03:00 EDT' },
+  {
+    what: 'New York, a window starting inside the skipped hour',
+    from: '2031-03-08T17:00:00Z',
+    workspace: 'America/New_York',
+    lead: undefined,
+    days: ['sun'],
+    start: '02:30',
+    end: '04:00',
+    opens: '2031-03-09T07:00:00Z',
+    local: 'Sun, 03:00 EDT',
+  },
   // 01:30 happens twice that night: the first one counts.
-  { what: 'New York, a window starting inside the repeated hour', from: '2031-11-01T16:00:00Z', workspace: 'America/New_York', lead: undefined, days: ['sun'], start: '01:30', end: '01:45', opens: '2031-11-02T05:30:00Z', local: 'Sun, 01:30 EDT' },
+  {
+    what: 'New York, a window starting inside the repeated hour',
+    from: '2031-11-01T16:00:00Z',
+    workspace: 'America/New_York',
+    lead: undefined,
+    days: ['sun'],
+    start: '01:30',
+    end: '01:45',
+    opens: '2031-11-02T05:30:00Z',
+    local: 'Sun, 01:30 EDT',
+  },
 ])('a weekday window in $what', ({ from, workspace, lead, days, start, end, opens, local }) => {
   it(`starting ${from}, opens at ${opens}`, async () => {
     await skipTo(env, from);
@@ -165,7 +229,10 @@ describe('a journey on the time-skipping server', () => {
   });
 
   it('fails the enrollment when its lead is deleted during a wait', async () => {
-    const run = await stack.enroll([{ id: 'w', kind: 'wait', duration: 'PT1S' }, { id: 'tag', kind: 'tag', tag: 'x' }]);
+    const run = await stack.enroll([
+      { id: 'w', kind: 'wait', duration: 'PT1S' },
+      { id: 'tag', kind: 'tag', tag: 'x' },
+    ]);
     await timerStarted(run);
     await stack.db.query('DELETE FROM leads WHERE id = $1', [run.leadId]);
     expect(await result(run)).toMatchObject({ status: 'failed', current_step: 'tag' });

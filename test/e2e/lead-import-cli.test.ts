@@ -23,10 +23,18 @@ const csvFile = (name: string, rows: number, from: number) => {
 describe('switchboard leads import', () => {
   it('uploads a file, follows it to the end and prints the import; --watch attaches to it later', async () => {
     const ws = await app.newWorkspace();
-    const res = await runCli(['leads', 'import', csvFile('a.csv', 120, 0), '--tag', 'cli', '--on-conflict', 'update', '--url', app.url, '--api-key', ws.apiKey], env());
+    const res = await runCli(
+      ['leads', 'import', csvFile('a.csv', 120, 0), '--tag', 'cli', '--on-conflict', 'update', '--url', app.url, '--api-key', ws.apiKey],
+      env(),
+    );
     expect([res.code, res.stderr]).toEqual([0, '']);
     const view = JSON.parse(res.stdout);
-    expect(view).toMatchObject({ status: 'completed', tag: 'cli', on_conflict: 'update', rows: { total: 120, read: 120, created: 120, updated: 0, skipped: 0, failed: 0 } });
+    expect(view).toMatchObject({
+      status: 'completed',
+      tag: 'cli',
+      on_conflict: 'update',
+      rows: { total: 120, read: 120, created: 120, updated: 0, skipped: 0, failed: 0 },
+    });
     const watched = await runCli(['leads', 'import', '--watch', view.import_id, '--url', app.url], { ...env(), SWITCHBOARD_API_KEY: ws.apiKey });
     expect(watched.code).toBe(0);
     expect(JSON.parse(watched.stdout)).toEqual(view);
@@ -47,7 +55,11 @@ describe('switchboard leads import', () => {
   });
 
   it('asks for a file or --watch, and for an API key (exit 64)', async () => {
-    for (const args of [['leads', 'import', '--api-key', 'k'], ['leads', 'import', 'x.csv', '--watch', 'id', '--api-key', 'k'], ['leads', 'import', 'x.csv']]) {
+    for (const args of [
+      ['leads', 'import', '--api-key', 'k'],
+      ['leads', 'import', 'x.csv', '--watch', 'id', '--api-key', 'k'],
+      ['leads', 'import', 'x.csv'],
+    ]) {
       const res = await runCli(args, env());
       expect([args, res.code]).toEqual([args, 64]);
       expect(res.stderr).toMatch(/^error: (give a file to import, or --watch <id>|--api-key or SWITCHBOARD_API_KEY)/);

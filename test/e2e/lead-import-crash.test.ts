@@ -31,7 +31,11 @@ describe('a worker killed with SIGKILL in the middle of a lead import', () => {
     await locker.query('SELECT id FROM leads WHERE id = $1 FOR NO KEY UPDATE', [onFile.body.lead_id]);
 
     const csv = ['phone,first_name', ...Array.from({ length: 60 }, (_, i) => `${phone(i + 1)},Row${i + 1}`)].join('\n');
-    const res = await app.request('POST', '/v1/leads/import?on_conflict=update&tag=imported', { key: ws.apiKey, body: csv, headers: { 'content-type': 'text/csv' } });
+    const res = await app.request('POST', '/v1/leads/import?on_conflict=update&tag=imported', {
+      key: ws.apiKey,
+      body: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(res.status).toBe(202);
     const id: string = res.body.import_id;
     let worker = await startWorkerProcess(app);
@@ -56,10 +60,14 @@ describe('a worker killed with SIGKILL in the middle of a lead import', () => {
     expect(await progress()).toEqual({ rows_done: 30, created: 30 });
 
     worker = await startWorkerProcess(app);
-    const done = await eventually(async () => {
-      const r = await app.request('GET', `/v1/leads/imports/${id}`, { key: ws.apiKey });
-      return r.body.status === 'completed' ? r.body : undefined;
-    }, 90_000, 'the import to complete');
+    const done = await eventually(
+      async () => {
+        const r = await app.request('GET', `/v1/leads/imports/${id}`, { key: ws.apiKey });
+        return r.body.status === 'completed' ? r.body : undefined;
+      },
+      90_000,
+      'the import to complete',
+    );
     expect(done.rows).toEqual({ total: 60, read: 60, created: 59, updated: 1, skipped: 0, failed: 0 });
     expect(done.errors).toEqual([]);
 
@@ -68,7 +76,10 @@ describe('a worker killed with SIGKILL in the middle of a lead import', () => {
       [ws.workspaceId],
     );
     expect(leads).toEqual(Array.from({ length: 60 }, (_, i) => ({ phone: phone(i + 1), first_name: `Row${i + 1}`, tags: ['imported'] })));
-    const items = await app.db.query<{ row_number: number; outcome: string }>('SELECT row_number, outcome FROM lead_import_items WHERE import_id = $1 ORDER BY row_number', [id]);
+    const items = await app.db.query<{ row_number: number; outcome: string }>(
+      'SELECT row_number, outcome FROM lead_import_items WHERE import_id = $1 ORDER BY row_number',
+      [id],
+    );
     expect(items).toEqual(Array.from({ length: 60 }, (_, i) => ({ row_number: i + 1, outcome: i + 1 === 35 ? 'updated' : 'created' })));
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r));
@@ -84,10 +95,14 @@ describe('an import whose stored record cannot be read', () => {
     expect(res.status).toBe(202);
     await app.db.query(`UPDATE lead_import_rows SET record = '{"phone":' WHERE import_id = $1 AND row_number = 3`, [res.body.import_id]);
     const worker = await startWorkerProcess(app);
-    const done = await eventually(async () => {
-      const r = await app.request('GET', `/v1/leads/imports/${res.body.import_id}`, { key: ws.apiKey });
-      return r.body.status === 'failed' ? r.body : undefined;
-    }, 60_000, 'the import to fail');
+    const done = await eventually(
+      async () => {
+        const r = await app.request('GET', `/v1/leads/imports/${res.body.import_id}`, { key: ws.apiKey });
+        return r.body.status === 'failed' ? r.body : undefined;
+      },
+      60_000,
+      'the import to fail',
+    );
     expect(done).toMatchObject({ message: 'line 4: the stored record cannot be read', rows: { total: 5, read: 0, created: 0, failed: 0 } });
     expect(await app.db.one('SELECT count(*)::int AS n FROM leads WHERE workspace_id = $1', [ws.workspaceId])).toEqual({ n: 0 });
     worker.kill('SIGTERM');

@@ -20,10 +20,14 @@ const upload = (key: string, body: string, o: { type?: string; query?: string; h
   app.request('POST', `/v1/leads/import${o.query ? `?${o.query}` : ''}`, { key, body, headers: { 'content-type': o.type ?? 'text/csv', ...o.headers } });
 
 async function finished(key: string, id: string) {
-  return eventually(async () => {
-    const res = await app.request('GET', `/v1/leads/imports/${id}`, { key });
-    return res.body.status === 'completed' || res.body.status === 'failed' ? res.body : undefined;
-  }, 60_000, 'the import to finish');
+  return eventually(
+    async () => {
+      const res = await app.request('GET', `/v1/leads/imports/${id}`, { key });
+      return res.body.status === 'completed' || res.body.status === 'failed' ? res.body : undefined;
+    },
+    60_000,
+    'the import to finish',
+  );
 }
 
 const leadsOf = (ws: string) =>
@@ -70,7 +74,12 @@ describe('POST /v1/leads/import', () => {
     const leads = await leadsOf(ws.workspaceId);
     expect(leads).toHaveLength(15);
     expect(leads.find((l) => l.phone === phone(1))).toMatchObject({ first_name: 'Old', company: 'Keep', tags: [] });
-    expect(leads.find((l) => l.phone === phone(2))).toMatchObject({ first_name: 'Ann', company: 'Acme', tags: ['vip', 'spring', 'spring_list'], custom_fields: { plan: 'gold' } });
+    expect(leads.find((l) => l.phone === phone(2))).toMatchObject({
+      first_name: 'Ann',
+      company: 'Acme',
+      tags: ['vip', 'spring', 'spring_list'],
+      custom_fields: { plan: 'gold' },
+    });
     expect(leads.find((l) => l.phone === phone(3))).toMatchObject({ first_name: 'Multi\r\nline', tags: ['vip', 'spring_list'] });
     // The lead each record created is on its item (campaign audiences select an import's leads by it).
     const items = await app.db.query<{ row_number: number; lead_id: string | null; outcome: string }>(
@@ -99,7 +108,12 @@ describe('POST /v1/leads/import', () => {
   it('imports NDJSON; a line that is not an object fails alone', async () => {
     const ws = await app.newWorkspace();
     await defineCustomField(app.db, ws.workspaceId, 'score', null);
-    const body = [JSON.stringify({ phone: phone(1), first_name: 'Ann', tags: ['a'], custom_fields: { score: 7 } }), '', '[1,2]', JSON.stringify({ phone: Number(phone(2)) })].join('\n');
+    const body = [
+      JSON.stringify({ phone: phone(1), first_name: 'Ann', tags: ['a'], custom_fields: { score: 7 } }),
+      '',
+      '[1,2]',
+      JSON.stringify({ phone: Number(phone(2)) }),
+    ].join('\n');
     const res = await upload(ws.apiKey, body, { type: 'application/x-ndjson' });
     expect(res.status).toBe(202);
     const done = await finished(ws.apiKey, res.body.import_id);
@@ -175,7 +189,7 @@ describe('POST /v1/leads/import', () => {
 });
 
 describe('GET /v1/leads/imports', () => {
-  it('lists the workspace\'s imports a page at a time; another workspace\'s import is a 404', async () => {
+  it("lists the workspace's imports a page at a time; another workspace's import is a 404", async () => {
     const ws = await app.newWorkspace();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await upload(ws.apiKey, `phone\n${phone(i)}\n`)).body.import_id);

@@ -50,7 +50,9 @@ function expected(rows: Row[], f: { tags?: string[]; any?: boolean; q?: string; 
   const q = f.q?.toLowerCase();
   return rows
     .filter((r) => !f.tags || (f.any ? f.tags.some((t) => r.tags.includes(t)) : f.tags.every((t) => r.tags.includes(t))))
-    .filter((r) => q === undefined || `${r.first_name ?? ''} ${r.last_name ?? ''}`.toLowerCase().startsWith(q) || (r.last_name ?? '').toLowerCase().startsWith(q))
+    .filter(
+      (r) => q === undefined || `${r.first_name ?? ''} ${r.last_name ?? ''}`.toLowerCase().startsWith(q) || (r.last_name ?? '').toLowerCase().startsWith(q),
+    )
     .filter((r) => !f.since || r.updated_at >= f.since)
     .sort((a, b) => (a.position === b.position ? (a.id < b.id ? 1 : -1) : a.position < b.position ? 1 : -1))
     .map((r) => r.id);
@@ -194,10 +196,9 @@ describe('lead_tags follows leads.tags', () => {
       [ws.workspaceId],
     );
   const truth = (ws: Ws) =>
-    app.db.query<{ lead_id: string; tag: string }>(
-      'SELECT DISTINCT id AS lead_id, t AS tag FROM leads, unnest(tags) t WHERE workspace_id = $1 ORDER BY 1, 2',
-      [ws.workspaceId],
-    );
+    app.db.query<{ lead_id: string; tag: string }>('SELECT DISTINCT id AS lead_id, t AS tag FROM leads, unnest(tags) t WHERE workspace_id = $1 ORDER BY 1, 2', [
+      ws.workspaceId,
+    ]);
   const inSync = async (ws: Ws) => {
     const want = await truth(ws);
     expect(await mirror(ws)).toEqual(want);
@@ -214,7 +215,10 @@ describe('lead_tags follows leads.tags', () => {
     await app.request('PATCH', '/v1/lead/tag', { ...key, body: { lead_id: lead, tag: 'one' } });
     await app.request('PATCH', '/v1/lead/tag', { ...key, body: { lead_id: lead, tag: 'two' } });
     await app.request('PATCH', '/v1/lead/tag', { ...key, body: { lead_id: lead, tag: 'one' } });
-    expect(await inSync(ws)).toEqual([{ lead_id: lead, tag: 'one' }, { lead_id: lead, tag: 'two' }]);
+    expect(await inSync(ws)).toEqual([
+      { lead_id: lead, tag: 'one' },
+      { lead_id: lead, tag: 'two' },
+    ]);
     expect((await app.request('DELETE', `/v1/lead/tag?lead_id=${lead}&tag=one`, key)).status).toBe(200);
     expect(await inSync(ws)).toEqual([{ lead_id: lead, tag: 'two' }]);
     const listed = async (tag: string) => (await app.request('GET', `/v1/leads?tag=${tag}`, key)).body.leads.map((l: { lead_id: string }) => l.lead_id);

@@ -192,18 +192,18 @@ describe('GET /v1/leads pagination', () => {
     const second = await list(ws, `tag=old&limit=3&cursor=${first.body.next_cursor}`);
     expect(second.body.leads.map((l: { first_name: string }) => l.first_name)).toEqual(['F2401']);
     expect(second.body.next_cursor).toBeNull();
-    expect((await list(ws, 'q=f240&limit=200')).body.leads.map((l: { first_name: string }) => l.first_name)).toEqual(
-      ['F240', ...Array.from({ length: 10 }, (_, i) => `F240${i}`)],
-    );
+    expect((await list(ws, 'q=f240&limit=200')).body.leads.map((l: { first_name: string }) => l.first_name)).toEqual([
+      'F240',
+      ...Array.from({ length: 10 }, (_, i) => `F240${i}`),
+    ]);
     expect((await list(ws, 'tag=new&limit=200')).body.leads).toHaveLength(200);
   });
 
   it('defaults to 50 leads a page', async () => {
     const ws = await app.newWorkspace();
-    await app.db.query(
-      `INSERT INTO leads (id, workspace_id, phone) SELECT gen_random_uuid(), $1, (17145555000 + g)::text FROM generate_series(1, 51) g`,
-      [ws.workspaceId],
-    );
+    await app.db.query(`INSERT INTO leads (id, workspace_id, phone) SELECT gen_random_uuid(), $1, (17145555000 + g)::text FROM generate_series(1, 51) g`, [
+      ws.workspaceId,
+    ]);
     const first = await list(ws, '');
     expect(first.body.leads).toHaveLength(50);
     const second = await list(ws, `cursor=${first.body.next_cursor}`);

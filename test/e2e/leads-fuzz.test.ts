@@ -23,15 +23,36 @@ const text = fc.oneof(
 );
 const json = fc.jsonValue({ stringUnit: 'binary', maxDepth: 4 });
 const fieldName = fc.oneof(
-  fc.constantFrom('phone', 'lead_id', 'tag', 'first_name', 'last_name', 'email', 'company', 'timezone', 'custom_fields', 'plan', 'score', 'fields', '__proto__'),
+  fc.constantFrom(
+    'phone',
+    'lead_id',
+    'tag',
+    'first_name',
+    'last_name',
+    'email',
+    'company',
+    'timezone',
+    'custom_fields',
+    'plan',
+    'score',
+    'fields',
+    '__proto__',
+  ),
   text,
 );
 const phoneish = fc.oneof(fc.constantFrom('17145551234', '+1 (714) 555-1234', '714-555-1234', '19495550000'), fc.stringMatching(/^\+?[\d ()-]{0,20}$/), text);
 const leadIdish = fc.oneof(fc.constant('LEAD'), fc.uuid(), text);
 const value = fc.oneof(phoneish, leadIdish, json);
 const record = fc.dictionary(fieldName, value, { maxKeys: 8 });
-const body = fc.oneof(record, json, fc.record({ fields: fc.array(fc.dictionary(fc.constantFrom('key', 'label', 'x'), fc.oneof(text, json)), { maxLength: 4 }) }));
-const rawBody = fc.oneof(body.map((b) => JSON.stringify(b)), text);
+const body = fc.oneof(
+  record,
+  json,
+  fc.record({ fields: fc.array(fc.dictionary(fc.constantFrom('key', 'label', 'x'), fc.oneof(text, json)), { maxLength: 4 }) }),
+);
+const rawBody = fc.oneof(
+  body.map((b) => JSON.stringify(b)),
+  text,
+);
 const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom('phone', 'lead_id', 'tag'), text), fc.oneof(phoneish, leadIdish, text)), { maxLength: 4 });
 const idempotencyKey = fc.option(fc.string({ unit: 'binary-ascii', maxLength: 300 }).filter((s) => /^[\x20-\x7e\t]*$/.test(s)));
 
@@ -63,7 +84,10 @@ describe('lead routes under generated input', () => {
     ['PATCH', '/v1/lead/sendtoworkflow'],
     ['POST', '/v1/lead/unenroll'],
   ])('%s %s: bodies', async (method, path) => {
-    await fc.assert(fc.asyncProperty(rawBody, idempotencyKey, (b, key) => send(method, path, { body: b, key })), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(rawBody, idempotencyKey, (b, key) => send(method, path, { body: b, key })),
+      { numRuns: RUNS },
+    );
   });
 
   it.each([
@@ -72,7 +96,10 @@ describe('lead routes under generated input', () => {
     ['GET', '/v1/lead/custom-fields'],
     ['GET', '/v1/lead/enrollments'],
   ])('%s %s: query strings', async (method, path) => {
-    await fc.assert(fc.asyncProperty(query, (q) => send(method, path, { query: q })), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(query, (q) => send(method, path, { query: q })),
+      { numRuns: RUNS },
+    );
   });
 
   // Near-valid bodies get past the schema, so junk reaches the handlers, the repository and Postgres.
@@ -82,8 +109,20 @@ describe('lead routes under generated input', () => {
     ['POST', '/v1/lead/create', fc.record({ phone: phoneish, ...standard, plan: opt(json), score: opt(json), custom_fields: opt(json) })],
     ['PATCH', '/v1/lead/update', fc.record({ lead_id: fc.constant('LEAD'), phone: opt(phoneish), ...standard, plan: opt(json), x: opt(json) })],
     ['PATCH', '/v1/lead/tag', fc.record({ lead_id: fc.constant('LEAD'), tag: fc.oneof(text, fc.stringMatching(/^\w{1,70}$/)) })],
-    ['PUT', '/v1/lead/custom-fields', fc.record({ fields: fc.array(fc.record({ key: fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,70}$/), text), label: opt(fc.oneof(text, fc.constant(null))) }), { minLength: 1, maxLength: 3 }) })],
+    [
+      'PUT',
+      '/v1/lead/custom-fields',
+      fc.record({
+        fields: fc.array(fc.record({ key: fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,70}$/), text), label: opt(fc.oneof(text, fc.constant(null))) }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+      }),
+    ],
   ] as const)('%s %s: near-valid bodies', async (method, path, arb) => {
-    await fc.assert(fc.asyncProperty(arb as fc.Arbitrary<unknown>, (b) => send(method, path, { body: JSON.stringify(b) })), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(arb as fc.Arbitrary<unknown>, (b) => send(method, path, { body: JSON.stringify(b) })),
+      { numRuns: RUNS },
+    );
   });
 });

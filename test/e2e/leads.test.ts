@@ -11,8 +11,7 @@ type Ws = Awaited<ReturnType<TestApp['newWorkspace']>>;
 const failed = (message: string) => ({ status: 'failed', message });
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const TAG_RULE = 'tag: letters, digits and underscores only, 1–64 characters';
-const INVALID_PHONE =
-  'phone: not a valid phone number (include the country code, e.g. 17145551234, or use the workspace region format)';
+const INVALID_PHONE = 'phone: not a valid phone number (include the country code, e.g. 17145551234, or use the workspace region format)';
 
 async function create(ws: Ws, body: Record<string, unknown>) {
   const res = await app.request('POST', '/v1/lead/create', { key: ws.apiKey, body });
@@ -234,7 +233,10 @@ describe('PATCH /v1/lead/update', () => {
 
   it('answers 404 for an unknown lead and 400 for bad input', async () => {
     const ws = await app.newWorkspace();
-    const unknown = await app.request('PATCH', '/v1/lead/update', { key: ws.apiKey, body: { lead_id: '6f1c0b1e-5a4e-4d8e-9a57-1b2c3d4e5f60', first_name: 'X' } });
+    const unknown = await app.request('PATCH', '/v1/lead/update', {
+      key: ws.apiKey,
+      body: { lead_id: '6f1c0b1e-5a4e-4d8e-9a57-1b2c3d4e5f60', first_name: 'X' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual(failed('Lead not found'));
     const lead = await create(ws, { phone: '17145551234' });
@@ -333,10 +335,22 @@ describe('custom field definitions', () => {
     const ws = await app.newWorkspace();
     const first = await defineFields(ws, [{ key: 'plan', label: 'Plan' }, { key: 'favorite_color' }]);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ status: 'success', fields: [{ key: 'favorite_color', label: null }, { key: 'plan', label: 'Plan' }] });
+    expect(first.body).toEqual({
+      status: 'success',
+      fields: [
+        { key: 'favorite_color', label: null },
+        { key: 'plan', label: 'Plan' },
+      ],
+    });
     await defineFields(ws, [{ key: 'favorite_color', label: 'Colour' }, { key: 'plan' }]);
     const list = await app.request('GET', '/v1/lead/custom-fields', { key: ws.apiKey });
-    expect(list.body).toEqual({ status: 'success', fields: [{ key: 'favorite_color', label: 'Colour' }, { key: 'plan', label: 'Plan' }] });
+    expect(list.body).toEqual({
+      status: 'success',
+      fields: [
+        { key: 'favorite_color', label: 'Colour' },
+        { key: 'plan', label: 'Plan' },
+      ],
+    });
     const other = await app.newWorkspace();
     expect((await app.request('GET', '/v1/lead/custom-fields', { key: other.apiKey })).body).toEqual({ status: 'success', fields: [] });
   });
@@ -402,7 +416,9 @@ describe('workspace isolation', () => {
       expect([method, path, res.status, res.body]).toEqual([method, path, 404, failed('Lead not found')]);
     }
     expect(await row(id)).toEqual(before);
-    expect(await app.db.query('SELECT * FROM do_not_call WHERE phone = $1 AND workspace_id IN ($2, $3)', ['17145551234', a.workspaceId, b.workspaceId])).toEqual([]);
+    expect(
+      await app.db.query('SELECT * FROM do_not_call WHERE phone = $1 AND workspace_id IN ($2, $3)', ['17145551234', a.workspaceId, b.workspaceId]),
+    ).toEqual([]);
     // The same phone is free in the other workspace.
     const own = await app.request('POST', '/v1/lead/create', { key: b.apiKey, body: { phone: '17145551234' } });
     expect(own.status).toBe(200);
@@ -413,10 +429,17 @@ describe('workspace isolation', () => {
 describe('OpenAPI', () => {
   it('documents the lead routes from their schemas', async () => {
     const doc = (await app.request('GET', '/v1/openapi.json')).body;
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/lead/get', '/v1/lead/create', '/v1/lead/update', '/v1/lead/tag', '/v1/lead/custom-fields']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/lead/get', '/v1/lead/create', '/v1/lead/update', '/v1/lead/tag', '/v1/lead/custom-fields']),
+    );
     // phone and lead_id depend on each other (exactly one), so they are one exploded query object that can say so.
     const [query] = doc.paths['/v1/lead/get'].get.parameters;
-    expect([query.in, query.explode, Object.keys(query.schema.properties), query.schema.oneOf]).toEqual(['query', true, ['phone', 'lead_id'], [{ required: ['phone'] }, { required: ['lead_id'] }]]);
+    expect([query.in, query.explode, Object.keys(query.schema.properties), query.schema.oneOf]).toEqual([
+      'query',
+      true,
+      ['phone', 'lead_id'],
+      [{ required: ['phone'] }, { required: ['lead_id'] }],
+    ]);
     expect(doc.paths['/v1/lead/tag'].patch.requestBody.content['application/json'].schema.properties.tag.description).toMatch(/underscores/);
     expect(doc.paths['/v1/lead/create'].post.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header' })]);
     expect(doc.paths['/v1/lead/tag'].delete.parameters.map((p: { name: string }) => p.name)).toEqual(['lead_id', 'tag']);

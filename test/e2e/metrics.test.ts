@@ -43,7 +43,10 @@ describe('business metrics on /metrics', () => {
     const placed = await app.request('POST', '/v1/agent', { key: ws.apiKey, body: { agent: ws.agentId, phone: phoneEnding('0001') } });
     expect(placed.status).toBe(200);
     expect((await callResult(app, placed.body.call_id)).outcome).toBe('human');
-    const journey = await importSteps(app, ws.workspaceId, [{ id: 'hello', kind: 'tag', tag: 'metered' }, { id: 'stop', kind: 'end' }]);
+    const journey = await importSteps(app, ws.workspaceId, [
+      { id: 'hello', kind: 'tag', tag: 'metered' },
+      { id: 'stop', kind: 'end' },
+    ]);
     const enrolled = await app.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone() } } });
     await finished(app, journey.id, enrolled.body.lead_id);
     fake.on('POST', '/ok', { status: 200, body: {} });
@@ -54,17 +57,27 @@ describe('business metrics on /metrics', () => {
     expect(run.body.success).toBe(true);
 
     // Counted in Postgres at most every 10 s: the figures move once the cached count expires.
-    const after = await eventually(async () => {
-      const text = await scrape();
-      return calls(text) > calls(before) && enrollments(text) > enrollments(before) && runs(text) > runs(before) && text;
-    }, 60_000, 'the business counts to move');
+    const after = await eventually(
+      async () => {
+        const text = await scrape();
+        return calls(text) > calls(before) && enrollments(text) > enrollments(before) && runs(text) > runs(before) && text;
+      },
+      60_000,
+      'the business counts to move',
+    );
     expect([calls(after) - calls(before), enrollments(after) - enrollments(before), runs(after) - runs(before)]).toEqual([1, 1, 1]);
 
     const flow = await importFlow(app.db, ws.workspaceId, {
       name: 'metered',
       publicChat: true,
       ownerName: 'Ava',
-      graph: parseFlowGraph({ nodes: [{ id: 'start', type: 'start', next: 'ask' }, { id: 'ask', type: 'question', text: 'Name?', field: 'first_name', next: 'end' }, { id: 'end', type: 'end' }] }),
+      graph: parseFlowGraph({
+        nodes: [
+          { id: 'start', type: 'start', next: 'ask' },
+          { id: 'ask', type: 'question', text: 'Name?', field: 'first_name', next: 'end' },
+          { id: 'end', type: 'end' },
+        ],
+      }),
     });
     expect(sample(await scrape(), 'switchboard_chat_sockets_open')).toBe(0);
     const chat = new ChatClient(`${app.url.replace(/^http/, 'ws')}/webchat/flow/${flow.id}/session/null/r/false`);

@@ -22,7 +22,9 @@ describe('migrations', () => {
   });
 
   it('apply once on an empty database, then are a no-op, also when run concurrently', async () => {
-    const all = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql')).sort();
+    const all = readdirSync(migrationsDir)
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     const dbs = [createDb(url, { max: 2 }), createDb(url, { max: 2 }), createDb(url, { max: 2 })];
     try {
       const results = await Promise.all(dbs.map((db) => migrate(db)));
@@ -35,14 +37,32 @@ describe('migrations', () => {
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
       );
       expect(tables.map((t) => t.table_name)).toEqual(
-        expect.arrayContaining(['workspaces', 'api_keys', 'users', 'agents', 'phone_groups', 'phone_numbers', 'leads', 'journeys', 'journey_versions', 'enrollments', 'calls', 'flows', 'chat_sessions', 'chat_messages', 'integration_connections', 'automation_runs', 'idempotency_keys']),
+        expect.arrayContaining([
+          'workspaces',
+          'api_keys',
+          'users',
+          'agents',
+          'phone_groups',
+          'phone_numbers',
+          'leads',
+          'journeys',
+          'journey_versions',
+          'enrollments',
+          'calls',
+          'flows',
+          'chat_sessions',
+          'chat_messages',
+          'integration_connections',
+          'automation_runs',
+          'idempotency_keys',
+        ]),
       );
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
     }
   });
 
-  it('006 gives journey_versions and chat_messages their parent\'s workspace_id, required and pinned to the parent', async () => {
+  it("006 gives journey_versions and chat_messages their parent's workspace_id, required and pinned to the parent", async () => {
     const { db, drop } = await databaseMigratedBefore('006_');
     try {
       const [a, b, journey, flow] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
@@ -60,10 +80,15 @@ describe('migrations', () => {
       ]);
       expect(await db.query('SELECT workspace_id FROM chat_messages')).toEqual([{ workspace_id: a }]);
       // A version or message in another workspace than its parent, or in none, is refused.
-      await expect(db.query("INSERT INTO journey_versions (journey_id, workspace_id, version, steps) VALUES ($1, $2, 3, '[]')", [journey, b])).rejects.toThrow(/foreign key/);
+      await expect(db.query("INSERT INTO journey_versions (journey_id, workspace_id, version, steps) VALUES ($1, $2, 3, '[]')", [journey, b])).rejects.toThrow(
+        /foreign key/,
+      );
       await expect(db.query("INSERT INTO journey_versions (journey_id, version, steps) VALUES ($1, 3, '[]')", [journey])).rejects.toThrow(/null value/);
       await expect(
-        db.query("INSERT INTO chat_messages (id, workspace_id, session_id, seq, sender, content) VALUES ($1, $2, 'webchat-session.1', 2, 'bot', 'x')", [randomUUID(), b]),
+        db.query("INSERT INTO chat_messages (id, workspace_id, session_id, seq, sender, content) VALUES ($1, $2, 'webchat-session.1', 2, 'bot', 'x')", [
+          randomUUID(),
+          b,
+        ]),
       ).rejects.toThrow(/foreign key/);
     } finally {
       await drop();

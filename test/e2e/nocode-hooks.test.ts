@@ -45,7 +45,10 @@ async function tenant(on: TestApp = app, steps: unknown[] = JOURNEY) {
   await createUser(on.db, ws.workspaceId, { email, password });
   const journey = await importSteps(on, ws.workspaceId, steps);
   const enroll = async () => {
-    const res = await on.request('POST', '/v1/lead/sendtoworkflow', { key: ws.apiKey, body: { workflow_id: journey.id, record: { phone: newPhone(), first_name: 'Ada' } } });
+    const res = await on.request('POST', '/v1/lead/sendtoworkflow', {
+      key: ws.apiKey,
+      body: { workflow_id: journey.id, record: { phone: newPhone(), first_name: 'Ada' } },
+    });
     expect(res.status).toBe(200);
     return res.body.lead_id as string;
   };
@@ -55,7 +58,8 @@ async function tenant(on: TestApp = app, steps: unknown[] = JOURNEY) {
 const options = (kind: string, body: unknown, headers: Record<string, string> = {}, on: TestApp = app) =>
   on.request('POST', `/api/make-com/automation/options/${kind}`, { body, headers });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const subscribe = (body: unknown, headers: Record<string, string>, on: TestApp = app) => on.request('POST', '/api/make-com/automation/subscribe', { body, headers });
+const subscribe = (body: unknown, headers: Record<string, string>, on: TestApp = app) =>
+  on.request('POST', '/api/make-com/automation/subscribe', { body, headers });
 const unsubscribe = (body: unknown, headers: Record<string, string>) => app.request('DELETE', '/api/make-com/automation/unsubscribe', { body, headers });
 /** An activity context at the given attempt; the activity's own failure logs stay quiet. */
 const activityEnv = (attempt: number) => new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR') });
@@ -67,12 +71,21 @@ describe('option lists', () => {
     const agent = await createAgent(app.db, t.workspaceId, { name: 'Sales Sam' });
     const jwt = (await app.request('POST', '/api/auth/login', { body: { email: t.email, password: t.password } })).body.token as string;
     const name = (await app.db.one<{ name: string }>('SELECT name FROM workspaces WHERE id = $1', [t.workspaceId]))!.name;
-    for (const auth of [{ body: { user: t.email, password: t.password }, headers: {} }, { body: {}, headers: bearer(t.apiKey) }, { body: {}, headers: bearer(jwt) }]) {
+    for (const auth of [
+      { body: { user: t.email, password: t.password }, headers: {} },
+      { body: {}, headers: bearer(t.apiKey) },
+      { body: {}, headers: bearer(jwt) },
+    ]) {
       expect((await options('workspaces', auth.body, auth.headers)).body).toEqual({ items: [{ label: name, value: t.workspaceId }] });
       const journeys = await options('journeys', { ...auth.body, workspace_id: t.workspaceId }, auth.headers);
       expect(journeys.body).toEqual({ items: [{ label: 'test journey', value: t.journeyId }] });
       const nodes = await options('nodes', { ...auth.body, journey_id: t.journeyId }, auth.headers);
-      expect(nodes.body).toEqual({ items: [{ label: 'Hand off to CRM', value: 'handoff' }, { label: 'quiet', value: 'quiet' }] });
+      expect(nodes.body).toEqual({
+        items: [
+          { label: 'Hand off to CRM', value: 'handoff' },
+          { label: 'quiet', value: 'quiet' },
+        ],
+      });
       expect((await options('agents', auth.body, auth.headers)).body).toEqual({ items: [{ label: 'Sales Sam', value: agent.id }] });
     }
   });
@@ -95,7 +108,10 @@ describe('option lists', () => {
       expect([res.status, res.body]).toEqual([401, unauthorized]);
     }
     expect((await options('nodes', { journey_id: other.journeyId }, bearer(t.apiKey))).status).toBe(404);
-    expect((await options('journeys', { workspace_id: other.workspaceId }, bearer(t.apiKey))).body).toEqual({ status: 'failed', message: 'Workspace not found' });
+    expect((await options('journeys', { workspace_id: other.workspaceId }, bearer(t.apiKey))).body).toEqual({
+      status: 'failed',
+      message: 'Workspace not found',
+    });
     expect((await options('nodes', { journey_id: 'x' }, bearer(t.apiKey))).status).toBe(400);
     expect((await options('nodes', { journey_id: t.journeyId, extra: 1 }, bearer(t.apiKey))).status).toBe(400);
   });
@@ -124,7 +140,11 @@ describe('REST hooks', () => {
     const body = { journey_id: t.journeyId, automation_node_id: 'handoff', webhook_url: `${hooks}/same`, platform: 'n8n' };
     const first = await subscribe(body, bearer(t.apiKey));
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ status: 'success', hook_id: expect.any(String), hook: { journey_id: t.journeyId, automation_node_id: 'handoff', webhook_url: `${hooks}/same`, platform: 'n8n' } });
+    expect(first.body).toMatchObject({
+      status: 'success',
+      hook_id: expect.any(String),
+      hook: { journey_id: t.journeyId, automation_node_id: 'handoff', webhook_url: `${hooks}/same`, platform: 'n8n' },
+    });
     const [again, byCredentials, byV1] = await Promise.all([
       subscribe(body, bearer(t.apiKey)),
       subscribe({ ...body, user: t.email, password: t.password }, {}),
@@ -174,7 +194,11 @@ describe('REST hooks', () => {
     expect((await unsubscribe({ webhook_url: `${hooks}/mine`, user: other.email, password: other.password }, {})).status).toBe(404);
     expect((await app.request('GET', '/v1/hooks', { key: t.apiKey })).body.hooks.map((h: { id: string }) => h.id)).toEqual([made.body.hook_id]);
     // Its own workspace can: by url on the integrations host, by id under /v1.
-    expect((await unsubscribe({ webhook_url: `${hooks}/mine` }, bearer(t.apiKey))).body).toEqual({ status: 'success', hook_ids: [made.body.hook_id], message: 'Hook deleted' });
+    expect((await unsubscribe({ webhook_url: `${hooks}/mine` }, bearer(t.apiKey))).body).toEqual({
+      status: 'success',
+      hook_ids: [made.body.hook_id],
+      message: 'Hook deleted',
+    });
     expect((await app.request('DELETE', `/v1/hooks?id=${made.body.hook_id}`, { key: t.apiKey })).status).toBe(404);
     expect((await unsubscribe({ webhook_url: `${hooks}/mine`, hook_id: made.body.hook_id }, bearer(t.apiKey))).status).toBe(400);
     expect((await unsubscribe({}, bearer(t.apiKey))).status).toBe(400);
@@ -200,7 +224,9 @@ describe('the trigger step', () => {
     receiver.script('/gone', [410]);
     const ids: Record<string, string> = {};
     for (const path of ['/ok', '/flaky', '/gone']) {
-      ids[path] = (await subscribe({ journey_id: t.journeyId, automation_node_id: 'handoff', webhook_url: `${hooks}${path}`, platform: 'n8n' }, bearer(t.apiKey))).body.hook_id;
+      ids[path] = (
+        await subscribe({ journey_id: t.journeyId, automation_node_id: 'handoff', webhook_url: `${hooks}${path}`, platform: 'n8n' }, bearer(t.apiKey))
+      ).body.hook_id;
     }
     const lead = await t.enroll();
     const end = await finished(app, t.journeyId, lead);
@@ -219,7 +245,11 @@ describe('the trigger step', () => {
       [ids['/gone']!]: ['rejected', 410],
     });
     const listed = (await app.request('GET', '/v1/hooks', { key: t.apiKey })).body.hooks as { id: string; last_delivery: { outcome: string } | null }[];
-    expect(Object.fromEntries(listed.map((h) => [h.id, h.last_delivery?.outcome]))).toEqual({ [ids['/ok']!]: 'delivered', [ids['/flaky']!]: 'delivered', [ids['/gone']!]: 'rejected' });
+    expect(Object.fromEntries(listed.map((h) => [h.id, h.last_delivery?.outcome]))).toEqual({
+      [ids['/ok']!]: 'delivered',
+      [ids['/flaky']!]: 'delivered',
+      [ids['/gone']!]: 'rejected',
+    });
     expect(receiver.on('/ok')).toHaveLength(1);
     expect(receiver.on('/flaky').map((d) => d.status)).toEqual([500, 200]);
     expect(receiver.on('/gone')).toHaveLength(1);
@@ -275,7 +305,13 @@ describe('the trigger step', () => {
     expect(last).toEqual({ delivered: 0, refused: 0, failed: 1 });
     expect(await hookDeliveriesOf(app.db, t.workspaceId, eventId)).toEqual([{ hook_id: hook.body.hook_id, outcome: 'failed', http_status: 503 }]);
     const [listed] = (await app.request('GET', '/v1/hooks', { key: t.apiKey })).body.hooks;
-    expect(listed.last_delivery).toEqual({ event_id: eventId, outcome: 'failed', http_status: 503, detail: 'HTTP 503', settled_at: expect.stringMatching(/Z$/) });
+    expect(listed.last_delivery).toEqual({
+      event_id: eventId,
+      outcome: 'failed',
+      http_status: 503,
+      detail: 'HTTP 503',
+      settled_at: expect.stringMatching(/Z$/),
+    });
     expect(receiver.on('/down').length - before).toBe(TRIGGER_DELIVERY_ATTEMPTS - 1);
     // Settled: a later attempt sends nothing more.
     expect(await activityEnv(1).run(activities.publishJourneyTrigger, input)).toEqual({ delivered: 0, refused: 0, failed: 0 });
@@ -289,7 +325,15 @@ describe('the trigger step', () => {
     const lead = (await app.request('POST', '/v1/lead/create', { key: t.apiKey, body: { phone: newPhone(), first_name: 'First' } })).body.lead_id as string;
     const activities = createJourneyTriggerActivities({ db: app.db, logger: createLogger('silent', 'test'), ssrfAllowlist: ['127.0.0.1/8'] });
     const enrollmentId = randomUUID();
-    const step = { enrollmentId, workspaceId: t.workspaceId, leadId: lead, journeyId: t.journeyId, stepId: 'quiet', seq: 1, eventId: triggerEventId(enrollmentId, 1) };
+    const step = {
+      enrollmentId,
+      workspaceId: t.workspaceId,
+      leadId: lead,
+      journeyId: t.journeyId,
+      stepId: 'quiet',
+      seq: 1,
+      eventId: triggerEventId(enrollmentId, 1),
+    };
     expect(await activityEnv(1).run(activities.journeyTriggerEvent, step)).toEqual({ hooks: 1 });
     await app.request('PATCH', '/v1/lead/update', { key: t.apiKey, body: { lead_id: lead, first_name: 'Second' } });
     expect(await activityEnv(2).run(activities.journeyTriggerEvent, step)).toEqual({ hooks: 1 });

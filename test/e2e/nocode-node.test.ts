@@ -59,7 +59,8 @@ function nodeClient(apiKey: string, user: { user: string; password: string }) {
     expect(new Set(found).size).toBeLessThanOrEqual(1);
     return { leadId: found[0], variants: variants.length, hits: found.length };
   };
-  const hookApi = (method: string, path: string, body: unknown) => app.request(method, `/api/make-com/automation/${path}`, { body, headers: { authorization: `Bearer ${apiKey}` } });
+  const hookApi = (method: string, path: string, body: unknown) =>
+    app.request(method, `/api/make-com/automation/${path}`, { body, headers: { authorization: `Bearer ${apiKey}` } });
   return { v1, options, findByPhone, hookApi };
 }
 
@@ -95,7 +96,10 @@ describe('a no-code node against the running stack', () => {
 
     // Tags.
     expect((await node.v1('PATCH', '/lead/tag', { lead_id: leadId, tag: 'High_Priority' })).status).toBe(200);
-    expect((await node.v1('GET', `/lead/get?lead_id=${leadId}`)).body).toMatchObject({ company: 'Acme', tags: expect.arrayContaining(['High_Priority', 'journey_started']) });
+    expect((await node.v1('GET', `/lead/get?lead_id=${leadId}`)).body).toMatchObject({
+      company: 'Acme',
+      tags: expect.arrayContaining(['High_Priority', 'journey_started']),
+    });
     expect((await node.v1('DELETE', `/lead/tag?lead_id=${leadId}&tag=High_Priority`)).status).toBe(200);
     expect((await node.v1('GET', `/lead/get?lead_id=${leadId}`)).body.tags).not.toContain('High_Priority');
 
@@ -130,7 +134,11 @@ describe('a no-code node against the running stack', () => {
     });
 
     // Unsubscribe by URL, enroll another: nothing arrives.
-    expect((await node.hookApi('DELETE', 'unsubscribe', { webhook_url: webhookUrl })).body).toEqual({ status: 'success', hook_ids: [sub.body.hook_id], message: 'Hook deleted' });
+    expect((await node.hookApi('DELETE', 'unsubscribe', { webhook_url: webhookUrl })).body).toEqual({
+      status: 'success',
+      hook_ids: [sub.body.hook_id],
+      message: 'Hook deleted',
+    });
     const third = await node.v1('POST', '/lead/sendtoworkflow', { workflow_id: journey!.value, record: { phone: newPhone() } });
     expect((await finished(app, op.journeyId, third.body.lead_id)).history.find((h) => h.step_id === 'crm')!.detail).toMatch(/no subscribers$/);
     expect(receiver.on(path)).toHaveLength(1);

@@ -61,7 +61,11 @@ function conforms(method: string, path: string, res: HttpResult): void {
   if (res.status === 200 || res.status === 202) seen.add(`${method} ${path}`);
 }
 
-async function call(method: string, path: string, o: { body?: unknown; query?: Record<string, string>; key?: string | null; headers?: Record<string, string>; params?: Record<string, string> } = {}) {
+async function call(
+  method: string,
+  path: string,
+  o: { body?: unknown; query?: Record<string, string>; key?: string | null; headers?: Record<string, string>; params?: Record<string, string> } = {},
+) {
   const qs = o.query ? `?${new URLSearchParams(o.query).toString()}` : '';
   const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(o.params?.[name] ?? ''));
   const res = await app.request(method, concrete + qs, { key: o.key === null ? undefined : (o.key ?? ws.apiKey), body: o.body, headers: o.headers });
@@ -71,7 +75,10 @@ async function call(method: string, path: string, o: { body?: unknown; query?: R
 
 describe('the OpenAPI document against the handlers', () => {
   it('every answer of every route is documented and matches its declared schema', async () => {
-    const { id: journeyId } = await importSteps(app, ws.workspaceId, [{ id: 'wait', kind: 'wait', duration: 'PT1H' }, { id: 'end', kind: 'end' }]);
+    const { id: journeyId } = await importSteps(app, ws.workspaceId, [
+      { id: 'wait', kind: 'wait', duration: 'PT1H' },
+      { id: 'end', kind: 'end' },
+    ]);
     await call('GET', '/v1/me');
     await call('GET', '/v1/me', { key: null });
     for (const path of ['/healthz', '/readyz', '/metrics', '/webchat/avatar.svg', '/favicon.ico', '/favicon.svg']) await call('GET', path, { key: null });
@@ -79,11 +86,19 @@ describe('the OpenAPI document against the handlers', () => {
     await call('PUT', '/v1/lead/custom-fields', { body: { fields: [{ key: 'phone' }] } });
     await call('GET', '/v1/lead/custom-fields');
     const csv = { 'content-type': 'text/csv' };
-    const imported = await call('POST', '/v1/leads/import', { body: `phone,first_name,plan\n${newPhone()},Ann,gold\nnope,Bob,\n`, headers: csv, query: { tag: 'spring' } });
+    const imported = await call('POST', '/v1/leads/import', {
+      body: `phone,first_name,plan\n${newPhone()},Ann,gold\nnope,Bob,\n`,
+      headers: csv,
+      query: { tag: 'spring' },
+    });
     await call('POST', '/v1/leads/import', { body: `phone\n"${newPhone()}"x\n`, headers: csv });
     await call('POST', '/v1/leads/import', { body: '{"phone": 1}', headers: { 'content-type': 'application/json' } });
     await call('POST', '/v1/leads/import', { body: `phone\n${newPhone()}\n`, headers: csv, query: { on_conflict: 'merge' } });
-    await eventually(async () => (await app.request('GET', `/v1/leads/imports/${imported.body.import_id}`, { key: ws.apiKey })).body.status === 'completed', 60_000, 'the import');
+    await eventually(
+      async () => (await app.request('GET', `/v1/leads/imports/${imported.body.import_id}`, { key: ws.apiKey })).body.status === 'completed',
+      60_000,
+      'the import',
+    );
     await call('GET', '/v1/leads/imports/{id}', { params: { id: imported.body.import_id } });
     await call('GET', '/v1/leads/imports/{id}', { params: { id: randomUUID() } });
     await call('GET', '/v1/leads/imports', { query: { limit: '1' } });
@@ -111,7 +126,13 @@ describe('the OpenAPI document against the handlers', () => {
     for (const id of [journeyId, randomUUID()]) conforms('GET', '/v1/journeys/{id}', await app.request('GET', `/v1/journeys/${id}`, { key: ws.apiKey }));
     await call('POST', '/v1/journeys', { body: { name: 'Imported', steps: [{ id: 'end', kind: 'end' }] } });
     await call('POST', '/v1/journeys', { body: { name: 'Imported', steps: [{ id: 'x', kind: 'nope' }] } });
-    await call('POST', '/v1/journeys', { body: { id: (await importSteps(app, (await app.newWorkspace()).workspaceId, [{ id: 'end', kind: 'end' }])).id, name: 'x', steps: [{ id: 'end', kind: 'end' }] } });
+    await call('POST', '/v1/journeys', {
+      body: {
+        id: (await importSteps(app, (await app.newWorkspace()).workspaceId, [{ id: 'end', kind: 'end' }])).id,
+        name: 'x',
+        steps: [{ id: 'end', kind: 'end' }],
+      },
+    });
 
     await call('PATCH', '/v1/lead/update', { body: { lead_id: leadId, company: 'Initech', plan: null } });
     await call('PATCH', '/v1/lead/update', { body: { lead_id: randomUUID(), company: 'x' } });
@@ -234,7 +255,10 @@ describe('the OpenAPI document against the handlers', () => {
     await call('DELETE', '/v1/hooks', { query: { id: v1hook.body.hook_id } });
     // The automation routes (x-key superuser; proxy to an address the guard refuses: a failed action, still 200).
     const su = { key: null, headers: { 'x-key': ws.superuserKey! } };
-    const ran = await call('POST', '/api/automation/execute', { ...su, body: { automationType: 'proxy', nodeParams: { params: { apiURL: 'http://10.0.0.1/x' } } } });
+    const ran = await call('POST', '/api/automation/execute', {
+      ...su,
+      body: { automationType: 'proxy', nodeParams: { params: { apiURL: 'http://10.0.0.1/x' } } },
+    });
     await call('POST', '/api/automation/execute', { ...su, body: { automationType: 'proxy' } });
     await call('POST', '/api/automation/execute', { key: null, body: { automationType: 'proxy', nodeParams: {} } });
     await call('POST', '/api/automation/execute', { key: null, headers: { 'x-key': ws.apiKey }, body: { automationType: 'proxy', nodeParams: {} } });
@@ -260,7 +284,13 @@ describe('the OpenAPI document against the handlers', () => {
     // Connections and the OAuth flow (hubspot's client configured here; nothing reaches the vendor).
     app.config.oauthEnv = { OAUTH_HUBSPOT_CLIENT_ID: 'conformance-client', OAUTH_HUBSPOT_CLIENT_SECRET: 'conformance-secret' };
     app.config.OAUTH_RETURN_URLS = ['https://app.example.com/settings'];
-    const { connection } = await createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration: 'mailgun', kind: 'api_key', secrets: { api_key: 'k' } });
+    const { connection } = await createConnection(app.db, {
+      workspaceId: ws.workspaceId,
+      userId: null,
+      integration: 'mailgun',
+      kind: 'api_key',
+      secrets: { api_key: 'k' },
+    });
     await call('GET', '/v1/connections');
     await call('GET', '/v1/connections', { key: null });
     await call('GET', '/v1/connections/{id}', { params: { id: connection.id } });
@@ -282,12 +312,18 @@ describe('the OpenAPI document against the handlers', () => {
       }
       return { status: res.status, body, headers: res.headers };
     };
-    const redirected = await manual('/v1/connections/oauth/hubspot/start?return_url=https%3A%2F%2Fapp.example.com%2Fsettings', { authorization: `Bearer ${ws.apiKey}` });
+    const redirected = await manual('/v1/connections/oauth/hubspot/start?return_url=https%3A%2F%2Fapp.example.com%2Fsettings', {
+      authorization: `Bearer ${ws.apiKey}`,
+    });
     conforms('GET', '/v1/connections/oauth/{integration}/start', redirected);
     const stateOf = (url: string) => new URL(url).searchParams.get('state')!;
     const pageEnd = await manual(`/v1/connections/oauth/callback?state=${stateOf(started.body.authorize_url)}&error=access_denied`);
     conforms('GET', '/v1/connections/oauth/callback', pageEnd);
-    conforms('GET', '/v1/connections/oauth/callback', await manual(`/v1/connections/oauth/callback?state=${stateOf(redirected.headers.get('location')!)}&error=access_denied`));
+    conforms(
+      'GET',
+      '/v1/connections/oauth/callback',
+      await manual(`/v1/connections/oauth/callback?state=${stateOf(redirected.headers.get('location')!)}&error=access_denied`),
+    );
     conforms('GET', '/v1/connections/oauth/callback', await manual(`/v1/connections/oauth/callback?state=${stateOf(started.body.authorize_url)}&code=x`));
     await call('DELETE', '/v1/connections/{id}', { params: { id: connection.id } });
     await call('DELETE', '/v1/connections/{id}', { params: { id: connection.id } });
@@ -298,14 +334,23 @@ describe('the OpenAPI document against the handlers', () => {
 
   it('states that both Authorization and x-key at once is a 400 on every automation operation, and answers so (ST202)', async () => {
     const schemes = (doc as unknown as { components: { securitySchemes: Record<string, { description: string }> } }).components.securitySchemes;
-    for (const name of ['userJwt', 'superuserKey']) expect(schemes[name]!.description).toMatch(/Both Authorization and x-key sent: send exactly one of them \(400\)/);
+    for (const name of ['userJwt', 'superuserKey'])
+      expect(schemes[name]!.description).toMatch(/Both Authorization and x-key sent: send exactly one of them \(400\)/);
     const operations = Object.entries(doc.paths).filter(([path]) => path.startsWith('/api/automation/'));
     expect(operations.map(([path]) => path).sort()).toEqual(['/api/automation/execute', '/api/automation/integrations', '/api/automation/runs/{requestId}']);
     for (const [path, ops] of operations) {
       for (const [method, op] of Object.entries(ops)) {
-        expect([method, path, (op.responses['400'] as { description?: string })?.description]).toEqual([method, path, expect.stringMatching(/^Both Authorization and x-key sent/)]);
+        expect([method, path, (op.responses['400'] as { description?: string })?.description]).toEqual([
+          method,
+          path,
+          expect.stringMatching(/^Both Authorization and x-key sent/),
+        ]);
         const body = method === 'post' ? { automationType: 'proxy', nodeParams: { params: {} } } : undefined;
-        const res = await call(method.toUpperCase(), path, { body, headers: { 'x-key': ws.apiKey }, params: { requestId: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' } });
+        const res = await call(method.toUpperCase(), path, {
+          body,
+          headers: { 'x-key': ws.apiKey },
+          params: { requestId: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' },
+        });
         expect([path, res.status, res.body.error]).toEqual([path, 400, expect.stringMatching(/not both/)]);
       }
     }
@@ -317,7 +362,12 @@ describe('the OpenAPI document against the handlers', () => {
       for (const [method, op] of Object.entries(ops)) {
         const body = op.requestBody?.content['application/json'];
         if (body) {
-          expect([method, path, 'body example', body.example !== undefined && ajv.validate(body.schema, body.example)]).toEqual([method, path, 'body example', true]);
+          expect([method, path, 'body example', body.example !== undefined && ajv.validate(body.schema, body.example)]).toEqual([
+            method,
+            path,
+            'body example',
+            true,
+          ]);
         }
         for (const p of op.parameters ?? []) {
           if (p.in === 'header') continue;

@@ -10,7 +10,7 @@ afterAll(() => app.close());
 jest.setTimeout(120_000);
 
 describe('a `from` taken from GET /v1/phone-numbers', () => {
-  it('places a call with POST /v1/agent, for a number of the agent and for a detached one; another workspace\'s is refused', async () => {
+  it("places a call with POST /v1/agent, for a number of the agent and for a detached one; another workspace's is refused", async () => {
     const ws = await app.newWorkspace();
     const other = await app.newWorkspace();
     await app.db.query('UPDATE workspaces SET timezone = $2 WHERE id = $1', [ws.workspaceId, zoneInDaytime()]);

@@ -14,10 +14,9 @@ const expectRateLimited = (res: HttpResult, windowSeconds: number) => {
 
 /** The shared count of an API key's bucket in the database (what every api process sees). */
 const sharedHits = async (app: TestApp, apiKey: string) => {
-  const [row] = await app.db.query<{ hits: number }>(
-    `SELECT r.hits FROM rate_limits r JOIN api_keys k ON r.bucket = 'key:' || k.id WHERE k.key_hash = $1`,
-    [hashKey(apiKey)],
-  );
+  const [row] = await app.db.query<{ hits: number }>(`SELECT r.hits FROM rate_limits r JOIN api_keys k ON r.bucket = 'key:' || k.id WHERE k.key_hash = $1`, [
+    hashKey(apiKey),
+  ]);
   return row?.hits ?? 0;
 };
 
@@ -75,12 +74,21 @@ describe('rate limits', () => {
 
     it('refuses the automation routes in their own envelope (ST108), counted before auth like every route', async () => {
       const from = { 'x-forwarded-for': `${someAddress()}, 127.0.0.1` };
-      const execute = () => app.request('POST', '/api/automation/execute', { headers: { ...from, 'x-key': 'sbk_nope' }, body: { automationType: 'proxy', nodeParams: { params: {} } } });
+      const execute = () =>
+        app.request('POST', '/api/automation/execute', {
+          headers: { ...from, 'x-key': 'sbk_nope' },
+          body: { automationType: 'proxy', nodeParams: { params: {} } },
+        });
       for (let i = 0; i < 4; i++) expect((await execute()).status).toBe(401);
       const limited = await execute();
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect(limited.body).toMatchObject({ success: false, data: null, error: expect.stringMatching(/^Too many requests: .* per client address/), requestId: expect.any(String) });
+      expect(limited.body).toMatchObject({
+        success: false,
+        data: null,
+        error: expect.stringMatching(/^Too many requests: .* per client address/),
+        requestId: expect.any(String),
+      });
       const listed = await app.request('GET', '/api/automation/integrations', { headers: from });
       expect([listed.status, listed.body.success]).toEqual([429, false]);
     });

@@ -10,7 +10,9 @@ import { testEnv } from '../helpers/env';
 import { testConfig, startTestApp } from '../helpers/stack';
 import { killWorkerProcesses, startWorkerProcess } from '../helpers/worker-process';
 
-const ours = Object.values(SA).map((k) => k.name).sort();
+const ours = Object.values(SA)
+  .map((k) => k.name)
+  .sort();
 let connection: Connection;
 
 beforeAll(async () => {

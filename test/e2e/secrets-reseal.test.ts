@@ -20,7 +20,14 @@ describe('switchboard secrets reseal', () => {
   const db = createDb(url, { max: 2 });
   const [oldKey, newKey, lostKey] = [randomBytes(32), randomBytes(32), randomBytes(32)];
   const cli = (...args: string[]) =>
-    runCli(args, { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: url, LOG_LEVEL: 'warn', ENCRYPTION_KEY: newKey.toString('base64'), ENCRYPTION_KEYS_PREVIOUS: oldKey.toString('hex') });
+    runCli(args, {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: url,
+      LOG_LEVEL: 'warn',
+      ENCRYPTION_KEY: newKey.toString('base64'),
+      ENCRYPTION_KEYS_PREVIOUS: oldKey.toString('hex'),
+    });
 
   beforeAll(async () => {
     await admin.query(`CREATE DATABASE ${name}`);
@@ -39,7 +46,13 @@ describe('switchboard secrets reseal', () => {
       const ws = await createWorkspace(db, { name: `w${i}` });
       const secrets = { api_key: `key-${i}` };
       const { connection } = await createConnection(db, { workspaceId: ws.id, userId: null, integration: 'slack', kind: 'api_key', secrets }, old);
-      plain.push({ table: 'integration_connections', id: connection.id, column: 'credentials_enc', aad: connectionAad(connection.id), value: JSON.stringify(secrets) });
+      plain.push({
+        table: 'integration_connections',
+        id: connection.id,
+        column: 'credentials_enc',
+        aad: connectionAad(connection.id),
+        value: JSON.stringify(secrets),
+      });
       const first = (await webhookSecrets(db, ws.id, old))!;
       if (i === 0) {
         const rotated = (await rotateWebhookSecret(db, ws.id, 3600, old))!;
@@ -53,7 +66,14 @@ describe('switchboard secrets reseal', () => {
     // Stopped after its first value (as by Ctrl-C): one value is under the new key, the rest still under the old.
     const ring = new Keyring(newKey, [oldKey]);
     const stop = new Error('stopped');
-    await expect(resealSecrets(db, ring, { batchSize: 1, onProgress: (p) => { if (p.resealed === 1) throw stop; } })).rejects.toBe(stop);
+    await expect(
+      resealSecrets(db, ring, {
+        batchSize: 1,
+        onProgress: (p) => {
+          if (p.resealed === 1) throw stop;
+        },
+      }),
+    ).rejects.toBe(stop);
 
     const run = await cli('secrets', 'reseal');
     expect(run.stderr).toMatch(/integration_connections\.credentials_enc: 2\/2 resealed/);
@@ -61,7 +81,11 @@ describe('switchboard secrets reseal', () => {
     const out = JSON.parse(run.stdout);
     expect(out.status).toBe('success');
     const resealed = out.columns.map((c: { column: string; resealed: number }) => [c.column, c.resealed]);
-    expect(resealed).toEqual([['integration_connections.credentials_enc', 2], ['workspaces.webhook_secret_enc', 3], ['workspaces.previous_webhook_secret_enc', 1]]);
+    expect(resealed).toEqual([
+      ['integration_connections.credentials_enc', 2],
+      ['workspaces.webhook_secret_enc', 3],
+      ['workspaces.previous_webhook_secret_enc', 1],
+    ]);
 
     // The new key alone opens every value, and each is what was sealed.
     const current = new Keyring(newKey);
@@ -71,12 +95,20 @@ describe('switchboard secrets reseal', () => {
     }
     const again = await cli('secrets', 'reseal');
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout).columns.map((c: { resealed: number; stale: number }) => [c.stale, c.resealed])).toEqual([[0, 0], [0, 0], [0, 0]]);
+    expect(JSON.parse(again.stdout).columns.map((c: { resealed: number; stale: number }) => [c.stale, c.resealed])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]);
   });
 
   it('leaves a value it cannot open as it is, names its row and exits 1', async () => {
     const ws = await createWorkspace(db, { name: 'lost' });
-    const { connection } = await createConnection(db, { workspaceId: ws.id, userId: null, integration: 'slack', kind: 'api_key', secrets: { api_key: 'x' } }, new Keyring(lostKey));
+    const { connection } = await createConnection(
+      db,
+      { workspaceId: ws.id, userId: null, integration: 'slack', kind: 'api_key', secrets: { api_key: 'x' } },
+      new Keyring(lostKey),
+    );
     const [before] = await db.query<{ v: Buffer }>('SELECT credentials_enc AS v FROM integration_connections WHERE id = $1', [connection.id]);
     const run = await cli('secrets', 'reseal');
     expect(run.code).toBe(1);

@@ -80,7 +80,9 @@ describe('the carrier simulator, through the Twilio client', () => {
     expect(statuses(parent)).toEqual(['queued', 'ringing', 'in-progress', 'completed']);
     expect(parent[2]!.event.answeredBy).toBe('human');
     expect(parent[3]!.event).toMatchObject({ disposition: 'Completed', transcript: SIMULATED_TRANSCRIPT, durationSeconds: 5 });
-    expect(parent[3]!.event.recordingUrl).toBe(`https://api.twilio.com/2010-04-01/Accounts/${sim.accountSid}/Recordings/RE${parent[3]!.event.callSid.slice(2)}`);
+    expect(parent[3]!.event.recordingUrl).toBe(
+      `https://api.twilio.com/2010-04-01/Accounts/${sim.accountSid}/Recordings/RE${parent[3]!.event.callSid.slice(2)}`,
+    );
     expect(parent[3]!.form.get('Direction')).toBe('outbound-api');
     expect(legs).toEqual([]);
   });
@@ -147,7 +149,13 @@ describe('the carrier simulator, through the Twilio client', () => {
       expect({ path, status: res.status, problems: read.response(new URL(base + path).pathname, body) }).toEqual({ path, status: 200, problems: [] });
       return body;
     };
-    expect(await raw(`/${providerCallId}.json`)).toMatchObject({ sid: providerCallId, status: 'completed', answered_by: 'human', parent_call_sid: null, duration: expect.stringMatching(/^\d+$/) });
+    expect(await raw(`/${providerCallId}.json`)).toMatchObject({
+      sid: providerCallId,
+      status: 'completed',
+      answered_by: 'human',
+      parent_call_sid: null,
+      duration: expect.stringMatching(/^\d+$/),
+    });
     const children = (await raw(`.json?ParentCallSid=${providerCallId}&PageSize=50`)) as { calls: { sid: string; status: string; to: string }[] };
     // Newest first, as Twilio lists; the same legs and ends the callbacks reported.
     expect(children.calls.map((c) => [c.sid, c.status, c.to])).toEqual([
@@ -155,7 +163,9 @@ describe('the carrier simulator, through the Twilio client', () => {
       [legs[0]![0]!.event.callSid, 'failed', TRANSFER],
     ]);
     expect(await provider.listCalls({ to: '+17145550006', from: '+17145550000' })).toEqual(
-      expect.arrayContaining([expect.objectContaining({ sid: providerCallId, parentCallSid: null, status: 'completed', answeredBy: 'human', endedAt: expect.any(String) })]),
+      expect.arrayContaining([
+        expect.objectContaining({ sid: providerCallId, parentCallSid: null, status: 'completed', answeredBy: 'human', endedAt: expect.any(String) }),
+      ]),
     );
     expect(await provider.fetchCall(legs[0]![0]!.event.callSid)).toMatchObject({ parentCallSid: providerCallId, status: 'failed' });
     const unknown = await fetch(`${base}/CA0000000000000000000000000000dead.json`, { headers: auth });
@@ -218,7 +228,14 @@ describe('the carrier simulator, through the Twilio client', () => {
     const otherAccount = createTwilioProvider({ baseUrl: sim.url, accountSid: 'AC11111111111111111111111111111111', authToken: TOKEN });
     for (const p of [wrongToken, otherAccount]) {
       await expect(
-        p.placeCall({ callId: randomUUID(), to: '+17145550001', from: LEAD, voiceAgentUrl: 'http://127.0.0.1:9/v', statusCallbackUrl: receiver.url, machineDetection: 'off' }),
+        p.placeCall({
+          callId: randomUUID(),
+          to: '+17145550001',
+          from: LEAD,
+          voiceAgentUrl: 'http://127.0.0.1:9/v',
+          statusCallbackUrl: receiver.url,
+          machineDetection: 'off',
+        }),
       ).rejects.toMatchObject({ code: 'provider_auth_failed', retryable: false });
     }
     expect(sim.ledger.entries.length).toBe(before);
@@ -227,10 +244,24 @@ describe('the carrier simulator, through the Twilio client', () => {
   it('refuses a malformed call request before sending anything', async () => {
     const before = creates;
     await expect(
-      provider.placeCall({ callId: randomUUID(), to: '7145550001', from: LEAD, voiceAgentUrl: 'http://127.0.0.1:9/v', statusCallbackUrl: receiver.url, machineDetection: 'off' }),
+      provider.placeCall({
+        callId: randomUUID(),
+        to: '7145550001',
+        from: LEAD,
+        voiceAgentUrl: 'http://127.0.0.1:9/v',
+        statusCallbackUrl: receiver.url,
+        machineDetection: 'off',
+      }),
     ).rejects.toMatchObject({ code: 'invalid_call_request', retryable: false, message: expect.stringContaining('to: must be an E.164 phone number') });
     await expect(
-      provider.placeCall({ callId: randomUUID(), to: '+17145550001', from: LEAD, voiceAgentUrl: 'not a url', statusCallbackUrl: receiver.url, machineDetection: 'off' }),
+      provider.placeCall({
+        callId: randomUUID(),
+        to: '+17145550001',
+        from: LEAD,
+        voiceAgentUrl: 'not a url',
+        statusCallbackUrl: receiver.url,
+        machineDetection: 'off',
+      }),
     ).rejects.toMatchObject({ code: 'invalid_call_request', message: expect.stringContaining('voiceAgentUrl') });
     expect(creates).toBe(before);
   });
@@ -274,12 +305,24 @@ describe('cancelling and hanging up in the simulator (real-time speed)', () => {
     try {
       const provider = createTwilioProvider({ baseUrl: sim.url, accountSid: sim.accountSid, authToken: TOKEN });
       const place = (to: string, callId: string) =>
-        provider.placeCall({ callId, to, from: LEAD, voiceAgentUrl: 'http://127.0.0.1:9/v', statusCallbackUrl: `${receiver.url}/s?c=${callId}`, machineDetection: 'off' });
+        provider.placeCall({
+          callId,
+          to,
+          from: LEAD,
+          voiceAgentUrl: 'http://127.0.0.1:9/v',
+          statusCallbackUrl: `${receiver.url}/s?c=${callId}`,
+          machineDetection: 'off',
+        });
 
       const ringing = await place('+17145550003', 'ring');
       await provider.cancelCall(ringing.providerCallId);
       await sim.settled(ringing.providerCallId);
-      expect(sim.ledger.find(ringing.providerCallId)!.entry.callbacks.map((c) => c.status).at(-1)).toBe('canceled');
+      expect(
+        sim.ledger
+          .find(ringing.providerCallId)!
+          .entry.callbacks.map((c) => c.status)
+          .at(-1),
+      ).toBe('canceled');
       expect(receiver.received.filter((c) => c.url.endsWith('c=ring')).map((c) => c.event.status)).not.toContain('no-answer');
 
       const answered = await place('+17145550001', 'talk');
@@ -323,20 +366,31 @@ describe('the simulator as a process', () => {
       const provider = createTwilioProvider({ baseUrl: url, accountSid: 'AC00000000000000000000000000000000', authToken: TOKEN });
       const callId = randomUUID();
       const { providerCallId } = await provider.placeCall({
-        callId, to: '+17145550007', from: LEAD, voiceAgentUrl: 'http://127.0.0.1:9/v', statusCallbackUrl: 'http://127.0.0.1:9/s', machineDetection: 'off',
+        callId,
+        to: '+17145550007',
+        from: LEAD,
+        voiceAgentUrl: 'http://127.0.0.1:9/v',
+        statusCallbackUrl: 'http://127.0.0.1:9/s',
+        machineDetection: 'off',
       });
       const { calls } = (await (await fetch(`${url}/ledger`)).json()) as { calls: LedgerEntry[] };
       expect(calls).toMatchObject([{ callId, sid: providerCallId, rule: 'silent' }]);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ entries: [{ callId, sid: providerCallId }], calls: [{ sid: providerCallId, status: 'queued' }] });
+      expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({
+        entries: [{ callId, sid: providerCallId }],
+        calls: [{ sid: providerCallId, status: 'queued' }],
+      });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
 
   it('refuses a bad --speed with a clear message', async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), 'src/telephony/simulator/main.ts', '--speed', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), 'src/telephony/simulator/main.ts', '--speed', '0'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -372,15 +426,32 @@ describe('the simulator across a restart (its state file)', () => {
       const mine = receiver.received.filter((c) => c.url.endsWith(`call_id=${callId}`));
       const parent = mine.filter((c) => c.event.callSid === providerCallId);
       const legs = mine.filter((c) => c.event.parentCallSid === providerCallId);
-      expect(parent.map((c) => [c.event.status, c.event.sequence])).toEqual([['queued', 0], ['ringing', 1], ['in-progress', 2], ['completed', 3]]);
-      expect(legs.map((c) => [c.event.status, c.event.sequence])).toEqual([['queued', 0], ['ringing', 1], ['in-progress', 2], ['completed', 3]]);
+      expect(parent.map((c) => [c.event.status, c.event.sequence])).toEqual([
+        ['queued', 0],
+        ['ringing', 1],
+        ['in-progress', 2],
+        ['completed', 3],
+      ]);
+      expect(legs.map((c) => [c.event.status, c.event.sequence])).toEqual([
+        ['queued', 0],
+        ['ringing', 1],
+        ['in-progress', 2],
+        ['completed', 3],
+      ]);
       expect(mine.every((c) => c.signatureValid)).toBe(true);
       expect(sim.ledger.forCallId(callId)).toMatchObject({ status: 'completed', legs: [{ status: 'completed', to: TRANSFER }] });
       expect(sim.ledger.forCallId(callId)!.callbacks).toHaveLength(8);
       const provider = createTwilioProvider({ baseUrl: sim.url, accountSid: sim.accountSid, authToken: TOKEN });
       expect(await provider.fetchCall(providerCallId)).toMatchObject({ status: 'completed', answeredBy: 'human' });
       // A create repeated after the restart is still recognised by its call id.
-      await provider.placeCall({ callId, to: '+17145550005', from: LEAD, voiceAgentUrl: 'http://127.0.0.1:9/v', statusCallbackUrl: `${receiver.url}/s`, machineDetection: 'off' });
+      await provider.placeCall({
+        callId,
+        to: '+17145550005',
+        from: LEAD,
+        voiceAgentUrl: 'http://127.0.0.1:9/v',
+        statusCallbackUrl: `${receiver.url}/s`,
+        machineDetection: 'off',
+      });
       expect(sim.ledger.entries.filter((e) => e.callId === callId)).toEqual([expect.objectContaining({ repeatedCreates: 1 })]);
     } finally {
       await sim.close();

@@ -46,14 +46,19 @@ describe('payloads in Temporal are encrypted; the codec endpoint decodes them fo
       enableHeaders: true,
       headers: [{ name: 'X-Custom', value: secrets.header }],
     };
-    const res = await app.request('POST', '/api/automation/execute', { body: { automationType: 'proxy', nodeParams: { params } }, headers: { 'x-key': ws.superuserKey } });
+    const res = await app.request('POST', '/api/automation/execute', {
+      body: { automationType: 'proxy', nodeParams: { params } },
+      headers: { 'x-key': ws.superuserKey },
+    });
     expect(res.status).toBe(200);
     expect(fake.received('POST', '/secret')[0]?.headers.authorization).toBe(`Bearer ${secrets.bearer}`);
     const workflowId = res.body.metadata.workflowId as string;
     await app.temporal.client.workflow.getHandle(workflowId).result();
 
     // As anyone reading Temporal's store sees it: a client without the codec.
-    const raw = await new Client({ connection: app.temporal.connection, namespace: app.config.TEMPORAL_NAMESPACE }).workflow.getHandle(workflowId).fetchHistory();
+    const raw = await new Client({ connection: app.temporal.connection, namespace: app.config.TEMPORAL_NAMESPACE }).workflow
+      .getHandle(workflowId)
+      .fetchHistory();
     const bytes = historyBytes(raw);
     for (const secret of Object.values(secrets)) expect(bytes.includes(secret)).toBe(false);
     const input = raw.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
@@ -64,7 +69,13 @@ describe('payloads in Temporal are encrypted; the codec endpoint decodes them fo
     for (const secret of Object.values(secrets)) expect(decoded.includes(secret)).toBe(true);
 
     // And through the endpoint, as the Web UI asks it.
-    const asJson = { metadata: { encoding: Buffer.from(input.metadata!.encoding!).toString('base64'), 'encryption-key-id': Buffer.from(input.metadata!['encryption-key-id']!).toString('base64') }, data: Buffer.from(input.data!).toString('base64') };
+    const asJson = {
+      metadata: {
+        encoding: Buffer.from(input.metadata!.encoding!).toString('base64'),
+        'encryption-key-id': Buffer.from(input.metadata!['encryption-key-id']!).toString('base64'),
+      },
+      data: Buffer.from(input.data!).toString('base64'),
+    };
     const out = await codec('/temporal-codec/decode', { payloads: [asJson] }, { 'x-namespace': 'default' });
     expect(out.status).toBe(200);
     const plain = Buffer.from(out.body.payloads[0].data, 'base64').toString();
@@ -100,7 +111,9 @@ describe('payloads in Temporal are encrypted; the codec endpoint decodes them fo
       expect(res.status).toBe(400);
       expect(res.body.status).toBe('failed');
     }
-    const tampered = await codec('/temporal-codec/decode', { payloads: [{ metadata: { encoding: Buffer.from(ENCRYPTED_ENCODING).toString('base64') }, data: Buffer.from('x'.repeat(64)).toString('base64') }] });
+    const tampered = await codec('/temporal-codec/decode', {
+      payloads: [{ metadata: { encoding: Buffer.from(ENCRYPTED_ENCODING).toString('base64') }, data: Buffer.from('x'.repeat(64)).toString('base64') }],
+    });
     expect(tampered.status).toBe(400);
     expect(tampered.body.message).toMatch(/does not decrypt/);
   });
@@ -108,7 +121,10 @@ describe('payloads in Temporal are encrypted; the codec endpoint decodes them fo
   it('answers the Temporal UI’s CORS preflight for its origin only', async () => {
     const ui = `http://127.0.0.1:${app.config.TEMPORAL_UI_PORT}`;
     const ask = (origin: string) =>
-      fetch(`${app.url}/temporal-codec/decode`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' } });
+      fetch(`${app.url}/temporal-codec/decode`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' },
+      });
     const ok = await ask(ui);
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe(ui);
@@ -127,7 +143,14 @@ describe('the dev stack’s Temporal Web UI decodes through the api', () => {
     const config = testConfig({ TEMPORAL_UI_PORT: String(uiPort), PORT: '3999' });
     const endpoint = uiCodecEndpoint(config)!;
     expect(endpoint).toBe(`http://127.0.0.1:3999/temporal-codec/${codecToken(config)}`);
-    const server = await startTemporalDevServer({ cli: await resolveTemporalCli({ say: () => undefined }), host: '127.0.0.1', port, uiPort, namespace: 'default', uiCodecEndpoint: endpoint });
+    const server = await startTemporalDevServer({
+      cli: await resolveTemporalCli({ say: () => undefined }),
+      host: '127.0.0.1',
+      port,
+      uiPort,
+      namespace: 'default',
+      uiCodecEndpoint: endpoint,
+    });
     try {
       const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
       expect(settings.Codec.Endpoint).toBe(endpoint);

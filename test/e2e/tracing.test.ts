@@ -50,12 +50,16 @@ function roots(spans: ReceivedSpan[]): ReceivedSpan[] {
 
 /** The spans of a trace once every wanted name is among them (flushing the SDK while waiting). */
 async function traceWith(ctx: { receiver: OtlpReceiver; tracing: Tracing }, traceId: string, wanted: RegExp[]): Promise<ReceivedSpan[]> {
-  return eventually(async () => {
-    await ctx.tracing.flush();
-    const spans = ctx.receiver.spans.filter((s) => s.traceId === traceId);
-    // Spans leave in batches as they end: wait until every parent has arrived too.
-    return wanted.every((w) => spans.some((s) => w.test(s.name))) && roots(spans).length === 1 && spans;
-  }, 60_000, `spans ${wanted.join(', ')} in one connected trace ${traceId}`);
+  return eventually(
+    async () => {
+      await ctx.tracing.flush();
+      const spans = ctx.receiver.spans.filter((s) => s.traceId === traceId);
+      // Spans leave in batches as they end: wait until every parent has arrived too.
+      return wanted.every((w) => spans.some((s) => w.test(s.name))) && roots(spans).length === 1 && spans;
+    },
+    60_000,
+    `spans ${wanted.join(', ')} in one connected trace ${traceId}`,
+  );
 }
 
 /**
@@ -88,7 +92,10 @@ describe('POST /v1/agent, exported as http/protobuf', () => {
     const parent = parseTraceparent(placed!.headers.traceparent);
     const spans = await traceWith(ctx, parent.traceId, [/^POST \/v1\/agent$/, /^StartWorkflow:outboundCall$/, /^RunWorkflow:outboundCall$/, /^RunActivity:/]);
     const named = (re: RegExp) => spans.filter((s) => re.test(s.name));
-    expect(named(/^POST \/v1\/agent$/)[0]).toMatchObject({ kind: SpanKind.SERVER + 1, attributes: { 'http.route': '/v1/agent', 'http.response.status_code': 200 } });
+    expect(named(/^POST \/v1\/agent$/)[0]).toMatchObject({
+      kind: SpanKind.SERVER + 1,
+      attributes: { 'http.route': '/v1/agent', 'http.response.status_code': 200 },
+    });
     expect(named(/^StartActivity:/).length).toBeGreaterThan(0);
     // The carrier request's own client span is the parent the carrier was told of.
     const outgoing = spans.find((s) => s.spanId === parent.spanId);
@@ -106,7 +113,11 @@ describe('POST /v1/agent, exported as http/protobuf', () => {
     const workflowId = callWorkflowId(res.body.call_id);
     const history = await app.temporal.client.workflow.getHandle(workflowId).fetchHistory();
     expect(Object.keys(history.events![0]!.workflowExecutionStartedEventAttributes!.header!.fields!)).toContain('_tracer-data');
-    await Worker.runReplayHistory({ workflowBundle: { codePath: testEnv('bundlePath') }, dataConverter: temporalDataConverter(app.config), sinks: workerTracing().sinks }, history, workflowId);
+    await Worker.runReplayHistory(
+      { workflowBundle: { codePath: testEnv('bundlePath') }, dataConverter: temporalDataConverter(app.config), sinks: workerTracing().sinks },
+      history,
+      workflowId,
+    );
   });
 });
 
@@ -128,7 +139,13 @@ describe('POST /api/automation/execute, exported as http/json', () => {
     const phone = '+12125550147';
     const body = {
       automationType: 'proxy',
-      nodeParams: { params: { apiMethod: 'POST', apiURL: `${fake.url}/contacts?email=${encodeURIComponent(email)}&phone=${encodeURIComponent(phone)}`, requestBodyJson: { email, phone } } },
+      nodeParams: {
+        params: {
+          apiMethod: 'POST',
+          apiURL: `${fake.url}/contacts?email=${encodeURIComponent(email)}&phone=${encodeURIComponent(phone)}`,
+          requestBodyJson: { email, phone },
+        },
+      },
     };
     const res = await app.request('POST', '/api/automation/execute', { headers: { 'x-key': ws.superuserKey }, body });
     expect(res.status).toBe(200);

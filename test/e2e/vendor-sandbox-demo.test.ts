@@ -22,7 +22,10 @@ function readmeCurls(): Curl[] {
   const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
   const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('/api/automation/execute'));
   if (!block) throw new Error('README has no sh block with /api/automation/execute');
-  const commands = block.replace(/\\\n\s*/g, ' ').split('\n').filter((l) => l.startsWith('curl '));
+  const commands = block
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .filter((l) => l.startsWith('curl '));
   return commands.map((line) => {
     const words = [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
     const curl: Curl = { method: 'GET', url: '', headers: {}, body: undefined };
@@ -100,7 +103,14 @@ test('"not connected" names the command that connects; a connection elsewhere on
 
   const before = sandbox.ledger.entries.length;
   const elsewhere = `http://127.0.0.1:${testEnv('temporalAddress').split(':')[1]}/slack/api`;
-  await createConnection(app.db, { workspaceId: ws.workspaceId, userId: null, integration: 'slack', kind: 'api_key', secrets: { api_key: SANDBOX_TOKEN }, settings: { base_url: elsewhere } });
+  await createConnection(app.db, {
+    workspaceId: ws.workspaceId,
+    userId: null,
+    integration: 'slack',
+    kind: 'api_key',
+    secrets: { api_key: SANDBOX_TOKEN },
+    settings: { base_url: elsewhere },
+  });
   const refused = await execute(ws.superuserKey, body);
   expect(refused.body).toMatchObject({ success: false, metadata: { errorType: 'ssrf_blocked' } });
   expect(sandbox.ledger.entries.length).toBe(before);

@@ -26,7 +26,12 @@ const graph = () => ({
       type: 'automation',
       integration: 'proxy',
       action: 'request',
-      params: { apiMethod: 'POST', apiURL: `${fake.url}/crm`, requestBodyJson: { company: 'company', source: 'chat' }, customFields: [{ field: 'requestBodyJson.company', customFieldEnabled: true }] },
+      params: {
+        apiMethod: 'POST',
+        apiURL: `${fake.url}/crm`,
+        requestBodyJson: { company: 'company', source: 'chat' },
+        customFields: [{ field: 'requestBodyJson.company', customFieldEnabled: true }],
+      },
       next: 'synced',
       on_failure: 'sorry',
     },
@@ -40,7 +45,9 @@ const graph = () => ({
 beforeAll(async () => {
   fake = await startVendorFake();
   // The vendor refuses company "Broken".
-  fake.on('POST', '/crm', (req) => ((req.body as { company?: string }).company === 'Broken' ? { status: 422, body: { message: 'bad company' } } : { status: 201, body: { id: 'c1' } }));
+  fake.on('POST', '/crm', (req) =>
+    (req.body as { company?: string }).company === 'Broken' ? { status: 422, body: { message: 'bad company' } } : { status: 201, body: { id: 'c1' } },
+  );
   app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8' } });
   const ws = await app.newWorkspace();
   flowId = (await importFlow(app.db, ws.workspaceId, { name: 'crm', publicChat: true, ownerName: 'Ava', graph: parseFlowGraph(graph()) })).id;
@@ -55,10 +62,14 @@ const wsUrl = (session: string) => `${app.url.replace(/^http/, 'ws')}/webchat/fl
 const contents = (frames: Frame[]) => frames.map((f) => `${f.type}:${f.content ?? ''}`);
 const crmRequests = (company: string) => fake.received('POST', '/crm').filter((r) => (r.body as { company?: string }).company === company);
 const recorded = (sid: string, n = 1) =>
-  eventually(async () => {
-    const rows = await chatAutomations(app.db, sid);
-    return rows.length >= n && rows;
-  }, 30_000, 'the automation recorded on the conversation');
+  eventually(
+    async () => {
+      const rows = await chatAutomations(app.db, sid);
+      return rows.length >= n && rows;
+    },
+    30_000,
+    'the automation recorded on the conversation',
+  );
 
 test('the action runs with the captured answer as its custom field; success is recorded and the flow goes on', async () => {
   const c = new ChatClient(wsUrl('null'));
@@ -94,7 +105,11 @@ test('a failed action is recorded and the flow follows on_failure; the chat goes
 test('a message resent with the same id (its reply lost) is answered by the first turn: the action ran once', async () => {
   // An anonymous session stored by POST /webchat/session (a connect alone stores nothing).
   const sid = (await app.request('POST', '/webchat/session', { body: { record: { phone: '17145550160' }, flow_id: flowId } })).body.session as string;
-  const conversation = new Conversation({ config: app.config, db: app.db, temporal: app.temporal }, (await findChatSession(app.db, sid))!, (await findFlow(app.db, flowId))!);
+  const conversation = new Conversation(
+    { config: app.config, db: app.db, temporal: app.temporal },
+    (await findChatSession(app.db, sid))!,
+    (await findFlow(app.db, flowId))!,
+  );
   const id = randomUUID();
   const first = await conversation.send(id, 'Once Inc');
   const again = await conversation.send(id, 'Once Inc');
@@ -109,7 +124,14 @@ test('an opening that reaches an automation node waits for the visitor: the firs
   const opening = {
     nodes: [
       { id: 'start', type: 'start', next: 'ping' },
-      { id: 'ping', type: 'automation', integration: 'proxy', action: 'request', params: { apiMethod: 'POST', apiURL: `${fake.url}/crm`, requestBodyJson: { company: 'Opening' } }, next: 'hello' },
+      {
+        id: 'ping',
+        type: 'automation',
+        integration: 'proxy',
+        action: 'request',
+        params: { apiMethod: 'POST', apiURL: `${fake.url}/crm`, requestBodyJson: { company: 'Opening' } },
+        next: 'hello',
+      },
       { id: 'hello', type: 'question', text: 'Hello! Your name?', field: 'first_name', next: 'end' },
       { id: 'end', type: 'end' },
     ],

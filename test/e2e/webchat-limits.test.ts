@@ -138,7 +138,8 @@ describe('chat upgrades and the per-address limits', () => {
 
   test('connects to session/null count as new chats, with POST /webchat/session; a connect that says nothing stores nothing', async () => {
     const address = someAddress();
-    const post = () => limited.request('POST', '/webchat/session', { body: { record: { phone: '17145550199' }, flow_id: limitedFlow }, headers: from(address) });
+    const post = () =>
+      limited.request('POST', '/webchat/session', { body: { record: { phone: '17145550199' }, flow_id: limitedFlow }, headers: from(address) });
     expect((await post()).status).toBe(200);
     await served(urlOf(limited, limitedFlow, 'null'), address);
     await served(urlOf(limited, limitedFlow, 'null'), address);
@@ -176,7 +177,14 @@ describe('chat upgrades and the per-address limits', () => {
       const flow = (await importFlow(capped.db, workspaceId, { name: 'Capped', publicChat: true, ownerName: 'Ava', graph })).id;
       const address = someAddress();
       const clients = Array.from({ length: 150 }, () => new ChatClient(urlOf(capped, flow, 'null'), from(address)));
-      const outcomes = await Promise.all(clients.map((c) => c.opened.then(() => 'open', (err: Error) => err.message)));
+      const outcomes = await Promise.all(
+        clients.map((c) =>
+          c.opened.then(
+            () => 'open',
+            (err: Error) => err.message,
+          ),
+        ),
+      );
       expect(outcomes.filter((o) => o === 'open')).toHaveLength(20);
       expect(outcomes.filter((o) => o === 'upgrade refused: 429')).toHaveLength(130);
       const open = clients.filter((_, i) => outcomes[i] === 'open');
@@ -191,10 +199,17 @@ describe('chat upgrades and the per-address limits', () => {
       // Closed sockets free their places.
       for (const c of open) c.close();
       await Promise.all(open.map((c) => c.closed));
-      const again = await eventually(async () => {
-        const c = new ChatClient(urlOf(capped, flow, 'null'), from(address));
-        return c.opened.then(() => c, () => false as const);
-      }, 30_000, 'a place under the cap');
+      const again = await eventually(
+        async () => {
+          const c = new ChatClient(urlOf(capped, flow, 'null'), from(address));
+          return c.opened.then(
+            () => c,
+            () => false as const,
+          );
+        },
+        30_000,
+        'a place under the cap',
+      );
       again.close();
     } finally {
       await capped.close();

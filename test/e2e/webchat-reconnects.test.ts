@@ -22,7 +22,8 @@ const graph = {
 
 let app: TestApp;
 let flowId: string;
-const wsUrl = (session: string, reconnect: boolean, query = '') => `${app.url.replace(/^http/, 'ws')}/webchat/flow/${flowId}/session/${session}/r/${reconnect}${query}`;
+const wsUrl = (session: string, reconnect: boolean, query = '') =>
+  `${app.url.replace(/^http/, 'ws')}/webchat/flow/${flowId}/session/${session}/r/${reconnect}${query}`;
 const shape = (frames: Frame[]) => frames.map((f) => [f.type, f.id, f.content]);
 
 beforeAll(async () => {
@@ -85,11 +86,17 @@ test('a conversation stored as ended is served from Postgres alone, without aski
   const stored = await chatMessagesAfter(app.db, sid, 0);
   const queries = jest.spyOn(Conversation.prototype, 'unsaved');
   const plain = new ChatClient(wsUrl(sid, false));
-  expect((await plain.take(4)).slice(2).map((f) => [f.type, f.content])).toEqual([['message', 'Flow has ended'], ['end', undefined]]);
+  expect((await plain.take(4)).slice(2).map((f) => [f.type, f.content])).toEqual([
+    ['message', 'Flow has ended'],
+    ['end', undefined],
+  ]);
   expect((await plain.closed).code).toBe(1000);
   const replay = new ChatClient(wsUrl(sid, true, `?last=${stored[1]!.id}`));
   const frames = await replay.until('end');
-  expect(frames.slice(2).map((f) => [f.type, f.id])).toEqual([...stored.slice(2).map((m) => [m.sender === 'bot' ? 'message' : 'recv', m.id]), ['end', undefined]]);
+  expect(frames.slice(2).map((f) => [f.type, f.id])).toEqual([
+    ...stored.slice(2).map((m) => [m.sender === 'bot' ? 'message' : 'recv', m.id]),
+    ['end', undefined],
+  ]);
   expect((await replay.closed).code).toBe(1000);
   expect(queries).not.toHaveBeenCalled();
 });

@@ -132,7 +132,10 @@ describe('sessions bound before sessions took a key (all of them unverified)', (
       await db.query("INSERT INTO workspaces (id, name) VALUES ($1, 'w')", [workspace]);
       await db.query("INSERT INTO flows (id, workspace_id, name, owner_name, graph) VALUES ($1, $2, 'f', 'o', '{}')", [flow, workspace]);
       await db.query("INSERT INTO leads (id, workspace_id, phone, first_name) VALUES ($1, $2, '+17145550188', 'Victoria')", [lead, workspace]);
-      await db.query("INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id) VALUES ('webchat-session.bound', $1, $2, $3), ('webchat-session.anon', $1, $2, NULL)", [workspace, flow, lead]);
+      await db.query(
+        "INSERT INTO chat_sessions (id, workspace_id, flow_id, lead_id) VALUES ('webchat-session.bound', $1, $2, $3), ('webchat-session.anon', $1, $2, NULL)",
+        [workspace, flow, lead],
+      );
       expect(await migrate(db)).toEqual(expect.arrayContaining(['020_chat_sessions_unverified.sql']));
       expect(await db.query('SELECT id, lead_id, record FROM chat_sessions ORDER BY id')).toEqual([
         { id: 'webchat-session.anon', lead_id: null, record: null },

@@ -17,7 +17,16 @@ const graph = {
     { id: 'start', type: 'start', next: 'hello' },
     { id: 'hello', type: 'message', text: 'Welcome to Acme.', next: 'ask_email' },
     { id: 'ask_email', type: 'question', text: 'What is your email?', field: 'email', validate: 'email', next: 'ask_plan' },
-    { id: 'ask_plan', type: 'question', text: 'Which plan: basic or pro?', field: 'plan', validate: 'choice', choices: ['basic', 'pro'], reask: 'Basic or pro, please.', next: 'decide' },
+    {
+      id: 'ask_plan',
+      type: 'question',
+      text: 'Which plan: basic or pro?',
+      field: 'plan',
+      validate: 'choice',
+      choices: ['basic', 'pro'],
+      reask: 'Basic or pro, please.',
+      next: 'decide',
+    },
     { id: 'decide', type: 'decision', branches: [{ when: { field: 'plan', op: 'equals', value: 'pro' }, next: 'pro_msg' }], otherwise: 'help' },
     { id: 'pro_msg', type: 'message', text: 'Pro includes priority support.', next: 'sync' },
     { id: 'sync', type: 'automation', integration: 'hubspot', action: 'create_contact', next: 'help' },
@@ -44,7 +53,13 @@ async function fakeModel(): Promise<{ url: string; requests: ModelRequest[]; clo
       requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
       const last = body.messages[body.messages.length - 1].content as string;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: `model says: ${last}` }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: `model says: ${last}` }, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,14 +84,19 @@ const appConfig = () => ({
   CHAT_UPDATES_PER_RUN: '4',
   WEBCHAT_FRAMES_PER_SECOND: '5',
 });
-const wsUrl = (flow: string, session: string, reconnect: boolean, query = '') => `${app.url.replace(/^http/, 'ws')}/webchat/flow/${flow}/session/${session}/r/${reconnect}${query}`;
+const wsUrl = (flow: string, session: string, reconnect: boolean, query = '') =>
+  `${app.url.replace(/^http/, 'ws')}/webchat/flow/${flow}/session/${session}/r/${reconnect}${query}`;
 const contents = (frames: Frame[]) => frames.map((f) => `${f.type}:${f.content ?? ''}`);
 // A turn's write follows its reply (an activity right after it): Postgres has the turn a moment later.
 const storedWhen = (sid: string, count: number) =>
-  eventually(async () => {
-    const rows = await chatMessagesAfter(app.db, sid, 0);
-    return rows.length >= count && rows;
-  }, 30_000, `${count} stored messages`);
+  eventually(
+    async () => {
+      const rows = await chatMessagesAfter(app.db, sid, 0);
+      return rows.length >= count && rows;
+    },
+    30_000,
+    `${count} stored messages`,
+  );
 
 beforeAll(async () => {
   model = await fakeModel();
@@ -103,7 +123,12 @@ describe('POST /webchat/session', () => {
   test('with the workspace key: matches or creates the lead by phone and answers the spec shape', async () => {
     const res = await newSession({ phone: '+1 (714) 555-0101', first_name: 'Ann', last_name: 'Lee', plan: 'trial' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ flow_id: flowId, session: expect.stringMatching(new RegExp(`^webchat-session\\.${UUID_PATTERN.source.slice(1, -1)}$`, 'i')), flow_port: expect.any(Number), wss_test_url: '127.0.0.1' });
+    expect(res.body).toEqual({
+      flow_id: flowId,
+      session: expect.stringMatching(new RegExp(`^webchat-session\\.${UUID_PATTERN.source.slice(1, -1)}$`, 'i')),
+      flow_port: expect.any(Number),
+      wss_test_url: '127.0.0.1',
+    });
     const lead = await app.request('GET', '/v1/lead/get?phone=17145550101', { key: ws.apiKey });
     expect(lead.status).toBe(200);
     expect(lead.body.first_name).toBe('Ann');
@@ -120,9 +145,15 @@ describe('POST /webchat/session', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.status).toBe('failed');
     expect((await newSession({ first_name: 'X' })).status).toBe(400);
-    const foreign = await app.request('POST', '/webchat/session', { body: { record: { phone: '17145550103' }, flow_id: otherFlowId }, headers: { origin: 'https://evil.example' } });
+    const foreign = await app.request('POST', '/webchat/session', {
+      body: { record: { phone: '17145550103' }, flow_id: otherFlowId },
+      headers: { origin: 'https://evil.example' },
+    });
     expect(foreign.status).toBe(403);
-    const allowed = await app.request('POST', '/webchat/session', { body: { record: { phone: '17145550103' }, flow_id: otherFlowId }, headers: { origin: 'https://shop.example' } });
+    const allowed = await app.request('POST', '/webchat/session', {
+      body: { record: { phone: '17145550103' }, flow_id: otherFlowId },
+      headers: { origin: 'https://shop.example' },
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example');
   });
@@ -159,10 +190,14 @@ describe('the chat WebSocket', () => {
     expect(contents(await c.take(2))).toEqual(['recv:gold', 'message:Basic or pro, please.']);
     c.say('PRO');
     expect(contents(await c.take(3))).toEqual(['recv:PRO', 'message:Pro includes priority support.', 'message:Ask me anything.']);
-    const lead = await eventually(async () => {
-      const res = await app.request('GET', '/v1/lead/get?phone=17145550111', { key: ws.apiKey });
-      return res.body.custom_fields?.plan !== undefined && res;
-    }, 30_000, 'the captured plan on the lead');
+    const lead = await eventually(
+      async () => {
+        const res = await app.request('GET', '/v1/lead/get?phone=17145550111', { key: ws.apiKey });
+        return res.body.custom_fields?.plan !== undefined && res;
+      },
+      30_000,
+      'the captured plan on the lead',
+    );
     expect(lead.body.email).toBe('bo@example.com');
     expect(lead.body.custom_fields).toEqual({ plan: 'pro' });
     c.say('When are you open?');
@@ -321,10 +356,14 @@ describe('the chat WebSocket', () => {
     expect(firstRunId).toBeTruthy();
     expect(d.runId).not.toBe(firstRunId);
     // 2 opening + 9 × (user + reply) + the plan question and the pro/basic answer's messages: every user message once.
-    const stored = await eventually(async () => {
-      const rows = await chatMessagesAfter(app.db, sid, 0);
-      return rows.filter((m) => m.sender === 'user').length >= 9 && rows.at(-1)!.content === 'model says: question 6' && rows;
-    }, 30_000, 'the last turn stored');
+    const stored = await eventually(
+      async () => {
+        const rows = await chatMessagesAfter(app.db, sid, 0);
+        return rows.filter((m) => m.sender === 'user').length >= 9 && rows.at(-1)!.content === 'model says: question 6' && rows;
+      },
+      30_000,
+      'the last turn stored',
+    );
     expect(stored.map((m) => m.seq)).toEqual(stored.map((_, i) => i + 1));
     expect(stored.filter((m) => m.sender === 'user')).toHaveLength(9);
     expect(d.searchAttributes).toBeDefined();

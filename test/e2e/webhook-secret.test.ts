@@ -19,7 +19,12 @@ describe('the journey webhook secret', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ status: 'failed', message: expect.stringMatching(/superuser API key/) });
     }
-    expect((await get(ws.superuserKey)).body).toEqual({ status: 'success', webhook_secret: secret, previous_webhook_secret: null, previous_webhook_secret_expires_at: null });
+    expect((await get(ws.superuserKey)).body).toEqual({
+      status: 'success',
+      webhook_secret: secret,
+      previous_webhook_secret: null,
+      previous_webhook_secret_expires_at: null,
+    });
   });
 
   it('rotates: a new secret signs, the previous one stays in use for the grace period (24 h by default)', async () => {
@@ -28,7 +33,12 @@ describe('the journey webhook secret', () => {
     const before = Date.now();
     const res = await rotate(ws.superuserKey);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'success', webhook_secret: expect.stringMatching(SECRET), previous_webhook_secret: original, previous_webhook_secret_expires_at: expect.any(String) });
+    expect(res.body).toEqual({
+      status: 'success',
+      webhook_secret: expect.stringMatching(SECRET),
+      previous_webhook_secret: original,
+      previous_webhook_secret_expires_at: expect.any(String),
+    });
     expect(res.body.webhook_secret).not.toBe(original);
     const expires = Date.parse(res.body.previous_webhook_secret_expires_at);
     expect(expires).toBeGreaterThanOrEqual(before + 86_400_000 - 5_000);
@@ -46,7 +56,12 @@ describe('the journey webhook secret', () => {
     await get(ws.superuserKey);
     const rotated = (await rotate(ws.superuserKey, { grace_period_seconds: 3600 })).body;
     await app.db.query(`UPDATE workspaces SET previous_webhook_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [ws.workspaceId]);
-    expect((await get(ws.superuserKey)).body).toEqual({ status: 'success', webhook_secret: rotated.webhook_secret, previous_webhook_secret: null, previous_webhook_secret_expires_at: null });
+    expect((await get(ws.superuserKey)).body).toEqual({
+      status: 'success',
+      webhook_secret: rotated.webhook_secret,
+      previous_webhook_secret: null,
+      previous_webhook_secret_expires_at: null,
+    });
   });
 
   it.each([{ grace_period_seconds: -1 }, { grace_period_seconds: 604_801 }, { grace_period_seconds: 1.5 }, { grace_period_seconds: '60' }, [1], null])(

@@ -37,7 +37,12 @@ describe('worker processes by task queue (WORKER_TASK_QUEUES)', () => {
     ).pollers ?? [];
 
   it('polls only its queues, says so on /readyz, and runs the work of those queues', async () => {
-    const child: ChildProcess = spawnOnApp(app, WORKER, { WORKER_TASK_QUEUES: 'automations, chat', WORKER_HEALTH_PORT: '0', WORKER_METRICS_PORT: '0', LOG_LEVEL: 'info' });
+    const child: ChildProcess = spawnOnApp(app, WORKER, {
+      WORKER_TASK_QUEUES: 'automations, chat',
+      WORKER_HEALTH_PORT: '0',
+      WORKER_METRICS_PORT: '0',
+      LOG_LEVEL: 'info',
+    });
     const health = await outputMatch(child, 'worker polling', (out) => out.match(/"health":"(http:[^"]+)"/)?.[1]);
     const ready = await fetch(`${health}/readyz`);
     const body = (await ready.json()) as { status: string; taskQueues: string[]; checks: Record<string, unknown> };
@@ -78,14 +83,19 @@ describe('worker processes by task queue (WORKER_TASK_QUEUES)', () => {
       WORKER_AUTOMATIONS_MAX_CONCURRENT_LOCAL_ACTIVITIES: '50',
     });
     const connection = await connectNativeTemporal(config);
-    const workers = await workerSetFromConfig({ ...config, WORKER_BUNDLE_PATH: testEnv('bundlePath'), WORKER_SHUTDOWN_GRACE_MS: 0 }, { connection, db: app.db, logger: createLogger('silent', 'test') });
+    const workers = await workerSetFromConfig(
+      { ...config, WORKER_BUNDLE_PATH: testEnv('bundlePath'), WORKER_SHUTDOWN_GRACE_MS: 0 },
+      { connection, db: app.db, logger: createLogger('silent', 'test') },
+    );
     const running = Promise.all(workers.map((w) => w.run()));
     try {
       const byQueue = Object.fromEntries(workers.map((w) => [w.options.taskQueue.split('-').pop(), w.options]));
       expect(Object.keys(byQueue)).toEqual(['calls', 'automations']);
       // The SDK compiles the limits into fixed-size slot suppliers.
       const slots = (q: string, supplier: string) => (byQueue[q] as unknown as { tuner: Record<string, { numSlots: number }> }).tuner[supplier]!.numSlots;
-      expect([slots('calls', 'activityTaskSlotSupplier'), slots('calls', 'workflowTaskSlotSupplier'), slots('calls', 'localActivityTaskSlotSupplier')]).toEqual([7, 3, 100]);
+      expect([slots('calls', 'activityTaskSlotSupplier'), slots('calls', 'workflowTaskSlotSupplier'), slots('calls', 'localActivityTaskSlotSupplier')]).toEqual(
+        [7, 3, 100],
+      );
       expect([slots('automations', 'localActivityTaskSlotSupplier'), slots('automations', 'activityTaskSlotSupplier')]).toEqual([50, 100]);
     } finally {
       for (const w of workers) w.shutdown();

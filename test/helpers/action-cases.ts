@@ -85,7 +85,11 @@ export interface IntegrationCases {
 
 /** Replaces the placeholders in every string of a value (deeply; matchers and other objects pass through). */
 export function fill<T>(value: T, ctx: CaseContext): T {
-  if (typeof value === 'string') return value.replace(/\{fake\}/g, ctx.fake).replace(/\{hooks\}/g, ctx.hooks).replace(/\{requestId\}/g, ctx.requestId) as T;
+  if (typeof value === 'string')
+    return value
+      .replace(/\{fake\}/g, ctx.fake)
+      .replace(/\{hooks\}/g, ctx.hooks)
+      .replace(/\{requestId\}/g, ctx.requestId) as T;
   if (Array.isArray(value)) return value.map((v) => fill(v, ctx)) as T;
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, ctx)])) as T;
@@ -138,7 +142,12 @@ export function scriptedAnswers(c: ActionCase, ctx: CaseContext): Record<'fake' 
  * Asserts the requests the fakes received are exactly the case's: method, path, query, the named headers, the body;
  * and, unless the case says its operation is not described, that each is valid against the vendor's description.
  */
-export async function expectExchanges(set: IntegrationCases, c: ActionCase, received: Record<'fake' | 'hooks', RecordedRequest[]>, ctx: CaseContext): Promise<void> {
+export async function expectExchanges(
+  set: IntegrationCases,
+  c: ActionCase,
+  received: Record<'fake' | 'hooks', RecordedRequest[]>,
+  ctx: CaseContext,
+): Promise<void> {
   const check = validatorOf(set);
   let undescribed = 0;
   for (const at of ['fake', 'hooks'] as const) {
@@ -168,7 +177,8 @@ export async function expectExchanges(set: IntegrationCases, c: ActionCase, rece
     }
   }
   // The excuse must stay true: at least one of the case's requests is an operation the description lacks.
-  if (check && c.notDescribed) expect({ case: `${set.integration}.${c.action}`, undescribed: undescribed > 0 }).toEqual({ case: `${set.integration}.${c.action}`, undescribed: true });
+  if (check && c.notDescribed)
+    expect({ case: `${set.integration}.${c.action}`, undescribed: undescribed > 0 }).toEqual({ case: `${set.integration}.${c.action}`, undescribed: true });
 }
 
 /** `integration.action` for every case, the unit the registry's coverage check counts. */

@@ -36,5 +36,4 @@ export async function callingWorkspace(app: TestApp) {
 }
 
 /** The outcome outboundCall returned for a call. */
-export const callResult = (app: TestApp, callId: string): Promise<CallResult> =>
-  app.temporal.client.workflow.getHandle(callWorkflowId(callId)).result();
+export const callResult = (app: TestApp, callId: string): Promise<CallResult> => app.temporal.client.workflow.getHandle(callWorkflowId(callId)).result();

@@ -11,8 +11,17 @@ export interface DeployTools {
 
 /** Installs the tools when missing (minutes, the first time on a machine) and returns their paths. */
 export function deployTools(): DeployTools {
-  const out = execFileSync('bash', [path.join(repoRoot, 'scripts', 'deploy-tools.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 30 * 60_000 });
-  const paths = Object.fromEntries(out.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2)));
+  const out = execFileSync('bash', [path.join(repoRoot, 'scripts', 'deploy-tools.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 30 * 60_000,
+  });
+  const paths = Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+  );
   for (const key of ['helm', 'caddy', 'kubernetes_validate']) if (!paths[key]) throw new Error(`scripts/deploy-tools.sh printed no ${key}=`);
   return paths as unknown as DeployTools;
 }

@@ -25,9 +25,17 @@ export function describeFailureModes(set: IntegrationCases, actions: string[]): 
       h.fake.answerInOrder({ status: 404, body: { message: 'no such record' } });
       await expect(h.run(action, params, opts)).rejects.toMatchObject({ type: 'vendor_not_found', retryable: false, attempts: 1 });
       h.fake.answerInOrder({ status: 400, body: { message: 'bad field value' } });
-      await expect(h.run(action, params, opts)).rejects.toMatchObject({ type: 'vendor_rejected', message: expect.stringContaining('bad field value'), attempts: 1 });
+      await expect(h.run(action, params, opts)).rejects.toMatchObject({
+        type: 'vendor_rejected',
+        message: expect.stringContaining('bad field value'),
+        attempts: 1,
+      });
       h.fake.answerInOrder({ status: 401, body: { message: 'expired token' } });
-      await expect(h.run(action, params, opts)).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringContaining('reconnect'), attempts: 1 });
+      await expect(h.run(action, params, opts)).rejects.toMatchObject({
+        type: 'vendor_auth_failed',
+        message: expect.stringContaining('reconnect'),
+        attempts: 1,
+      });
     });
 
     it.each(actions)('%s: a 429 is waited out (Retry-After) and the run then succeeds', async (action) => {
@@ -41,18 +49,32 @@ export function describeFailureModes(set: IntegrationCases, actions: string[]): 
       const { params, opts } = first(action);
       const def = findIntegration(set.integration)!.actions.find((a) => a.key === action)!;
       h.fake.answerInOrder({ status: 500, body: { message: 'internal error' } });
-      const want = isIdempotent(def, params) ? { type: 'vendor_unavailable', retryable: true, attempts: 3 } : { type: 'outcome_unknown', retryable: false, attempts: 1 };
+      const want = isIdempotent(def, params)
+        ? { type: 'vendor_unavailable', retryable: true, attempts: 3 }
+        : { type: 'outcome_unknown', retryable: false, attempts: 1 };
       await expect(h.run(action, params, opts)).rejects.toMatchObject(want);
     });
 
-    it.each(actions)('%s: bad params (an unknown one where the schema is closed, else a required one left out) are refused by name, nothing sent', async (action) => {
-      const { params, opts } = first(action);
-      const schema = inputJsonSchema(findIntegration(set.integration)!.actions.find((a) => a.key === action)!) as { additionalProperties?: unknown; required?: string[] };
-      const missing = schema.required?.[0];
-      expect({ action, checkable: schema.additionalProperties === false || missing !== undefined }).toEqual({ action, checkable: true });
-      const [bad, named] = schema.additionalProperties === false ? [{ ...params, not_a_param: 1 }, 'not_a_param'] : [Object.fromEntries(Object.entries(params).filter(([k]) => k !== missing)), missing!];
-      await expect(h.run(action, bad, opts)).rejects.toMatchObject({ type: 'invalid_params', problems: expect.arrayContaining([expect.stringContaining(named)]) });
-      expect(h.fake.requests).toHaveLength(0);
-    });
+    it.each(actions)(
+      '%s: bad params (an unknown one where the schema is closed, else a required one left out) are refused by name, nothing sent',
+      async (action) => {
+        const { params, opts } = first(action);
+        const schema = inputJsonSchema(findIntegration(set.integration)!.actions.find((a) => a.key === action)!) as {
+          additionalProperties?: unknown;
+          required?: string[];
+        };
+        const missing = schema.required?.[0];
+        expect({ action, checkable: schema.additionalProperties === false || missing !== undefined }).toEqual({ action, checkable: true });
+        const [bad, named] =
+          schema.additionalProperties === false
+            ? [{ ...params, not_a_param: 1 }, 'not_a_param']
+            : [Object.fromEntries(Object.entries(params).filter(([k]) => k !== missing)), missing!];
+        await expect(h.run(action, bad, opts)).rejects.toMatchObject({
+          type: 'invalid_params',
+          problems: expect.arrayContaining([expect.stringContaining(named)]),
+        });
+        expect(h.fake.requests).toHaveLength(0);
+      },
+    );
   });
 }

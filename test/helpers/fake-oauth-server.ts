@@ -112,7 +112,9 @@ export class FakeOAuthServer {
       }
       code.used = true;
       if (form.get('redirect_uri') !== code.redirectUri) return refuse('redirect_uri');
-      const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
+      const challenge = createHash('sha256')
+        .update(form.get('code_verifier') ?? '')
+        .digest('base64url');
       if (challenge !== code.challenge) return refuse('pkce');
       const tokens = this.issue(clientId);
       code.issued.push(tokens.refresh_token);
@@ -130,7 +132,13 @@ export class FakeOAuthServer {
   private issue(clientId: string) {
     const refresh = `rt-${randomBytes(12).toString('hex')}`;
     this.refreshTokens.add(refresh);
-    return { access_token: `at-${randomBytes(12).toString('hex')}`, refresh_token: refresh, token_type: 'Bearer', expires_in: 3600, ...this.clients.get(clientId)!.extra };
+    return {
+      access_token: `at-${randomBytes(12).toString('hex')}`,
+      refresh_token: refresh,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      ...this.clients.get(clientId)!.extra,
+    };
   }
 
   async close(): Promise<void> {

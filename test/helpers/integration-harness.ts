@@ -114,7 +114,16 @@ export function vendorFakeRunner(set: IntegrationCases, idempotencyKey: string):
     waits,
     run: (action, params, conn = caseConnection(set, fake!.url)) => {
       const base = baseOverride(set, fake!.url);
-      return runIntegrationAction({ action, integration, params, connection: conn, idempotencyKey, baseUrls: base === undefined ? {} : { [integration]: base }, ssrfAllowlist: ['127.0.0.1/8'], http: { sleep: async (ms) => void waits.push(ms) } });
+      return runIntegrationAction({
+        action,
+        integration,
+        params,
+        connection: conn,
+        idempotencyKey,
+        baseUrls: base === undefined ? {} : { [integration]: base },
+        ssrfAllowlist: ['127.0.0.1/8'],
+        http: { sleep: async (ms) => void waits.push(ms) },
+      });
     },
   };
 }

@@ -26,12 +26,10 @@ export async function importSteps(app: TestApp, workspaceId: string, steps: unkn
 }
 
 /** The enrollment run's handle. */
-export const runOf = (app: TestApp, journeyId: string, leadId: string) =>
-  app.temporal.client.workflow.getHandle(enrollmentWorkflowId(journeyId, leadId));
+export const runOf = (app: TestApp, journeyId: string, leadId: string) => app.temporal.client.workflow.getHandle(enrollmentWorkflowId(journeyId, leadId));
 
 /** Queries the journey state of the lead's run. */
-export const stateOf = (app: TestApp, journeyId: string, leadId: string): Promise<JourneyState> =>
-  runOf(app, journeyId, leadId).query(journeyStateQuery);
+export const stateOf = (app: TestApp, journeyId: string, leadId: string): Promise<JourneyState> => runOf(app, journeyId, leadId).query(journeyStateQuery);
 
 /** Waits for the run to end and returns its final state. */
 export const finished = (app: TestApp, journeyId: string, leadId: string): Promise<JourneyState> =>
@@ -47,10 +45,14 @@ export async function enrollmentRows(app: TestApp, leadId: string) {
 
 /** Waits until the lead's enrollment rows satisfy pred. */
 export const rowsWhen = (app: TestApp, leadId: string, pred: (rows: Awaited<ReturnType<typeof enrollmentRows>>) => boolean, what: string) =>
-  eventually(async () => {
-    const rows = await enrollmentRows(app, leadId);
-    return pred(rows) && rows;
-  }, 30_000, what);
+  eventually(
+    async () => {
+      const rows = await enrollmentRows(app, leadId);
+      return pred(rows) && rows;
+    },
+    30_000,
+    what,
+  );
 
 export async function leadRow(app: TestApp, workspaceId: string, leadId: string): Promise<LeadRow> {
   const lead = await findLeadById(app.db, workspaceId, leadId);

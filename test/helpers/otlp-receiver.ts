@@ -82,7 +82,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
             });
           }
       }
-      res.writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' }).end(contentType.includes('json') ? '{}' : '');
+      res
+        .writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' })
+        .end(contentType.includes('json') ? '{}' : '');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

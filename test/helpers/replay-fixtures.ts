@@ -18,7 +18,10 @@ type History = temporal.api.history.v1.IHistory;
 const fixtures = path.join(repoRoot, 'test', 'fixtures');
 
 /** test/fixtures/<kind>-history*.json, sorted. */
-export const fixtureFiles = (kind: string): string[] => readdirSync(fixtures).filter((f) => f.startsWith(`${kind}-history`) && f.endsWith('.json')).sort();
+export const fixtureFiles = (kind: string): string[] =>
+  readdirSync(fixtures)
+    .filter((f) => f.startsWith(`${kind}-history`) && f.endsWith('.json'))
+    .sort();
 
 /** A fixture file as written by the recorder. */
 export const loadFixture = (file: string): Fixture => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as Fixture;

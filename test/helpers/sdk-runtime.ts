@@ -3,4 +3,4 @@
 import { createLogger } from '../../src/telemetry/log';
 import { installSdkRuntime } from '../../worker/runtime';
 
-installSdkRuntime(createLogger((process.env.TEST_LOG_LEVEL ?? 'silent'), 'temporal-sdk'));
+installSdkRuntime(createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'temporal-sdk'));

@@ -52,7 +52,22 @@ export const BLOCKED = [
 ];
 
 /** Public addresses the guard lets through. */
-export const PUBLIC = ['http://93.184.215.14/', 'http://1.1.1.1/', 'http://[2606:4700:4700::1111]/', 'https://example.com/', 'http://8.8.8.8:8080/x?y=1', 'http://0x08080808/'];
+export const PUBLIC = [
+  'http://93.184.215.14/',
+  'http://1.1.1.1/',
+  'http://[2606:4700:4700::1111]/',
+  'https://example.com/',
+  'http://8.8.8.8:8080/x?y=1',
+  'http://0x08080808/',
+];
 
 /** URLs refused for their form (scheme, credentials, syntax). */
-export const REFUSED_FORMS = ['ftp://1.1.1.1/', 'file:///etc/passwd', 'gopher://1.1.1.1/', 'http://user:pw@1.1.1.1/', 'javascript:alert(1)', 'not a url', 'http://[::1/'];
+export const REFUSED_FORMS = [
+  'ftp://1.1.1.1/',
+  'file:///etc/passwd',
+  'gopher://1.1.1.1/',
+  'http://user:pw@1.1.1.1/',
+  'javascript:alert(1)',
+  'not a url',
+  'http://[::1/',
+];

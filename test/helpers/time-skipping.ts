@@ -151,10 +151,22 @@ async function launch(executable: string, initialTime: string): Promise<{ addres
  */
 function connectTimeSkipping(address: string): Promise<TestWorkflowEnvironment> {
   const factory = TestWorkflowEnvironment as unknown as {
-    create(opts: { server: { type: 'existing' }; address: string; namespace: string; supportsTimeSkipping: true; client: { dataConverter: DataConverter } }): Promise<TestWorkflowEnvironment>;
+    create(opts: {
+      server: { type: 'existing' };
+      address: string;
+      namespace: string;
+      supportsTimeSkipping: true;
+      client: { dataConverter: DataConverter };
+    }): Promise<TestWorkflowEnvironment>;
   };
   // The app's encrypting data converter, as every client and worker of the service has it.
-  return factory.create({ server: { type: 'existing' }, address, namespace: 'default', supportsTimeSkipping: true, client: { dataConverter: temporalDataConverter(loadConfig()) } });
+  return factory.create({
+    server: { type: 'existing' },
+    address,
+    namespace: 'default',
+    supportsTimeSkipping: true,
+    client: { dataConverter: temporalDataConverter(loadConfig()) },
+  });
 }
 
 /** Moves the test server's clock forward to instant (time skipping; a workflow timer due before it fires). */

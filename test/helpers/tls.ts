@@ -23,16 +23,61 @@ export interface TestPki {
 const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
 
 function issue(dir: string, name: string, ca: string, ext: string) {
-  openssl(dir, ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
+  openssl(dir, [
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.csr`,
+    '-subj',
+    `/CN=${name}`,
+  ]);
   writeFileSync(path.join(dir, `${name}.ext`), ext);
-  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-days', '2', '-out', `${name}.pem`, '-extfile', `${name}.ext`]);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    `${ca}.pem`,
+    '-CAkey',
+    `${ca}.key`,
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-out',
+    `${name}.pem`,
+    '-extfile',
+    `${name}.ext`,
+  ]);
 }
 
 /** Generates the PKI with the openssl CLI (a test-only tool; the service itself reads PEM files only). */
 export function makeTestPki(): TestPki {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-pki-'));
   for (const ca of ['ca', 'stranger-ca']) {
-    openssl(dir, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.pem`, '-days', '2', '-subj', `/CN=${ca}`]);
+    openssl(dir, [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      `${ca}.key`,
+      '-out',
+      `${ca}.pem`,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${ca}`,
+    ]);
   }
   issue(dir, 'server', 'ca', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   issue(dir, 'client', 'ca', 'extendedKeyUsage=clientAuth\n');
@@ -55,12 +100,22 @@ export function makeTestPki(): TestPki {
  * An mTLS front for a plaintext Temporal frontend (the dev server serves no TLS): TLS with HTTP/2 by ALPN, client
  * certificates required and checked against the PKI's CA, every accepted connection piped to target. Port 0.
  */
-export async function startMtlsFront(pki: TestPki, target: string): Promise<{ address: string; handshakes: { ok: number; refused: number }; close(): Promise<void> }> {
+export async function startMtlsFront(
+  pki: TestPki,
+  target: string,
+): Promise<{ address: string; handshakes: { ok: number; refused: number }; close(): Promise<void> }> {
   const [host, port] = target.split(':') as [string, string];
   const handshakes = { ok: 0, refused: 0 };
   const sockets = new Set<net.Socket>();
   const server = tls.createServer(
-    { key: readFileSync(pki.serverKey), cert: readFileSync(pki.serverCert), ca: readFileSync(pki.caCert), requestCert: true, rejectUnauthorized: true, ALPNProtocols: ['h2'] },
+    {
+      key: readFileSync(pki.serverKey),
+      cert: readFileSync(pki.serverCert),
+      ca: readFileSync(pki.caCert),
+      requestCert: true,
+      rejectUnauthorized: true,
+      ALPNProtocols: ['h2'],
+    },
     (client) => {
       handshakes.ok++;
       const upstream = net.connect(Number(port), host);

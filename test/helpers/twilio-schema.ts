@@ -34,7 +34,9 @@ export interface WireRequest {
 export function callsCreateValidator(): (request: WireRequest) => string[] {
   const specPath = twilioSpecPath();
   if (!existsSync(specPath)) {
-    throw new Error(`Twilio's API description is missing at ${specPath}: the outgoing-request checks need ../shared/vendor-apis/twilio.json (or SWITCHBOARD_SHARED_DIR)`);
+    throw new Error(
+      `Twilio's API description is missing at ${specPath}: the outgoing-request checks need ../shared/vendor-apis/twilio.json (or SWITCHBOARD_SHARED_DIR)`,
+    );
   }
   const spec = JSON.parse(readFileSync(specPath, 'utf8'));
   const operation = spec.paths[CALLS_PATH].post;
@@ -48,7 +50,11 @@ export function callsCreateValidator(): (request: WireRequest) => string[] {
   ajv.addFormat('twiml', /^<.*>$/s);
   const validateBody = ajv.compile(schema);
   const validateSid = ajv.compile(accountSid);
-  const arrays = new Set(Object.entries(schema.properties as Record<string, { type?: string }>).filter(([, p]) => p.type === 'array').map(([k]) => k));
+  const arrays = new Set(
+    Object.entries(schema.properties as Record<string, { type?: string }>)
+      .filter(([, p]) => p.type === 'array')
+      .map(([k]) => k),
+  );
 
   return (request) => {
     const problems: string[] = [];
@@ -89,7 +95,11 @@ export function callsReadValidator() {
   ajv.addFormat('uri', (u: string) => URL.canParse(u, 'https://api.twilio.com'));
   ajv.addSchema({ components: spec.components }, 'twilio');
   const rebase = (schema: unknown) => JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"twilio#/components/'));
-  const operation = (p: string) => spec.paths[p].get as { parameters: { name: string; in: string; schema: unknown }[]; responses: Record<string, { content: Record<string, { schema: unknown }> }> };
+  const operation = (p: string) =>
+    spec.paths[p].get as {
+      parameters: { name: string; in: string; schema: unknown }[];
+      responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+    };
   const compiled = (p: string) => {
     const op = operation(p);
     const params = Object.fromEntries(op.parameters.map((q) => [q.name, { in: q.in, check: ajv.compile(rebase(q.schema)) }]));

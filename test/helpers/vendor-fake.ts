@@ -119,12 +119,23 @@ export class VendorFake {
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query, headers, rawBody, body: parseBody(rawBody, headers['content-type']) };
+    const recorded: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query,
+      headers,
+      rawBody,
+      body: parseBody(rawBody, headers['content-type']),
+    };
     this.requests.push(recorded);
 
     const route = this.routes.find((r) => r.method === recorded.method && (typeof r.path === 'string' ? r.path === recorded.path : r.path.test(recorded.path)));
     const scripted = this.sequence.length > 1 ? this.sequence.shift() : this.sequence[0];
-    const routed = route ? (route.responses.length > 1 ? route.responses.shift()! : route.responses[0]!) : { status: 404, body: { message: 'no such route on the fake' } };
+    const routed = route
+      ? route.responses.length > 1
+        ? route.responses.shift()!
+        : route.responses[0]!
+      : { status: 404, body: { message: 'no such route on the fake' } };
     const responder = scripted ?? routed;
     void Promise.resolve(typeof responder === 'function' ? responder(recorded) : responder).then((answer) => this.send(req, res, answer));
   }

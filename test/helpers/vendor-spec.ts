@@ -39,7 +39,24 @@ interface Operation {
   bodies: Map<string, ValidateFunction>;
 }
 
-const PERMISSIVE_FORMATS = ['int32', 'int64', 'uint32', 'uint64', 'double', 'float', 'byte', 'binary', 'password', 'json', 'google-datetime', 'google-duration', 'google-fieldmask', 'html', 'unix-time', 'decimal'];
+const PERMISSIVE_FORMATS = [
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'double',
+  'float',
+  'byte',
+  'binary',
+  'password',
+  'json',
+  'google-datetime',
+  'google-duration',
+  'google-fieldmask',
+  'html',
+  'unix-time',
+  'decimal',
+];
 
 /** coerce: for query, path, header and form values, which arrive as text. */
 function newAjv(draft2020: boolean, coerce: boolean): Ajv {
@@ -146,7 +163,12 @@ function openapiOperations(spec: any, strict: boolean): Operation[] {
         } else if (prm.in === 'path' || prm.in === 'query' || prm.in === 'header') {
           // Swagger 2 keeps the schema keywords on the parameter itself.
           const { name: _n, in: _i, required: _r, description: _d, ...inline } = prm;
-          params.push({ name: prm.name, in: prm.in, required: !!prm.required || prm.in === 'path', validate: prm.schema ? compileAt(`${where}/schema`) : ajv.compile(inline) });
+          params.push({
+            name: prm.name,
+            in: prm.in,
+            required: !!prm.required || prm.in === 'path',
+            validate: prm.schema ? compileAt(`${where}/schema`) : ajv.compile(inline),
+          });
         }
       }
       if (Object.keys(form.properties).length) {
@@ -198,7 +220,12 @@ function discoveryOperations(spec: any, strict: boolean): Operation[] {
   if (strict) for (const s of Object.values(definitions)) tighten(s);
   ajv.addSchema({ definitions }, 'spec');
   ajvJson.addSchema({ definitions }, 'spec');
-  const globals = Object.entries(spec.parameters ?? {}).map(([name, p]: [string, any]) => ({ name, in: 'query' as const, required: false, validate: ajv.compile(fromDiscovery({ ...p, location: undefined })) }));
+  const globals = Object.entries(spec.parameters ?? {}).map(([name, p]: [string, any]) => ({
+    name,
+    in: 'query' as const,
+    required: false,
+    validate: ajv.compile(fromDiscovery({ ...p, location: undefined })),
+  }));
   const ops: Operation[] = [];
   const walk = (resources: any) => {
     for (const res of Object.values(resources ?? {}) as any[]) {
@@ -229,7 +256,10 @@ function describe(errors: ErrorObject[] | null | undefined, lenient: boolean, da
       if (e.keyword === 'additionalProperties') return false;
       // Flawed descriptions type JSON-carrying fields as strings (Slack blocks, Notion children).
       if (e.keyword === 'type' && (e.params as { type?: string }).type === 'string') {
-        const value = e.instancePath.split('/').slice(1).reduce<any>((at, k) => at?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], data);
+        const value = e.instancePath
+          .split('/')
+          .slice(1)
+          .reduce<any>((at, k) => at?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], data);
         return !(value && typeof value === 'object');
       }
       return true;
@@ -240,7 +270,8 @@ function describe(errors: ErrorObject[] | null | undefined, lenient: boolean, da
 /** A validator of recorded requests against one vendor description (OpenAPI 3.0/3.1, Swagger 2.0, Google Discovery). */
 export function vendorSpec(file: string, opts: VendorSpecOptions = {}): (req: RecordedRequest) => string[] {
   const specPath = vendorSpecPath(file);
-  if (!existsSync(specPath)) throw new Error(`the vendor description is missing at ${specPath}: request checks need ../shared/vendor-apis/${file} (or SWITCHBOARD_SHARED_DIR)`);
+  if (!existsSync(specPath))
+    throw new Error(`the vendor description is missing at ${specPath}: request checks need ../shared/vendor-apis/${file} (or SWITCHBOARD_SHARED_DIR)`);
   const spec = JSON.parse(readFileSync(specPath, 'utf8'));
   const lenient = !!opts.lenient;
   const ops = spec.discoveryVersion ? discoveryOperations(spec, !lenient) : openapiOperations(spec, !lenient);

@@ -8,7 +8,10 @@ export function verifySignature(secret: string, header: string | undefined, body
   if (!m || !secret) return false;
   if (Math.abs(Date.now() / 1000 - Number(m[1])) > 300) return false;
   const expected = createHmac('sha256', secret).update(`${m[1]}.${body}`).digest();
-  return m[2]!.split(',v1=').slice(1).some((v1) => timingSafeEqual(expected, Buffer.from(v1, 'hex')));
+  return m[2]!
+    .split(',v1=')
+    .slice(1)
+    .some((v1) => timingSafeEqual(expected, Buffer.from(v1, 'hex')));
 }
 
 /** One request the receiver got. */

@@ -46,7 +46,12 @@ export function outputMatch<T>(child: ChildProcess, what: string, match: (out: s
 
 /** Starts worker/main.ts as its own process on the app's task queues; resolves once it polls. */
 export async function startWorkerProcess(app: TestApp, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawnOnApp(app, path.join('worker', 'main.ts'), { WORKER_METRICS_PORT: String(await freePort()), WORKER_HEALTH_PORT: '0', LOG_LEVEL: 'info', ...extraEnv });
+  const child = spawnOnApp(app, path.join('worker', 'main.ts'), {
+    WORKER_METRICS_PORT: String(await freePort()),
+    WORKER_HEALTH_PORT: '0',
+    LOG_LEVEL: 'info',
+    ...extraEnv,
+  });
   await outputMatch(child, 'worker polling', (out) => (out.includes('worker polling') ? true : undefined));
   return child;
 }

@@ -7,7 +7,10 @@ const acuity = actionHarness(cases);
 
 describe('acuity', () => {
   test('an admin booking goes with ?admin=true, and the time already taken comes back as Acuity’s message', async () => {
-    acuity.fake.on('POST', '/api/v1/appointments', { status: 400, body: { status_code: 400, message: 'The time "2026-03-02T09:00" is not available.', error: 'not_available' } });
+    acuity.fake.on('POST', '/api/v1/appointments', {
+      status: 400,
+      body: { status_code: 400, message: 'The time "2026-03-02T09:00" is not available.', error: 'not_available' },
+    });
     const err = await acuity.fail('create_appointment', { ...caseParams(cases, 'create_appointment'), calendarID: 3, admin: true });
     expect(acuity.sent().query).toEqual({ admin: 'true' });
     expect((acuity.sent().body as Record<string, unknown>).admin).toBeUndefined();

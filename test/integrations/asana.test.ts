@@ -25,6 +25,15 @@ describe('asana', () => {
 
   test('the description check can fail: a task body not wrapped in data is reported', () => {
     const body = { name: 'x', projects: ['1'] };
-    expect(vendorSpec('asana.json')({ method: 'POST', path: '/api/1.0/tasks', query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body), body }).length).toBeGreaterThan(0);
+    expect(
+      vendorSpec('asana.json')({
+        method: 'POST',
+        path: '/api/1.0/tasks',
+        query: {},
+        headers: { 'content-type': 'application/json' },
+        rawBody: JSON.stringify(body),
+        body,
+      }).length,
+    ).toBeGreaterThan(0);
   });
 });

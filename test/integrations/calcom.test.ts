@@ -16,12 +16,22 @@ describe('calcom', () => {
   });
 
   test('the description check itself catches a booking without its required attendee', () => {
-    const problems = spec({ method: 'POST', path: '/v2/bookings', query: {}, headers: { 'cal-api-version': '2024-08-13', 'content-type': 'application/json' }, rawBody: '{"start":"x"}', body: { start: 'x' } });
+    const problems = spec({
+      method: 'POST',
+      path: '/v2/bookings',
+      query: {},
+      headers: { 'cal-api-version': '2024-08-13', 'content-type': 'application/json' },
+      rawBody: '{"start":"x"}',
+      body: { start: 'x' },
+    });
     expect(problems.join('\n')).toContain("must have required property 'attendee'");
   });
 
   test('an unknown booking uid is a not-found failure with Cal.com’s message', async () => {
-    calcom.fake.on('POST', '/v2/bookings/nope/cancel', { status: 404, body: { status: 'error', error: { code: 'NotFoundException', message: 'Booking with uid=nope was not found in the database' } } });
+    calcom.fake.on('POST', '/v2/bookings/nope/cancel', {
+      status: 404,
+      body: { status: 'error', error: { code: 'NotFoundException', message: 'Booking with uid=nope was not found in the database' } },
+    });
     const err = await calcom.fail('cancel_booking', { bookingUid: 'nope' });
     expect(err.type).toBe('vendor_not_found');
     expect(err.message).toContain('Booking with uid=nope was not found');

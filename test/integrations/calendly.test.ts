@@ -7,7 +7,10 @@ const calendly = actionHarness(cases);
 
 describe('calendly', () => {
   test('Calendly’s validation message on a 400 is surfaced and not retried', async () => {
-    calendly.fake.on('POST', '/scheduling_links', { status: 400, body: { title: 'Invalid Argument', message: 'The supplied parameters are invalid.', details: [{ parameter: 'owner', message: 'is invalid' }] } });
+    calendly.fake.on('POST', '/scheduling_links', {
+      status: 400,
+      body: { title: 'Invalid Argument', message: 'The supplied parameters are invalid.', details: [{ parameter: 'owner', message: 'is invalid' }] },
+    });
     const err = await calendly.fail('create_scheduling_link', caseParams(cases, 'create_scheduling_link'));
     expect(err.type).toBe('vendor_rejected');
     expect(err.message).toContain('The supplied parameters are invalid.');
@@ -29,15 +32,26 @@ describe('calendly depth', () => {
     expect(calendly.sent().query).toEqual({ status: 'active' });
   });
 
-  test('cancel_event: Calendly\'s refusal of a second cancellation counts as cancelled; another 403 asks to reconnect', async () => {
-    calendly.fake.on('POST', '/scheduled_events/BBBBBBBBBBBBBBBB/cancellation', { status: 403, body: { title: 'Permission Denied', message: 'Event is already canceled' } });
-    await expect(calendly.run('cancel_event', { event: 'BBBBBBBBBBBBBBBB' })).resolves.toMatchObject({ data: { already_canceled: true, canceled_by: null }, attempts: 1 });
-    calendly.fake.on('POST', '/scheduled_events/BBBBBBBBBBBBBBBB/cancellation', { status: 403, body: { title: 'Permission Denied', message: 'You do not have permission' } });
+  test("cancel_event: Calendly's refusal of a second cancellation counts as cancelled; another 403 asks to reconnect", async () => {
+    calendly.fake.on('POST', '/scheduled_events/BBBBBBBBBBBBBBBB/cancellation', {
+      status: 403,
+      body: { title: 'Permission Denied', message: 'Event is already canceled' },
+    });
+    await expect(calendly.run('cancel_event', { event: 'BBBBBBBBBBBBBBBB' })).resolves.toMatchObject({
+      data: { already_canceled: true, canceled_by: null },
+      attempts: 1,
+    });
+    calendly.fake.on('POST', '/scheduled_events/BBBBBBBBBBBBBBBB/cancellation', {
+      status: 403,
+      body: { title: 'Permission Denied', message: 'You do not have permission' },
+    });
     await expect(calendly.run('cancel_event', { event: 'BBBBBBBBBBBBBBBB' })).rejects.toMatchObject({ type: 'vendor_auth_failed', attempts: 1 });
   });
 
   test('an event that is not a Calendly scheduled event is refused before anything is sent', async () => {
-    await expect(calendly.run('cancel_event', { event: 'https://evil.example.com/scheduled_events/BBBBBBBBBBBBBBBB' })).rejects.toMatchObject({ type: 'invalid_params' });
+    await expect(calendly.run('cancel_event', { event: 'https://evil.example.com/scheduled_events/BBBBBBBBBBBBBBBB' })).rejects.toMatchObject({
+      type: 'invalid_params',
+    });
     expect(calendly.fake.requests).toHaveLength(0);
   });
 });

@@ -8,7 +8,9 @@ const clickup = actionHarness(cases);
 describe('clickup', () => {
   test('an OAuth connection sends a Bearer token', async () => {
     clickup.fake.on('POST', '/api/v2/task/86a1b2c3/comment', { body: { id: 458, hist_id: '26508', date: 1568036964079 } });
-    const result = await clickup.run('add_comment', caseParams(cases, 'add_comment'), { connection: { kind: 'oauth2', secrets: { access_token: 'cu-oauth' } } });
+    const result = await clickup.run('add_comment', caseParams(cases, 'add_comment'), {
+      connection: { kind: 'oauth2', secrets: { access_token: 'cu-oauth' } },
+    });
     const req = clickup.sent();
     expect([req.method, req.path]).toEqual(['POST', '/api/v2/task/86a1b2c3/comment']);
     expect(req.headers.authorization).toBe('Bearer cu-oauth');

@@ -21,11 +21,19 @@ describe('discord send_message', () => {
 
   it('a deleted webhook (404) fails without retrying', async () => {
     h.fake.on('POST', HOOK, { status: 404, body: { message: 'Unknown Webhook', code: 10015 } });
-    await expect(run({ content: 'x' })).rejects.toMatchObject({ type: 'vendor_not_found', retryable: false, attempts: 1, message: expect.stringContaining('Unknown Webhook') });
+    await expect(run({ content: 'x' })).rejects.toMatchObject({
+      type: 'vendor_not_found',
+      retryable: false,
+      attempts: 1,
+      message: expect.stringContaining('Unknown Webhook'),
+    });
   });
 
   it('a connection without a webhook URL asks to reconnect and sends nothing', async () => {
-    await expect(run({ content: 'x' }, { ...h.connection, secrets: { webhook_url: 'https://example.com/nope' } })).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringMatching(/reconnect/) });
+    await expect(run({ content: 'x' }, { ...h.connection, secrets: { webhook_url: 'https://example.com/nope' } })).rejects.toMatchObject({
+      type: 'vendor_auth_failed',
+      message: expect.stringMatching(/reconnect/),
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 
@@ -40,6 +48,8 @@ describe('discord send_message', () => {
 
   it('the description check can fail: an over-long content is reported', () => {
     const body = { content: 'x'.repeat(2001) };
-    expect(check({ method: 'POST', path: HOOK, query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body), body }).length).toBeGreaterThan(0);
+    expect(
+      check({ method: 'POST', path: HOOK, query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body), body }).length,
+    ).toBeGreaterThan(0);
   });
 });

@@ -11,9 +11,13 @@ describe('gmail send_email', () => {
   const h = vendorFakeRunner(cases, 'req-1');
   const run = (params: unknown, conn?: Connection) => h.run('send_email', params, conn);
 
-  it('surfaces Google\'s 400 message', async () => {
+  it("surfaces Google's 400 message", async () => {
     h.fake.on('POST', SEND, { status: 400, body: { error: { code: 400, message: 'Invalid To header', status: 'INVALID_ARGUMENT' } } });
-    await expect(run({ to: ['ada@example.com'], subject: 's', text: 't' })).rejects.toMatchObject({ type: 'vendor_rejected', attempts: 1, message: expect.stringContaining('Invalid To header') });
+    await expect(run({ to: ['ada@example.com'], subject: 's', text: 't' })).rejects.toMatchObject({
+      type: 'vendor_rejected',
+      attempts: 1,
+      message: expect.stringContaining('Invalid To header'),
+    });
   });
 
   it('refuses bad params with every problem and sends nothing', async () => {
@@ -27,6 +31,8 @@ describe('gmail send_email', () => {
 
   it('the description check can fail: an unknown field is reported', () => {
     const body = { raw: 'eA', label: 'x' };
-    expect(check({ method: 'POST', path: SEND, query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body), body }).join('\n')).toMatch(/label/);
+    expect(
+      check({ method: 'POST', path: SEND, query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body), body }).join('\n'),
+    ).toMatch(/label/);
   });
 });

@@ -10,8 +10,15 @@ describe('gohighlevel', () => {
   const { run, waits } = h;
 
   it('422 surfaces HighLevel’s validation message, without retrying', async () => {
-    h.fake.on('POST', '/contacts/upsert', { status: 422, body: { statusCode: 422, message: ['phone must be a valid phone number'], error: 'Unprocessable Entity' } });
-    await expect(run('upsert_contact', { phone: '12' })).rejects.toMatchObject({ type: 'vendor_rejected', message: expect.stringContaining('422: phone must be a valid phone number'), attempts: 1 });
+    h.fake.on('POST', '/contacts/upsert', {
+      status: 422,
+      body: { statusCode: 422, message: ['phone must be a valid phone number'], error: 'Unprocessable Entity' },
+    });
+    await expect(run('upsert_contact', { phone: '12' })).rejects.toMatchObject({
+      type: 'vendor_rejected',
+      message: expect.stringContaining('422: phone must be a valid phone number'),
+      attempts: 1,
+    });
   });
 
   it('503 is retried with backoff, then succeeds; a 502 on a booking (not idempotent) is not sent again', async () => {
@@ -24,8 +31,14 @@ describe('gohighlevel', () => {
   });
 
   it('without a location in params or connection, fails naming it and sends nothing', async () => {
-    await expect(run('upsert_contact', { email: 'ada@example.com' }, { ...h.connection, settings: {} })).rejects.toMatchObject({ type: 'invalid_params', message: expect.stringContaining('locationId') });
-    await expect(run('find_slots', { calendarId: CALENDAR, startDate: '2026-12-03T00:00:00Z', endDate: '2026-12-01T00:00:00Z' })).rejects.toMatchObject({ type: 'invalid_params', problems: ['endDate: endDate must be after startDate'] });
+    await expect(run('upsert_contact', { email: 'ada@example.com' }, { ...h.connection, settings: {} })).rejects.toMatchObject({
+      type: 'invalid_params',
+      message: expect.stringContaining('locationId'),
+    });
+    await expect(run('find_slots', { calendarId: CALENDAR, startDate: '2026-12-03T00:00:00Z', endDate: '2026-12-01T00:00:00Z' })).rejects.toMatchObject({
+      type: 'invalid_params',
+      problems: ['endDate: endDate must be after startDate'],
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 });

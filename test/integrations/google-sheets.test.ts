@@ -16,7 +16,14 @@ describe('google_sheets', () => {
 
   test('the description check can fail: a row sent as a flat list is reported', () => {
     const body = { range: 'Leads!A:D', values: ['Ada'] };
-    const problems = vendorSpec('google-sheets.json')({ method: 'POST', path: '/v4/spreadsheets/sheet-1/values/Leads!A%3AD:append', query: { valueInputOption: 'USER_ENTERED' }, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body), body });
+    const problems = vendorSpec('google-sheets.json')({
+      method: 'POST',
+      path: '/v4/spreadsheets/sheet-1/values/Leads!A%3AD:append',
+      query: { valueInputOption: 'USER_ENTERED' },
+      headers: { 'content-type': 'application/json' },
+      rawBody: JSON.stringify(body),
+      body,
+    });
     expect(problems.length).toBeGreaterThan(0);
   });
 });

@@ -20,7 +20,14 @@ describe('the shared vendor client', () => {
   let fake: VendorFake;
   let waits: number[];
   const client = (extra: Partial<ConstructorParameters<typeof VendorClient>[0]> = {}) =>
-    new VendorClient({ integration, connection, baseUrlOverride: `${fake.url}/v1`, ssrfAllowlist: ['127.0.0.1/8'], sleep: async (ms) => void waits.push(ms), ...extra });
+    new VendorClient({
+      integration,
+      connection,
+      baseUrlOverride: `${fake.url}/v1`,
+      ssrfAllowlist: ['127.0.0.1/8'],
+      sleep: async (ms) => void waits.push(ms),
+      ...extra,
+    });
 
   beforeAll(async () => {
     fake = await startVendorFake();
@@ -51,7 +58,13 @@ describe('the shared vendor client', () => {
   });
 
   it('retries 429 honouring Retry-After and 5xx with backoff, counting attempts', async () => {
-    fake.on('GET', '/v1/flaky', { status: 429, headers: { 'retry-after': '2' }, body: { message: 'slow down' } }, { status: 503, body: 'down' }, { status: 200, body: { ok: 1 } });
+    fake.on(
+      'GET',
+      '/v1/flaky',
+      { status: 429, headers: { 'retry-after': '2' }, body: { message: 'slow down' } },
+      { status: 503, body: 'down' },
+      { status: 200, body: { ok: 1 } },
+    );
     const c = client();
     await expect(c.request({ method: 'GET', path: '/flaky' })).resolves.toMatchObject({ status: 200 });
     expect(c.attempts).toBe(3);
@@ -98,7 +111,10 @@ describe('the shared vendor client', () => {
     await expect(c.request({ method: 'GET', path: '/drop' })).resolves.toMatchObject({ body: { fine: true } });
     expect(c.attempts).toBe(2);
     fake.on('GET', '/v1/big', { status: 200, body: 'x'.repeat(5000) });
-    await expect(client({ maxResponseBytes: 1000 }).request({ method: 'GET', path: '/big' })).rejects.toMatchObject({ type: 'vendor_response_too_large', retryable: false });
+    await expect(client({ maxResponseBytes: 1000 }).request({ method: 'GET', path: '/big' })).rejects.toMatchObject({
+      type: 'vendor_response_too_large',
+      retryable: false,
+    });
   });
 
   it('refuses private addresses without the allowlist and sends no credentials to other origins', async () => {
@@ -130,7 +146,9 @@ describe('the shared vendor client', () => {
 
     it('does not send a POST again after a timeout', async () => {
       fake.on('POST', '/v1/slow', () => new Promise((resolve) => setTimeout(() => resolve({ status: 200, body: {} }), 2000)));
-      const err = await once([]).request({ method: 'POST', path: '/slow', json: {}, timeoutMs: 200 }).catch((e: unknown) => e);
+      const err = await once([])
+        .request({ method: 'POST', path: '/slow', json: {}, timeoutMs: 200 })
+        .catch((e: unknown) => e);
       expect(err).toMatchObject({ type: 'outcome_unknown', retryable: false });
       expect(fake.received('POST', '/v1/slow')).toHaveLength(1);
     });

@@ -12,13 +12,23 @@ describe('intercom', () => {
   const { run } = h;
 
   it('create_contact returns the contact Intercom says already exists (409), so a replay creates nothing twice', async () => {
-    h.fake.on('POST', '/contacts', { status: 409, body: { type: 'error.list', errors: [{ code: 'conflict', message: 'A contact matching those details already exists with id=5f7f0d41bb69f9f2193bb7a' }] } });
-    await expect(run('create_contact', { role: 'user', email: 'ada@example.com' })).resolves.toMatchObject({ data: { id: '5f7f0d41bb69f9f2193bb7a', existing: true }, attempts: 1 });
+    h.fake.on('POST', '/contacts', {
+      status: 409,
+      body: { type: 'error.list', errors: [{ code: 'conflict', message: 'A contact matching those details already exists with id=5f7f0d41bb69f9f2193bb7a' }] },
+    });
+    await expect(run('create_contact', { role: 'user', email: 'ada@example.com' })).resolves.toMatchObject({
+      data: { id: '5f7f0d41bb69f9f2193bb7a', existing: true },
+      attempts: 1,
+    });
   });
 
   it('404 (no such contact) fails without retrying', async () => {
     h.fake.on('POST', '/contacts/nope0000/notes', { status: 404, body: { type: 'error.list', errors: [{ code: 'not_found', message: 'User Not Found' }] } });
-    await expect(run('add_note', { contact_id: 'nope0000', body: 'x' })).rejects.toMatchObject({ type: 'vendor_not_found', message: expect.stringContaining('User Not Found'), attempts: 1 });
+    await expect(run('add_note', { contact_id: 'nope0000', body: 'x' })).rejects.toMatchObject({
+      type: 'vendor_not_found',
+      message: expect.stringContaining('User Not Found'),
+      attempts: 1,
+    });
   });
 
   it('uses the workspace’s regional host', () => {
@@ -30,6 +40,15 @@ describe('intercom', () => {
   });
 
   it('the description check can fail: a mistyped field is reported', () => {
-    expect(check({ method: 'POST', path: '/contacts', query: {}, headers: { 'content-type': 'application/json' }, rawBody: '{}', body: { email: 'a@b.c', signed_up_at: 'yesterday' } }).length).toBeGreaterThan(0);
+    expect(
+      check({
+        method: 'POST',
+        path: '/contacts',
+        query: {},
+        headers: { 'content-type': 'application/json' },
+        rawBody: '{}',
+        body: { email: 'a@b.c', signed_up_at: 'yesterday' },
+      }).length,
+    ).toBeGreaterThan(0);
   });
 });

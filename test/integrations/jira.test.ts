@@ -20,7 +20,9 @@ describe('jira', () => {
 
   test('an OAuth connection sends its bearer token', async () => {
     harness.fake.on('POST', '/rest/api/3/issue/SUP-42/comment', { status: 201, body: { id: '500', created: '2026-03-01T10:00:00.000+0000' } });
-    await harness.run('add_comment', caseParams(cases, 'add_comment'), { connection: { kind: 'oauth2', secrets: { access_token: 'atl-oauth' }, settings: { cloud_id: 'x' } } });
+    await harness.run('add_comment', caseParams(cases, 'add_comment'), {
+      connection: { kind: 'oauth2', secrets: { access_token: 'atl-oauth' }, settings: { cloud_id: 'x' } },
+    });
     expect(harness.sent().headers.authorization).toBe('Bearer atl-oauth');
   });
 
@@ -41,7 +43,9 @@ describe('jira', () => {
   });
 
   test('a connection without its API token fails asking to reconnect, nothing sent', async () => {
-    const err = await harness.fail('add_comment', caseParams(cases, 'add_comment'), { connection: { kind: 'basic', secrets: { username: 'ops@example.com' }, settings: { site: 'acme' } } });
+    const err = await harness.fail('add_comment', caseParams(cases, 'add_comment'), {
+      connection: { kind: 'basic', secrets: { username: 'ops@example.com' }, settings: { site: 'acme' } },
+    });
     expect(err.type).toBe('vendor_auth_failed');
     expect(err.message).toContain('reconnect');
     expect(harness.fake.requests).toHaveLength(0);

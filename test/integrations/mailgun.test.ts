@@ -13,7 +13,12 @@ describe('mailgun send_email', () => {
 
   it('retries a 5xx, then fails as unavailable', async () => {
     h.fake.on('POST', '/v3/mg.example.com/messages', { status: 503, body: 'upstream unavailable' });
-    await expect(run({ from: 'a@mg.example.com', to: ['b@example.com'], subject: 's', text: 't' })).rejects.toMatchObject({ type: 'vendor_unavailable', retryable: true, attempts: 3, message: expect.stringContaining('503') });
+    await expect(run({ from: 'a@mg.example.com', to: ['b@example.com'], subject: 's', text: 't' })).rejects.toMatchObject({
+      type: 'vendor_unavailable',
+      retryable: true,
+      attempts: 3,
+      message: expect.stringContaining('503'),
+    });
     expect(h.fake.requests).toHaveLength(3);
     expect(sleeps).toHaveLength(2);
   });
@@ -33,6 +38,15 @@ describe('mailgun send_email', () => {
   });
 
   it('the description check can fail: a message without to is reported', () => {
-    expect(spec({ method: 'POST', path: '/v3/mg.example.com/messages', query: {}, headers: { 'content-type': 'multipart/form-data; boundary=x' }, rawBody: 'x', body: { from: 'a@b.c', subject: 's' } }).join('\n')).toMatch(/to/);
+    expect(
+      spec({
+        method: 'POST',
+        path: '/v3/mg.example.com/messages',
+        query: {},
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        rawBody: 'x',
+        body: { from: 'a@b.c', subject: 's' },
+      }).join('\n'),
+    ).toMatch(/to/);
   });
 });

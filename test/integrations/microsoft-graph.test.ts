@@ -16,20 +16,38 @@ describe('microsoft_graph', () => {
   });
 
   it('create_event in a named calendar, retried on 503 with the same transactionId, then failing', async () => {
-    h.fake.on('POST', '/v1.0/me/calendars/AAMkCal/events', { status: 503, headers: { 'retry-after': '1' }, body: { error: { code: 'ServiceNotAvailable', message: 'Service is unavailable' } } });
-    await expect(run('create_event', { subject: 'x', start: '2026-12-01T10:00', end: '2026-12-01T11:00', calendarId: 'AAMkCal' })).rejects.toMatchObject({ type: 'vendor_unavailable', attempts: 3, message: expect.stringContaining('Service is unavailable') });
+    h.fake.on('POST', '/v1.0/me/calendars/AAMkCal/events', {
+      status: 503,
+      headers: { 'retry-after': '1' },
+      body: { error: { code: 'ServiceNotAvailable', message: 'Service is unavailable' } },
+    });
+    await expect(run('create_event', { subject: 'x', start: '2026-12-01T10:00', end: '2026-12-01T11:00', calendarId: 'AAMkCal' })).rejects.toMatchObject({
+      type: 'vendor_unavailable',
+      attempts: 3,
+      message: expect.stringContaining('Service is unavailable'),
+    });
     expect(sleeps).toEqual([1000, 1000]);
     expect(h.fake.requests.map((r) => (r.body as { transactionId: string }).transactionId)).toEqual(['req-1', 'req-1', 'req-1']);
   });
 
   it('find_free_slots without schedules, a mailbox or the connection’s email has nobody to ask: nothing is sent', async () => {
-    await expect(run('find_free_slots', { from: '2026-12-01T10:00:00Z', to: '2026-12-01T12:00:00Z' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^schedules:/)] });
+    await expect(run('find_free_slots', { from: '2026-12-01T10:00:00Z', to: '2026-12-01T12:00:00Z' })).rejects.toMatchObject({
+      type: 'invalid_params',
+      problems: [expect.stringMatching(/^schedules:/)],
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 
   it('an expired token (401) asks to reconnect', async () => {
-    h.fake.on('POST', '/v1.0/me/sendMail', { status: 401, body: { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired or is not yet valid.' } } });
-    await expect(run('send_email', { to: ['ada@example.com'], subject: 's', body: 't' })).rejects.toMatchObject({ type: 'vendor_auth_failed', attempts: 1, message: expect.stringMatching(/expired.*reconnect/) });
+    h.fake.on('POST', '/v1.0/me/sendMail', {
+      status: 401,
+      body: { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired or is not yet valid.' } },
+    });
+    await expect(run('send_email', { to: ['ada@example.com'], subject: 's', body: 't' })).rejects.toMatchObject({
+      type: 'vendor_auth_failed',
+      attempts: 1,
+      message: expect.stringMatching(/expired.*reconnect/),
+    });
   });
 
   it('refuses bad params with every problem and sends nothing', async () => {
@@ -37,7 +55,9 @@ describe('microsoft_graph', () => {
       type: 'invalid_params',
       problems: expect.arrayContaining([expect.stringMatching(/^start:/), expect.stringMatching(/^mailbox:/)]),
     });
-    await expect(run('create_event', { subject: 'x', start: '2026-12-01T10:00:00', end: '2026-12-01T09:00:00' })).rejects.toMatchObject({ problems: [expect.stringMatching(/^end: end must be after start/)] });
+    await expect(run('create_event', { subject: 'x', start: '2026-12-01T10:00:00', end: '2026-12-01T09:00:00' })).rejects.toMatchObject({
+      problems: [expect.stringMatching(/^end: end must be after start/)],
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 });
@@ -45,18 +65,39 @@ describe('microsoft_graph', () => {
 describe('microsoft_graph depth', () => {
   const h = vendorFakeRunner(cases, 'req-1');
 
-  it('check_availability without schedules needs the connection\'s email, else sends nothing', async () => {
-    await expect(h.run('check_availability', { from: '2026-12-01T09:00:00Z', to: '2026-12-01T10:00:00Z' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^schedules:/)] });
+  it("check_availability without schedules needs the connection's email, else sends nothing", async () => {
+    await expect(h.run('check_availability', { from: '2026-12-01T09:00:00Z', to: '2026-12-01T10:00:00Z' })).rejects.toMatchObject({
+      type: 'invalid_params',
+      problems: [expect.stringMatching(/^schedules:/)],
+    });
     expect(h.fake.requests).toHaveLength(0);
-    h.fake.on('POST', '/v1.0/me/calendar/getSchedule', { status: 200, body: { value: [{ scheduleId: 'me@example.com', scheduleItems: [{ status: 'Tentative', start: { dateTime: '2026-12-01T09:00:00.0000000' }, end: { dateTime: '2026-12-01T09:15:00.0000000' } }] }] } });
+    h.fake.on('POST', '/v1.0/me/calendar/getSchedule', {
+      status: 200,
+      body: {
+        value: [
+          {
+            scheduleId: 'me@example.com',
+            scheduleItems: [{ status: 'Tentative', start: { dateTime: '2026-12-01T09:00:00.0000000' }, end: { dateTime: '2026-12-01T09:15:00.0000000' } }],
+          },
+        ],
+      },
+    });
     const conn = { ...h.connection, settings: { email: 'me@example.com' } };
-    await expect(h.run('check_availability', { from: '2026-12-01T09:00:00Z', to: '2026-12-01T10:00:00Z', tentativeIsBusy: false }, conn)).resolves.toMatchObject({ data: { free: true, busy: [] } });
+    await expect(
+      h.run('check_availability', { from: '2026-12-01T09:00:00Z', to: '2026-12-01T10:00:00Z', tentativeIsBusy: false }, conn),
+    ).resolves.toMatchObject({ data: { free: true, busy: [] } });
     expect(h.fake.requests[0]!.body).toMatchObject({ schedules: ['me@example.com'] });
   });
 
   it('reschedule_event refuses an end before the start, and an id with a path in it, sending nothing', async () => {
-    await expect(h.run('reschedule_event', { eventId: 'AAMk', start: '2026-12-02T11:00:00', end: '2026-12-02T10:00:00' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^end:/)] });
-    await expect(h.run('cancel_event', { eventId: '../messages/x' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^eventId:/)] });
+    await expect(h.run('reschedule_event', { eventId: 'AAMk', start: '2026-12-02T11:00:00', end: '2026-12-02T10:00:00' })).rejects.toMatchObject({
+      type: 'invalid_params',
+      problems: [expect.stringMatching(/^end:/)],
+    });
+    await expect(h.run('cancel_event', { eventId: '../messages/x' })).rejects.toMatchObject({
+      type: 'invalid_params',
+      problems: [expect.stringMatching(/^eventId:/)],
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 });

@@ -16,20 +16,34 @@ describe('microsoft_teams', () => {
 
   it('a missing channel (404) fails without retrying', async () => {
     h.fake.on('POST', CHANNEL_PATH, { status: 404, body: { error: { code: 'NotFound', message: 'Channel not found' } } });
-    await expect(run('post_message', { teamId: TEAM, channelId: CHANNEL, content: 'x' })).rejects.toMatchObject({ type: 'vendor_not_found', attempts: 1, message: expect.stringContaining('Channel not found') });
+    await expect(run('post_message', { teamId: TEAM, channelId: CHANNEL, content: 'x' })).rejects.toMatchObject({
+      type: 'vendor_not_found',
+      attempts: 1,
+      message: expect.stringContaining('Channel not found'),
+    });
   });
 
   it('post_webhook refuses a private webhook address unless allowed, and a connection without one', async () => {
     const hook: Connection = { ...h.connection, secrets: { webhook_url: `${h.fake.url}/hook` } };
-    await expect(runIntegrationAction({ action: 'post_webhook', integration: 'microsoft_teams', params: { text: 'x' }, connection: hook, idempotencyKey: 'req-1' })).rejects.toMatchObject({ type: 'ssrf_blocked' });
-    await expect(run('post_webhook', { text: 'x' }, { ...h.connection, secrets: { access_token: 'eyJ0.teams' } })).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringContaining('webhook_url') });
+    await expect(
+      runIntegrationAction({ action: 'post_webhook', integration: 'microsoft_teams', params: { text: 'x' }, connection: hook, idempotencyKey: 'req-1' }),
+    ).rejects.toMatchObject({ type: 'ssrf_blocked' });
+    await expect(run('post_webhook', { text: 'x' }, { ...h.connection, secrets: { access_token: 'eyJ0.teams' } })).rejects.toMatchObject({
+      type: 'vendor_auth_failed',
+      message: expect.stringContaining('webhook_url'),
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 
   it('refuses bad params with every problem and sends nothing', async () => {
     await expect(run('post_message', { teamId: '../x', channelId: '', content: '', contentType: 'markdown' })).rejects.toMatchObject({
       type: 'invalid_params',
-      problems: expect.arrayContaining([expect.stringMatching(/^teamId:/), expect.stringMatching(/^channelId:/), expect.stringMatching(/^content:/), expect.stringMatching(/^contentType:/)]),
+      problems: expect.arrayContaining([
+        expect.stringMatching(/^teamId:/),
+        expect.stringMatching(/^channelId:/),
+        expect.stringMatching(/^content:/),
+        expect.stringMatching(/^contentType:/),
+      ]),
     });
     await expect(run('send_chat_message', { chatId: 'x', content: 'y', subject: 'no subjects in chats' })).rejects.toMatchObject({ type: 'invalid_params' });
     expect(h.fake.requests).toHaveLength(0);

@@ -29,7 +29,14 @@ describe('monday', () => {
   });
 
   test('the schema check itself catches a field monday does not have', () => {
-    const problems = spec({ method: 'POST', path: '/v2', query: {}, headers: {}, rawBody: '', body: { query: 'mutation { create_item(board_id: 1, item_name: "x", colour: "red") { id } }' } });
+    const problems = spec({
+      method: 'POST',
+      path: '/v2',
+      query: {},
+      headers: {},
+      rawBody: '',
+      body: { query: 'mutation { create_item(board_id: 1, item_name: "x", colour: "red") { id } }' },
+    });
     expect(problems.join('\n')).toContain('Unknown argument "colour"');
   });
 });

@@ -10,7 +10,11 @@ describe('pipedrive', () => {
 
   it('create_lead links the lead to a person (OAuth: Bearer)', async () => {
     h.fake.on('POST', '/api/v1/leads', { status: 201, body: { success: true, data: { id: 'adf21080-0e10-11eb-879b-05d71fb426ec' } } });
-    const out = await run('create_lead', { title: 'Inbound call', person_id: 42, value: { amount: 500, currency: 'USD' } }, { ...h.connection, kind: 'oauth2', secrets: { access_token: 'v1:oauth' } });
+    const out = await run(
+      'create_lead',
+      { title: 'Inbound call', person_id: 42, value: { amount: 500, currency: 'USD' } },
+      { ...h.connection, kind: 'oauth2', secrets: { access_token: 'v1:oauth' } },
+    );
     expect(out.data).toEqual({ id: 'adf21080-0e10-11eb-879b-05d71fb426ec' });
     expect(h.fake.requests[0]!.headers.authorization).toBe('Bearer v1:oauth');
     expect(h.fake.requests[0]!.body).toEqual({ title: 'Inbound call', person_id: 42, value: { amount: 500, currency: 'USD' } });
@@ -18,16 +22,27 @@ describe('pipedrive', () => {
 
   it('success:false in a 200 answer is a failure', async () => {
     h.fake.on('POST', '/api/v1/notes', { status: 200, body: { success: false, error: 'Note content is invalid' } });
-    await expect(run('add_note', { content: 'x', deal_id: 1 })).rejects.toMatchObject({ type: 'vendor_error_in_body', message: expect.stringContaining('Note content is invalid'), attempts: 1 });
+    await expect(run('add_note', { content: 'x', deal_id: 1 })).rejects.toMatchObject({
+      type: 'vendor_error_in_body',
+      message: expect.stringContaining('Note content is invalid'),
+      attempts: 1,
+    });
   });
 
   it('404 fails without retrying', async () => {
     h.fake.on('POST', '/api/v1/leads', { status: 404, body: { success: false, error: 'Person not found' } });
-    await expect(run('create_lead', { title: 't', person_id: 999 })).rejects.toMatchObject({ type: 'vendor_not_found', message: expect.stringContaining('Person not found'), attempts: 1 });
+    await expect(run('create_lead', { title: 't', person_id: 999 })).rejects.toMatchObject({
+      type: 'vendor_not_found',
+      message: expect.stringContaining('Person not found'),
+      attempts: 1,
+    });
   });
 
   it('a lead needs a person or an organization; nothing is sent', async () => {
-    await expect(run('create_lead', { title: 't' })).rejects.toMatchObject({ type: 'invalid_params', problems: ['person_id: give person_id or organization_id'] });
+    await expect(run('create_lead', { title: 't' })).rejects.toMatchObject({
+      type: 'invalid_params',
+      problems: ['person_id: give person_id or organization_id'],
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 
@@ -47,7 +62,10 @@ describe('pipedrive depth', () => {
     h.fake.on('GET', '/api/v2/persons/search', { status: 200, body: { success: true, data: null } });
     await expect(h.run('find_person', { term: 'nobody' })).resolves.toMatchObject({ data: { persons: [] } });
     h.fake.on('PATCH', '/api/v2/deals/5', { status: 200, body: { success: false, error: 'Stage not found' } });
-    await expect(h.run('update_deal', { id: 5, stage_id: 99 })).rejects.toMatchObject({ type: 'vendor_error_in_body', message: 'Pipedrive said Stage not found' });
+    await expect(h.run('update_deal', { id: 5, stage_id: 99 })).rejects.toMatchObject({
+      type: 'vendor_error_in_body',
+      message: 'Pipedrive said Stage not found',
+    });
   });
 
   it('an update that changes nothing is refused and nothing is sent', async () => {

@@ -11,17 +11,31 @@ describe('postmark', () => {
 
   it('a 200 whose ErrorCode is not 0 is a failure', async () => {
     h.fake.on('POST', '/email', { status: 200, body: { ErrorCode: 406, Message: 'You tried to send to a recipient that has been marked as inactive.' } });
-    await expect(run('send_email', { from: 'a@example.org', to: ['gone@example.com'], subject: 's', text: 't' })).rejects.toMatchObject({ type: 'vendor_error_in_body', retryable: false, attempts: 1, message: expect.stringContaining('marked as inactive') });
+    await expect(run('send_email', { from: 'a@example.org', to: ['gone@example.com'], subject: 's', text: 't' })).rejects.toMatchObject({
+      type: 'vendor_error_in_body',
+      retryable: false,
+      attempts: 1,
+      message: expect.stringContaining('marked as inactive'),
+    });
   });
 
-  it('surfaces Postmark\'s 422 message', async () => {
+  it("surfaces Postmark's 422 message", async () => {
     h.fake.on('POST', '/email', { status: 422, body: { ErrorCode: 300, Message: "Invalid 'From' address: 'nobody'." } });
-    await expect(run('send_email', { from: 'nobody', to: ['ada@example.com'], subject: 's', text: 't' })).rejects.toMatchObject({ type: 'vendor_rejected', attempts: 1, message: expect.stringContaining("Invalid 'From' address") });
+    await expect(run('send_email', { from: 'nobody', to: ['ada@example.com'], subject: 's', text: 't' })).rejects.toMatchObject({
+      type: 'vendor_rejected',
+      attempts: 1,
+      message: expect.stringContaining("Invalid 'From' address"),
+    });
   });
 
   it('refuses bad params with every problem and sends nothing', async () => {
-    await expect(run('send_template', { from: 'a@example.org', to: ['b@example.com'], templateId: 5, templateAlias: 'x' })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^templateId: give exactly one/)] });
-    await expect(run('send_email', { from: 'a@example.org', to: 'b@example.com', subject: 's' })).rejects.toMatchObject({ problems: expect.arrayContaining([expect.stringMatching(/^to:/)]) });
+    await expect(run('send_template', { from: 'a@example.org', to: ['b@example.com'], templateId: 5, templateAlias: 'x' })).rejects.toMatchObject({
+      type: 'invalid_params',
+      problems: [expect.stringMatching(/^templateId: give exactly one/)],
+    });
+    await expect(run('send_email', { from: 'a@example.org', to: 'b@example.com', subject: 's' })).rejects.toMatchObject({
+      problems: expect.arrayContaining([expect.stringMatching(/^to:/)]),
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 });

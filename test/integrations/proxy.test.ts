@@ -19,7 +19,15 @@ describe('proxy', () => {
   beforeEach(() => fake.clear());
 
   it('runs without an action name: JSON body, bearer auth and custom headers', async () => {
-    const out = await run({ apiMethod: 'POST', apiURL: `${fake.url}/hook?x=1`, authenticationSelect: 'bearer', bearerToken: 'tok', enableHeaders: true, headers: [{ name: 'X-Trace', value: 'abc' }], requestBodyJson: { a: 1 } });
+    const out = await run({
+      apiMethod: 'POST',
+      apiURL: `${fake.url}/hook?x=1`,
+      authenticationSelect: 'bearer',
+      bearerToken: 'tok',
+      enableHeaders: true,
+      headers: [{ name: 'X-Trace', value: 'abc' }],
+      requestBodyJson: { a: 1 },
+    });
     expect(out).toMatchObject({ action: 'request', attempts: 1, data: { status: 201, body: { received: true } } });
     const [req] = fake.requests;
     expect(req).toMatchObject({ method: 'POST', path: '/hook', query: { x: '1' }, body: { a: 1 } });
@@ -27,8 +35,25 @@ describe('proxy', () => {
   });
 
   it('sends basic auth, an API-key header and raw bodies with their content type; headers are ignored unless enabled', async () => {
-    await run({ apiMethod: 'POST', apiURL: `${fake.url}/hook`, authenticationSelect: 'basic', basicUsername: 'u', basicPassword: 'p', contentType: 'text/plain', requestBody: 'hello', headers: [{ name: 'X-No', value: '1' }] });
-    await run({ apiMethod: 'POST', apiURL: `${fake.url}/hook`, authenticationSelect: 'apiKey', apiKeyHeader: 'X-Api-Key', apiKey: 'k1', contentType: 'application/x-www-form-urlencoded', requestBody: 'a=1&b=2' });
+    await run({
+      apiMethod: 'POST',
+      apiURL: `${fake.url}/hook`,
+      authenticationSelect: 'basic',
+      basicUsername: 'u',
+      basicPassword: 'p',
+      contentType: 'text/plain',
+      requestBody: 'hello',
+      headers: [{ name: 'X-No', value: '1' }],
+    });
+    await run({
+      apiMethod: 'POST',
+      apiURL: `${fake.url}/hook`,
+      authenticationSelect: 'apiKey',
+      apiKeyHeader: 'X-Api-Key',
+      apiKey: 'k1',
+      contentType: 'application/x-www-form-urlencoded',
+      requestBody: 'a=1&b=2',
+    });
     expect(fake.requests[0]!.headers).toMatchObject({ authorization: `Basic ${Buffer.from('u:p').toString('base64')}`, 'content-type': 'text/plain' });
     expect(fake.requests[0]!.headers['x-no']).toBeUndefined();
     expect(fake.requests[0]!.rawBody).toBe('hello');
@@ -41,7 +66,14 @@ describe('proxy', () => {
   });
 
   it('refuses private, link-local and encoded addresses before sending', async () => {
-    for (const url of ['http://127.0.0.1:9/x', 'http://169.254.169.254/latest', 'http://0x7f.1/', 'http://2130706433/', 'http://[::ffff:127.0.0.1]/', 'http://localhost/']) {
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'http://169.254.169.254/latest',
+      'http://0x7f.1/',
+      'http://2130706433/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://localhost/',
+    ]) {
       await expect(run({ apiURL: url }, [])).rejects.toMatchObject({ type: 'ssrf_blocked', retryable: false });
     }
     expect(fake.requests).toHaveLength(0);

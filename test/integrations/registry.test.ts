@@ -12,7 +12,19 @@ import { vendorSpecPath } from '../helpers/vendor-spec';
 import { allCases } from './cases';
 
 /** Catalogue B (CRM, marketing and support): at least three actions each. */
-const CATALOGUE_B = ['salesforce', 'pipedrive', 'zoho_crm', 'gohighlevel', 'close', 'activecampaign', 'mailchimp', 'klaviyo', 'intercom', 'zendesk', 'freshdesk'];
+const CATALOGUE_B = [
+  'salesforce',
+  'pipedrive',
+  'zoho_crm',
+  'gohighlevel',
+  'close',
+  'activecampaign',
+  'mailchimp',
+  'klaviyo',
+  'intercom',
+  'zendesk',
+  'freshdesk',
+];
 
 describe('the integration registry', () => {
   const integrations = listIntegrations();
@@ -55,7 +67,12 @@ describe('the integration registry', () => {
     const fabricated = [...integrations, { key: 'fabricated', actions: [{ key: 'never_tested' }] }];
     const slackWithout = allCases.map((s) => (s.integration === 'slack' ? { ...s, cases: [] } : s));
     expect(actionsWithoutCase(fabricated, allCases)).toEqual(['fabricated.never_tested']);
-    expect(actionsWithoutCase(integrations, slackWithout)).toEqual(['slack.post_message', 'slack.post_thread_reply', 'slack.find_user_by_email', 'slack.list_channels']);
+    expect(actionsWithoutCase(integrations, slackWithout)).toEqual([
+      'slack.post_message',
+      'slack.post_thread_reply',
+      'slack.find_user_by_email',
+      'slack.list_channels',
+    ]);
   });
 
   test('every integration with a vendor API description has its requests validated against it', () => {
@@ -68,12 +85,24 @@ describe('the integration registry', () => {
     expect(unvalidatedDescriptions(described, allCases)).toEqual([]);
     // The check is live: a set without its description, or with every case excused, is named.
     const slack = allCases.find((s) => s.integration === 'slack')!;
-    expect(unvalidatedDescriptions(described, allCases.map((s) => (s === slack ? { ...s, spec: undefined } : s)))).toEqual(['slack (slack.json)']);
-    expect(unvalidatedDescriptions(described, allCases.map((s) => (s === slack ? { ...s, cases: s.cases.map((c) => ({ ...c, notDescribed: 'x' })) } : s)))).toEqual(['slack (slack.json)']);
+    expect(
+      unvalidatedDescriptions(
+        described,
+        allCases.map((s) => (s === slack ? { ...s, spec: undefined } : s)),
+      ),
+    ).toEqual(['slack (slack.json)']);
+    expect(
+      unvalidatedDescriptions(
+        described,
+        allCases.map((s) => (s === slack ? { ...s, cases: s.cases.map((c) => ({ ...c, notDescribed: 'x' })) } : s)),
+      ),
+    ).toEqual(['slack (slack.json)']);
   });
 
   test('the README table generator has one row per integration naming its actions and auth', () => {
-    const rows = catalogueTable().split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Integration'));
+    const rows = catalogueTable()
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| Integration'));
     expect(rows).toHaveLength(integrations.length);
     integrations.forEach((integration, i) => {
       expect(rows[i]).toContain(`(\`${integration.key}\`)`);
@@ -113,13 +142,19 @@ describe('the integration registry and runner', () => {
     expect(entries.map((e) => e.key)).toEqual(expect.arrayContaining(['google_calendar', 'hubspot', 'proxy', 'slack']));
     const slack = entries.find((e) => e.key === 'slack')!;
     expect(slack.auth).toEqual(['oauth2', 'api_key']);
-    expect(slack.actions[0]).toMatchObject({ key: 'post_message', idempotent: false, input: { type: 'object', required: expect.arrayContaining(['channel', 'text']) } });
+    expect(slack.actions[0]).toMatchObject({
+      key: 'post_message',
+      idempotent: false,
+      input: { type: 'object', required: expect.arrayContaining(['channel', 'text']) },
+    });
     expect(JSON.stringify(entries)).not.toContain('$schema');
   });
 
   it('names what exists when the integration or action is unknown', () => {
     expect(() => resolveAction('nope', 'x')).toThrow(expect.objectContaining({ type: 'unknown_integration', message: expect.stringContaining('slack') }));
-    expect(() => resolveAction('slack', 'delete_everything')).toThrow(expect.objectContaining({ type: 'unknown_action', message: expect.stringContaining('post_message') }));
+    expect(() => resolveAction('slack', 'delete_everything')).toThrow(
+      expect.objectContaining({ type: 'unknown_action', message: expect.stringContaining('post_message') }),
+    );
     // With a single action the name may be omitted (the live platform's rule); an integration that had one keeps it as its
     // defaultAction, so a stored journey that omits it still runs.
     expect(resolveAction('slack', undefined).action.key).toBe('post_message');
@@ -129,9 +164,19 @@ describe('the integration registry and runner', () => {
   });
 
   it('resolves custom fields by dotted path, leaving others, and removes customFields', () => {
-    const out = resolveCustomFields({ a: 'k1', nested: { b: 'k2' }, c: 'literal', customFields: [{ field: 'a', customFieldEnabled: true }, { field: 'nested.b', customFieldEnabled: true }, { field: 'c' }] }, { fields: { k1: 1, k2: 'two' } });
+    const out = resolveCustomFields(
+      {
+        a: 'k1',
+        nested: { b: 'k2' },
+        c: 'literal',
+        customFields: [{ field: 'a', customFieldEnabled: true }, { field: 'nested.b', customFieldEnabled: true }, { field: 'c' }],
+      },
+      { fields: { k1: 1, k2: 'two' } },
+    );
     expect(out).toEqual({ a: 1, nested: { b: 'two' }, c: 'literal' });
-    expect(() => resolveCustomFields({ a: 'k9', customFields: [{ field: 'a', customFieldEnabled: true }] }, undefined)).toThrow(expect.objectContaining({ type: 'custom_field_missing', message: expect.stringContaining('"k9"') }));
+    expect(() => resolveCustomFields({ a: 'k9', customFields: [{ field: 'a', customFieldEnabled: true }] }, undefined)).toThrow(
+      expect.objectContaining({ type: 'custom_field_missing', message: expect.stringContaining('"k9"') }),
+    );
     expect(() => resolveCustomFields({ customFields: 'x' }, {})).toThrow(expect.objectContaining({ type: 'invalid_params' }));
   });
 });

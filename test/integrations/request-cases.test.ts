@@ -46,7 +46,9 @@ describe('every request case through runIntegrationAction', () => {
   });
 
   it('every expected request names headers (the credential it carries, or that it carries none)', () => {
-    const bare = allCases.flatMap((set) => set.cases.flatMap((c) => c.exchanges.filter((e) => Object.keys(e.request.headers ?? {}).length === 0).map(() => `${set.integration}.${c.action}`)));
+    const bare = allCases.flatMap((set) =>
+      set.cases.flatMap((c) => c.exchanges.filter((e) => Object.keys(e.request.headers ?? {}).length === 0).map(() => `${set.integration}.${c.action}`)),
+    );
     expect(bare).toEqual([]);
   });
 
@@ -54,7 +56,14 @@ describe('every request case through runIntegrationAction', () => {
     const set = allCases.find((s) => s.integration === 'hubspot')!;
     const c = set.cases[0]!;
     const ctx: CaseContext = { fake: 'http://127.0.0.1:1', hooks: 'http://127.0.0.1:2', requestId: 'r' };
-    const sent = { method: 'POST', path: '/crm/v3/objects/contacts', query: {}, headers: { authorization: 'Bearer pat-na1-test', 'content-type': 'application/json' }, rawBody: '{}', body: c.exchanges[0]!.request.body };
+    const sent = {
+      method: 'POST',
+      path: '/crm/v3/objects/contacts',
+      query: {},
+      headers: { authorization: 'Bearer pat-na1-test', 'content-type': 'application/json' },
+      rawBody: '{}',
+      body: c.exchanges[0]!.request.body,
+    };
     await expect(expectExchanges(set, c, { fake: [sent], hooks: [] }, ctx)).resolves.toBeUndefined();
     const variants = [
       { ...sent, headers: { ...sent.headers, authorization: 'Bearer other' } },
@@ -65,6 +74,13 @@ describe('every request case through runIntegrationAction', () => {
     for (const v of variants) await expect(expectExchanges(set, c, { fake: [v], hooks: [] }, ctx)).rejects.toThrow();
     // An excuse that is no longer true (the operation is described) fails too.
     await expect(expectExchanges(set, { ...c, notDescribed: 'stale' }, { fake: [sent], hooks: [] }, ctx)).rejects.toThrow(/undescribed/);
-    await expect(expectExchanges(set, { ...c, exchanges: [{ ...c.exchanges[0]!, request: { ...c.exchanges[0]!.request, body: { props: {} } } }] }, { fake: [{ ...sent, body: { props: {} } }], hooks: [] }, ctx)).rejects.toThrow(/problems/);
+    await expect(
+      expectExchanges(
+        set,
+        { ...c, exchanges: [{ ...c.exchanges[0]!, request: { ...c.exchanges[0]!.request, body: { props: {} } } }] },
+        { fake: [{ ...sent, body: { props: {} } }], hooks: [] },
+        ctx,
+      ),
+    ).rejects.toThrow(/problems/);
   });
 });

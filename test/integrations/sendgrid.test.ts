@@ -13,12 +13,23 @@ describe('sendgrid', () => {
   const run = (action: string, params: unknown, conn?: Connection) => h.run(action, params, conn);
 
   it('a 401 asks the user to reconnect, without retrying', async () => {
-    h.fake.on('POST', '/v3/mail/send', { status: 401, body: { errors: [{ field: null, message: 'The provided authorization grant is invalid, expired, or revoked' }] } });
-    await expect(run('send_email', { to: [{ email: 'ada@example.com' }], from: { email: 'a@example.org' }, subject: 's', text: 't' })).rejects.toMatchObject({ type: 'vendor_auth_failed', retryable: false, attempts: 1, message: expect.stringMatching(/invalid, expired, or revoked.*reconnect/) });
+    h.fake.on('POST', '/v3/mail/send', {
+      status: 401,
+      body: { errors: [{ field: null, message: 'The provided authorization grant is invalid, expired, or revoked' }] },
+    });
+    await expect(run('send_email', { to: [{ email: 'ada@example.com' }], from: { email: 'a@example.org' }, subject: 's', text: 't' })).rejects.toMatchObject({
+      type: 'vendor_auth_failed',
+      retryable: false,
+      attempts: 1,
+      message: expect.stringMatching(/invalid, expired, or revoked.*reconnect/),
+    });
   });
 
   it('upsert_contact refuses a custom field that is not a field id, sending nothing', async () => {
-    await expect(run('upsert_contact', { ...caseParams(cases, 'upsert_contact'), custom_fields: { favourite_colour: 'red' } })).rejects.toMatchObject({ type: 'invalid_params', problems: [expect.stringMatching(/^custom_fields\.favourite_colour:/)] });
+    await expect(run('upsert_contact', { ...caseParams(cases, 'upsert_contact'), custom_fields: { favourite_colour: 'red' } })).rejects.toMatchObject({
+      type: 'invalid_params',
+      problems: [expect.stringMatching(/^custom_fields\.favourite_colour:/)],
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 
@@ -38,6 +49,10 @@ describe('sendgrid', () => {
 
   it('the description check can fail: a mail without personalizations is reported', () => {
     const body = { from: { email: 'a@example.org' }, subject: 's', content: [{ type: 'text/plain', value: 'x' }] };
-    expect(check({ method: 'POST', path: '/v3/mail/send', query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body), body }).join('\n')).toMatch(/personalizations/);
+    expect(
+      check({ method: 'POST', path: '/v3/mail/send', query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body), body }).join(
+        '\n',
+      ),
+    ).toMatch(/personalizations/);
   });
 });

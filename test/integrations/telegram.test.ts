@@ -13,12 +13,20 @@ describe('telegram send_message', () => {
 
   it('ok:false is a failure, even in a 200', async () => {
     h.fake.on('POST', SEND, { status: 200, body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' } });
-    await expect(run({ chat_id: 1, text: 'x' })).rejects.toMatchObject({ type: 'vendor_error_in_body', retryable: false, attempts: 1, message: 'Telegram said Bad Request: chat not found' });
+    await expect(run({ chat_id: 1, text: 'x' })).rejects.toMatchObject({
+      type: 'vendor_error_in_body',
+      retryable: false,
+      attempts: 1,
+      message: 'Telegram said Bad Request: chat not found',
+    });
   });
 
   it('a revoked token (401) asks to reconnect; a malformed one sends nothing', async () => {
     h.fake.on('POST', SEND, { status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } });
-    await expect(run({ chat_id: 1, text: 'x' })).rejects.toMatchObject({ type: 'vendor_auth_failed', message: expect.stringMatching(/Unauthorized.*reconnect/) });
+    await expect(run({ chat_id: 1, text: 'x' })).rejects.toMatchObject({
+      type: 'vendor_auth_failed',
+      message: expect.stringMatching(/Unauthorized.*reconnect/),
+    });
     h.fake.clear();
     await expect(run({ chat_id: 1, text: 'x' }, { ...h.connection, secrets: { bot_token: '../admin' } })).rejects.toMatchObject({ type: 'vendor_auth_failed' });
     expect(h.fake.requests).toHaveLength(0);

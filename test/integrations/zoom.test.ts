@@ -17,6 +17,15 @@ describe('zoom', () => {
 
   test('the description check can fail: a meeting with a wrongly typed duration is reported', () => {
     const body = { topic: 'T', type: 2, duration: 'half an hour' };
-    expect(vendorSpec('zoom.json')({ method: 'POST', path: '/v2/users/me/meetings', query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body), body }).length).toBeGreaterThan(0);
+    expect(
+      vendorSpec('zoom.json')({
+        method: 'POST',
+        path: '/v2/users/me/meetings',
+        query: {},
+        headers: { 'content-type': 'application/json' },
+        rawBody: JSON.stringify(body),
+        body,
+      }).length,
+    ).toBeGreaterThan(0);
   });
 });

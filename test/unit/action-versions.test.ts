@@ -30,7 +30,7 @@ const notes = (baseUrl: string): IntegrationDefinition =>
   defineIntegration({ key: 'notes_demo', name: 'Notes', auth: { kinds: ['none'], apply: () => ({}) }, baseUrl, actions: [v2, v1] });
 
 describe('versioned actions', () => {
-  it('finds the latest version unless one is asked for; the catalogue lists every version, today\'s fields unchanged', () => {
+  it("finds the latest version unless one is asked for; the catalogue lists every version, today's fields unchanged", () => {
     const i = notes('https://notes.example.com');
     expect(findAction(i, 'create_note')).toBe(v2);
     expect(findAction(i, 'create_note', 1)).toBe(v1);
@@ -38,7 +38,10 @@ describe('versioned actions', () => {
     const [entry] = catalogueEntry(i).actions;
     expect(catalogueEntry(i).actions).toHaveLength(1);
     expect(entry).toMatchObject({ key: 'create_note', title: 'Create a note', idempotent: false, docs: 'https://example.com/notes/v2', version: 2 });
-    expect(entry!.versions.map((v) => [v.version, Object.keys(v.input.properties as object)])).toEqual([[1, ['text']], [2, ['content']]]);
+    expect(entry!.versions.map((v) => [v.version, Object.keys(v.input.properties as object)])).toEqual([
+      [1, ['text']],
+      [2, ['content']],
+    ]);
   });
 
   it('refuses a duplicate version or a gap', () => {
@@ -65,13 +68,25 @@ describe('versioned actions', () => {
         jest.doMock('../../src/integrations/catalogue', () => ({ notes_demo: notes(baseUrl) }));
         run = require('../../src/integrations/run') as typeof import('../../src/integrations/run');
       });
-      const common = { integration: 'notes_demo', action: 'create_note', connection: { id: null, integration: 'notes_demo', kind: 'none' as const, secrets: {}, settings: {} }, idempotencyKey: 'k', ssrfAllowlist: ['127.0.0.1/32'] };
+      const common = {
+        integration: 'notes_demo',
+        action: 'create_note',
+        connection: { id: null, integration: 'notes_demo', kind: 'none' as const, secrets: {}, settings: {} },
+        idempotencyKey: 'k',
+        ssrfAllowlist: ['127.0.0.1/32'],
+      };
       await run.runIntegrationAction({ ...common, version: 1, params: { text: 'old shape' } });
       await run.runIntegrationAction({ ...common, params: { content: { title: 't', body: 'new shape' } } });
-      expect(got).toEqual([{ path: '/notes', body: { body: 'old shape' } }, { path: '/v2/notes', body: { title: 't', body: 'new shape' } }]);
+      expect(got).toEqual([
+        { path: '/notes', body: { body: 'old shape' } },
+        { path: '/v2/notes', body: { title: 't', body: 'new shape' } },
+      ]);
       // The old params against the latest version are refused before anything is sent; an unknown version too.
       await expect(run.runIntegrationAction({ ...common, params: { text: 'old shape' } })).rejects.toMatchObject({ type: 'invalid_params' });
-      await expect(run.runIntegrationAction({ ...common, version: 7, params: {} })).rejects.toMatchObject({ type: 'unknown_action_version', message: expect.stringMatching(/versions: 1, 2/) });
+      await expect(run.runIntegrationAction({ ...common, version: 7, params: {} })).rejects.toMatchObject({
+        type: 'unknown_action_version',
+        message: expect.stringMatching(/versions: 1, 2/),
+      });
       expect(got).toHaveLength(2);
     } finally {
       server.close();
@@ -79,9 +94,18 @@ describe('versioned actions', () => {
   });
 
   it('journeys and chat flows imported without a version are pinned to the current one', () => {
-    const journey = parseJourneyDefinition({ name: 'j', steps: [{ id: 'a', kind: 'automation', automationType: 'slack', action: 'post_message', params: {} }, { id: 'e', kind: 'end' }] });
+    const journey = parseJourneyDefinition({
+      name: 'j',
+      steps: [
+        { id: 'a', kind: 'automation', automationType: 'slack', action: 'post_message', params: {} },
+        { id: 'e', kind: 'end' },
+      ],
+    });
     expect(journey.steps[0]).toMatchObject({ kind: 'automation', action: 'post_message', version: 1 });
-    const kept = parseJourneyDefinition({ name: 'j', steps: [{ id: 'a', kind: 'automation', automationType: 'slack', action: 'post_message', version: 1, params: {} }] });
+    const kept = parseJourneyDefinition({
+      name: 'j',
+      steps: [{ id: 'a', kind: 'automation', automationType: 'slack', action: 'post_message', version: 1, params: {} }],
+    });
     expect(kept.steps[0]).toMatchObject({ version: 1 });
     const graph = pinFlowActionVersions(
       parseFlowGraph({

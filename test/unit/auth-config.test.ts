@@ -35,8 +35,15 @@ describe('auth and encryption settings', () => {
   });
 
   it('production refuses to start without ENCRYPTION_KEY, and the api without JWT_SECRET', () => {
-    expect(problemsOf({ NODE_ENV: 'production', TWILIO_AUTH_TOKEN: 'x'.repeat(32) })).toEqual([{ variable: 'ENCRYPTION_KEY', problem: expect.stringMatching(/required in production/) }]);
-    const config = loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: randomBytes(32).toString('base64'), TWILIO_AUTH_TOKEN: 'x'.repeat(32), SWITCHBOARD_DATA_DIR: tmp() });
+    expect(problemsOf({ NODE_ENV: 'production', TWILIO_AUTH_TOKEN: 'x'.repeat(32) })).toEqual([
+      { variable: 'ENCRYPTION_KEY', problem: expect.stringMatching(/required in production/) },
+    ]);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      TWILIO_AUTH_TOKEN: 'x'.repeat(32),
+      SWITCHBOARD_DATA_DIR: tmp(),
+    });
     expect(() => new JwtAuthority(config)).toThrow(/JWT_SECRET: required in production/);
     expect(() => devSecret(config, 'jwt-secret')).toThrow(/no generated secrets in production/);
     expect(readdirSync(config.SWITCHBOARD_DATA_DIR)).toEqual([]);

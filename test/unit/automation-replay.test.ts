@@ -27,7 +27,8 @@ describe('automationRun replay', () => {
   });
 
   it('has the automation-first-task patch marker in the v2 histories only', () => {
-    const patchedIn = (file: string) => JSON.stringify(loadFixture(file).history).includes(Buffer.from('"automation-first-task"').toString('base64').replace(/=+$/, ''));
+    const patchedIn = (file: string) =>
+      JSON.stringify(loadFixture(file).history).includes(Buffer.from('"automation-first-task"').toString('base64').replace(/=+$/, ''));
     for (const p of recorded) {
       expect(patchedIn(`automation-history-${p}.json`)).toBe(false);
       expect(patchedIn(`automation-history-${p}-v2.json`)).toBe(true);
@@ -35,6 +36,8 @@ describe('automationRun replay', () => {
   });
 
   it('detects a history the code would not produce (the check is live)', async () => {
-    await expect(replayWithActivityRenamed('automation-history-async-callback.json', 'deliverAutomationCallback', 'journeyWebhook')).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayWithActivityRenamed('automation-history-async-callback.json', 'deliverAutomationCallback', 'journeyWebhook')).rejects.toThrow(
+      /[Nn]ondetermin/,
+    );
   });
 });

@@ -5,15 +5,35 @@ import { repoRoot } from '../helpers/env';
 
 /** `npm run bench -- <args>` without npm: the same script, exit code and output. */
 const bench = (...args: string[]) =>
-  spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), path.join(repoRoot, 'bench', 'run.ts'), ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+  spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'run-ts.js'), path.join(repoRoot, 'bench', 'run.ts'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 
 describe('npm run bench', () => {
   it('--list lists every benchmark and all, exits 0 and prints no stack trace', () => {
     const res = bench('--list');
     expect(res.status).toBe(0);
     expect(res.stderr).toBe('');
-    const names = res.stdout.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/\s+/)[0]);
-    expect(names).toEqual(['automation', 'calls', 'chat', 'enroll', 'import', 'journeys', 'lead-list', 'lead-lookup', 'sleeping', 'temporal-raw', 'tracing', 'all']);
+    const names = res.stdout
+      .split('\n')
+      .filter((l) => /^\S/.test(l))
+      .map((l) => l.split(/\s+/)[0]);
+    expect(names).toEqual([
+      'automation',
+      'calls',
+      'chat',
+      'enroll',
+      'import',
+      'journeys',
+      'lead-list',
+      'lead-lookup',
+      'sleeping',
+      'temporal-raw',
+      'tracing',
+      'all',
+    ]);
   });
 
   it.each([
@@ -37,7 +57,12 @@ describe('npm run bench', () => {
       { name: 'temporal-raw', ratio: 0.41 },
       { name: 'broken', goal: 0.9, error: 'connection refused' },
     ]);
-    expect(table.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/))).toEqual([
+    expect(
+      table
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.trim().split(/\s{2,}/)),
+    ).toEqual([
       ['name', 'ratio', 'goal', 'met'],
       ['enroll', '0.930', '>= 0.90', 'yes'],
       ['lead-lookup', '0.812', '>= 0.90', 'no'],

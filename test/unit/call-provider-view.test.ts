@@ -26,7 +26,16 @@ describe("the provider's view of a call, as events", () => {
     };
     const applied: Applied = new Map([[SID, { status: 'ringing', sequence: 1 }]]);
     expect(eventsFromProvider(view, applied, AT)).toEqual([
-      expect.objectContaining({ callSid: SID, parentCallSid: null, status: 'completed', answeredBy: 'human', disposition: 'Completed', sequence: 2, durationSeconds: 7, timestamp: '2030-01-07T13:00:09.000Z' }),
+      expect.objectContaining({
+        callSid: SID,
+        parentCallSid: null,
+        status: 'completed',
+        answeredBy: 'human',
+        disposition: 'Completed',
+        sequence: 2,
+        durationSeconds: 7,
+        timestamp: '2030-01-07T13:00:09.000Z',
+      }),
       expect.objectContaining({ callSid: LEG, parentCallSid: SID, status: 'failed', disposition: 'CHANUNAVAIL', sequence: 0, to: '+18005550100' }),
     ]);
   });
@@ -39,6 +48,8 @@ describe("the provider's view of a call, as events", () => {
     ]);
     expect(eventsFromProvider(view, applied, AT)).toEqual([]);
     expect(eventsFromProvider({ call: call(SID, 'in-progress'), legs: [] }, new Map([[SID, { status: 'in_progress', sequence: 2 }]]), AT)).toEqual([]);
-    expect(eventsFromProvider({ call: call(SID, 'in-progress'), legs: [] }, new Map(), AT)).toEqual([expect.objectContaining({ status: 'in-progress', sequence: 0, timestamp: AT })]);
+    expect(eventsFromProvider({ call: call(SID, 'in-progress'), legs: [] }, new Map(), AT)).toEqual([
+      expect.objectContaining({ status: 'in-progress', sequence: 0, timestamp: AT }),
+    ]);
   });
 });

@@ -29,7 +29,9 @@ describe('call workflows replay', () => {
 
   it('has the slot wait before and after the wake-up patch', () => {
     const activities = (file: string) =>
-      historyOf(loadFixture(file)).events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : []));
+      historyOf(loadFixture(file)).events!.flatMap(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : []),
+      );
     const before = activities('call-history-slot-wait.json');
     const after = activities('call-history-slot-wait-v2.json');
     expect(before.slice(0, before.indexOf('placeCall'))).toContain('timer');

@@ -26,19 +26,95 @@ const graph = parseFlowGraph({
 
 describe('flow graph validation', () => {
   test.each([
-    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'end' }, { id: 'c', type: 'start', next: 'b' }] }, 'exactly one start node (found 2)'],
-    [{ nodes: [{ id: 'a', type: 'start', next: 'zz' }, { id: 'b', type: 'end' }] }, 'node "a": edge to unknown node "zz"'],
-    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'message', text: 'hi', next: 'a' }] }, 'the graph needs an end node'],
-    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'question', text: 'q', field: 'x', validate: 'choice', next: 'e' }, { id: 'e', type: 'end' }] }, 'validate "choice" needs "choices"'],
     [
-      { nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'message', text: 'hi', next: 'c' }, { id: 'c', type: 'decision', branches: [{ when: { keywords: ['x'] }, next: 'e' }], otherwise: 'b' }, { id: 'e', type: 'end' }] },
+      {
+        nodes: [
+          { id: 'a', type: 'start', next: 'b' },
+          { id: 'b', type: 'end' },
+          { id: 'c', type: 'start', next: 'b' },
+        ],
+      },
+      'exactly one start node (found 2)',
+    ],
+    [
+      {
+        nodes: [
+          { id: 'a', type: 'start', next: 'zz' },
+          { id: 'b', type: 'end' },
+        ],
+      },
+      'node "a": edge to unknown node "zz"',
+    ],
+    [
+      {
+        nodes: [
+          { id: 'a', type: 'start', next: 'b' },
+          { id: 'b', type: 'message', text: 'hi', next: 'a' },
+        ],
+      },
+      'the graph needs an end node',
+    ],
+    [
+      {
+        nodes: [
+          { id: 'a', type: 'start', next: 'b' },
+          { id: 'b', type: 'question', text: 'q', field: 'x', validate: 'choice', next: 'e' },
+          { id: 'e', type: 'end' },
+        ],
+      },
+      'validate "choice" needs "choices"',
+    ],
+    [
+      {
+        nodes: [
+          { id: 'a', type: 'start', next: 'b' },
+          { id: 'b', type: 'message', text: 'hi', next: 'c' },
+          { id: 'c', type: 'decision', branches: [{ when: { keywords: ['x'] }, next: 'e' }], otherwise: 'b' },
+          { id: 'e', type: 'end' },
+        ],
+      },
       'loop without a question or ai_reply: b → c → b',
     ],
-    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'teleport' }] }, 'graph.nodes.1.type'],
+    [
+      {
+        nodes: [
+          { id: 'a', type: 'start', next: 'b' },
+          { id: 'b', type: 'teleport' },
+        ],
+      },
+      'graph.nodes.1.type',
+    ],
     [{ start: 'a', nodes: [] }, 'graph.nodes'],
-    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'automation', integration: 'nope', action: 'x', next: 'e' }, { id: 'e', type: 'end' }] }, 'node "b": unknown automationType "nope"'],
-    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'automation', integration: 'hubspot', action: 'fly', next: 'e' }, { id: 'e', type: 'end' }] }, 'node "b": unknown action "fly" for hubspot'],
-    [{ nodes: [{ id: 'a', type: 'start', next: 'b' }, { id: 'b', type: 'automation', integration: 'proxy', action: 'request', next: 'e', on_failure: 'zz' }, { id: 'e', type: 'end' }] }, 'node "b": edge to unknown node "zz"'],
+    [
+      {
+        nodes: [
+          { id: 'a', type: 'start', next: 'b' },
+          { id: 'b', type: 'automation', integration: 'nope', action: 'x', next: 'e' },
+          { id: 'e', type: 'end' },
+        ],
+      },
+      'node "b": unknown automationType "nope"',
+    ],
+    [
+      {
+        nodes: [
+          { id: 'a', type: 'start', next: 'b' },
+          { id: 'b', type: 'automation', integration: 'hubspot', action: 'fly', next: 'e' },
+          { id: 'e', type: 'end' },
+        ],
+      },
+      'node "b": unknown action "fly" for hubspot',
+    ],
+    [
+      {
+        nodes: [
+          { id: 'a', type: 'start', next: 'b' },
+          { id: 'b', type: 'automation', integration: 'proxy', action: 'request', next: 'e', on_failure: 'zz' },
+          { id: 'e', type: 'end' },
+        ],
+      },
+      'node "b": edge to unknown node "zz"',
+    ],
   ])('rejects %#', (input, problem) => {
     expect(() => parseFlowGraph(input)).toThrow(problem);
   });
@@ -71,7 +147,10 @@ describe('flow interpreter', () => {
       const seen: unknown[] = [];
       const effects: EngineEffects = {
         ...fx,
-        automation: async ({ node, captured }) => (seen.push([node.id, node.action, captured]), { node: node.id, requestId: 'r1', success, detail: success ? 'ok' : 'vendor_rejected: no' }),
+        automation: async ({ node, captured }) => (
+          seen.push([node.id, node.action, captured]),
+          { node: node.id, requestId: 'r1', success, detail: success ? 'ok' : 'vendor_rejected: no' }
+        ),
       };
       const state = initialEngineState();
       await advance(flow, state, undefined, effects);
@@ -103,7 +182,15 @@ describe('flow interpreter', () => {
   });
 
   test('answer validation', () => {
-    const q = (validate: string, choices?: string[]) => ({ id: 'q', type: 'question' as const, text: 'q', field: 'f', validate: validate as any, choices, next: 'x' });
+    const q = (validate: string, choices?: string[]) => ({
+      id: 'q',
+      type: 'question' as const,
+      text: 'q',
+      field: 'f',
+      validate: validate as any,
+      choices,
+      next: 'x',
+    });
     expect(checkAnswer(q('email'), ' Ann@Example.com ')).toBe('ann@example.com');
     expect(checkAnswer(q('email'), 'ann@')).toBeUndefined();
     expect(checkAnswer(q('phone'), '(714) 555-1234')).toBe('7145551234');

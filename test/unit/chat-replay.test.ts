@@ -17,7 +17,11 @@ const files = fixtureFiles('chat');
 
 describe('chatSession replay', () => {
   it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses, ...recordedFourth].map((p) => `chat-history-${p}.json`)));
+    expect(files).toEqual(
+      expect.arrayContaining(
+        [...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses, ...recordedFourth].map((p) => `chat-history-${p}.json`),
+      ),
+    );
   });
 
   it('records every path the recorder knows', () => {

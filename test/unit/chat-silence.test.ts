@@ -35,7 +35,12 @@ function open() {
   const ws = new Socket();
   // Heartbeats and pings never reach the conversation.
   const conversation = {} as Conversation;
-  const c = new ChatSocket(ws as unknown as WebSocket, conversation, { silenceGraceMs: GRACE_MS, framesPerSecond: 10, log: createLogger('silent', 'test') }, 'Anonymous');
+  const c = new ChatSocket(
+    ws as unknown as WebSocket,
+    conversation,
+    { silenceGraceMs: GRACE_MS, framesPerSecond: 10, log: createLogger('silent', 'test') },
+    'Anonymous',
+  );
   // What ChatSockets' sweep does for every open connection, here after every step of the clock.
   const sweep = (ms: number) => {
     jest.advanceTimersByTime(ms);

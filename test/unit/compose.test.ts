@@ -166,8 +166,7 @@ function loadSchemaValidator() {
   // Compose durations are Go durations (`10s`, `1m30s`), not ISO 8601 as ajv-formats reads the name.
   ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
   const validate = ajv.compile(schema);
-  return (doc: unknown): string[] =>
-    validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+  return (doc: unknown): string[] => (validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`));
 }
 
 const schemaErrors = loadSchemaValidator();
@@ -209,11 +208,10 @@ function composeConfig(cli: string[], text: string, env: Record<string, string>)
     const [bin = '', ...args] = cli;
     // --project-directory keeps ./ paths pointing into the repo; the empty --env-file keeps a
     // developer's own .env from supplying the variables under test.
-    const result = spawnSync(
-      bin,
-      [...args, '--project-directory', repoRoot, '--env-file', emptyEnvFile, '-f', file, 'config', '-q'],
-      { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...env } },
-    );
+    const result = spawnSync(bin, [...args, '--project-directory', repoRoot, '--env-file', emptyEnvFile, '-f', file, 'config', '-q'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...env },
+    });
     return { status: result.status, output: `${result.stdout}${result.stderr}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -222,7 +220,10 @@ function composeConfig(cli: string[], text: string, env: Record<string, string>)
 
 /** A TLS handshake against a server configured as compose configures Temporal's frontend (mTLS, the client CA). */
 async function mtlsHandshake(pem: (f: string) => Buffer, servername: string, withClientCert: boolean): Promise<'authorized' | 'refused'> {
-  const server = tls.createServer({ cert: pem('frontend.pem'), key: pem('frontend.key'), ca: pem('ca.pem'), requestCert: true, rejectUnauthorized: true }, (s) => s.end('ok'));
+  const server = tls.createServer(
+    { cert: pem('frontend.pem'), key: pem('frontend.key'), ca: pem('ca.pem'), requestCert: true, rejectUnauthorized: true },
+    (s) => s.end('ok'),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   try {
@@ -304,7 +305,10 @@ describe('docker-compose.yml structure', () => {
       });
     }
     expect(environmentOf(service('temporal-namespace'))).toMatchObject({ TEMPORAL_TLS: 'true', TEMPORAL_TLS_CLIENT_CERT_PATH: '/certs/temporal/client.pem' });
-    expect(environmentOf(service('temporal'))).toMatchObject({ TEMPORAL_TLS_REQUIRE_CLIENT_AUTH: 'true', TEMPORAL_TLS_CLIENT1_CA_CERT: '/certs/temporal/ca.pem' });
+    expect(environmentOf(service('temporal'))).toMatchObject({
+      TEMPORAL_TLS_REQUIRE_CLIENT_AUTH: 'true',
+      TEMPORAL_TLS_CLIENT1_CA_CERT: '/certs/temporal/ca.pem',
+    });
     expect(environmentOf(service('temporal-ui'))).toMatchObject({ TEMPORAL_TLS_CERT: '/certs/temporal/client.pem' });
   });
 
@@ -318,7 +322,10 @@ describe('docker-compose.yml structure', () => {
       expect(referenced.size).toBeGreaterThan(5);
       for (const file of referenced) expect({ file, exists: existsSync(path.join(dir, file.slice('/certs/'.length))) }).toEqual({ file, exists: true });
       const pem = (f: string) => readFileSync(path.join(dir, 'temporal', f));
-      const tlsNames = { server: environmentOf(service('temporal')).TEMPORAL_TLS_FRONTEND_SERVER_NAME, client: environmentOf(service('api')).TEMPORAL_TLS_SERVER_NAME };
+      const tlsNames = {
+        server: environmentOf(service('temporal')).TEMPORAL_TLS_FRONTEND_SERVER_NAME,
+        client: environmentOf(service('api')).TEMPORAL_TLS_SERVER_NAME,
+      };
       expect(tlsNames).toEqual({ server: 'temporal', client: '${TEMPORAL_TLS_SERVER_NAME:-temporal}' });
       expect(await mtlsHandshake(pem, 'temporal', true)).toBe('authorized');
       expect(await mtlsHandshake(pem, 'temporal', false)).toBe('refused');
@@ -335,7 +342,7 @@ describe('docker-compose.yml structure', () => {
       TEMPORAL_NAMESPACE: '${TEMPORAL_NAMESPACE:-default}',
       LOG_LEVEL: 'info',
       // Production refuses the simulator's public token: compose passes the operator's.
-      TWILIO_AUTH_TOKEN: '${TWILIO_AUTH_TOKEN:?set TWILIO_AUTH_TOKEN (the Twilio account\'s auth token)}',
+      TWILIO_AUTH_TOKEN: "${TWILIO_AUTH_TOKEN:?set TWILIO_AUTH_TOKEN (the Twilio account's auth token)}",
       TWILIO_ACCOUNT_SID: '${TWILIO_ACCOUNT_SID:?set TWILIO_ACCOUNT_SID (AC + 32 hex digits)}',
     };
     expect(environmentOf(service('api'))).toMatchObject({
@@ -372,7 +379,11 @@ describe('docker-compose.yml structure', () => {
   it('the setup job registers every search attribute the workflows use (FlowId and AgentId included)', () => {
     const script = readFileSync(path.join(repoRoot, 'deploy', 'temporal', 'setup-namespace.sh'), 'utf8');
     const listed = /^SEARCH_ATTRIBUTES="([^"]*)"$/m.exec(script)?.[1]?.split(/\s+/).sort();
-    expect(listed).toEqual(Object.values(SA).map((k) => k.name).sort());
+    expect(listed).toEqual(
+      Object.values(SA)
+        .map((k) => k.name)
+        .sort(),
+    );
     expect(script).toContain('--type Keyword');
   });
 
@@ -394,7 +405,7 @@ describe('docker-compose.yml structure', () => {
       const volumes = dict(raw, name).volumes;
       if (!Array.isArray(volumes)) continue;
       for (const volume of volumes) {
-        const source = isDict(volume) ? String(volume.source ?? '') : String(volume).split(':')[0] ?? '';
+        const source = isDict(volume) ? String(volume.source ?? '') : (String(volume).split(':')[0] ?? '');
         if (source.startsWith('./')) expect({ name, source, exists: existsSync(path.join(repoRoot, source)) }).toEqual({ name, source, exists: true });
       }
     }
@@ -444,7 +455,9 @@ describe('Dockerfile and .dockerignore', () => {
   });
 
   it('keeps local state and secrets out of the build context', () => {
-    const ignored = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+    const ignored = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', '.data', '.cache', 'dist', '.git', 'coverage', '.env']));
   });
 });
@@ -485,9 +498,13 @@ describeCli(`docker-compose.yml through \`${(composeCli ?? ['docker-compose']).j
     expect(composeConfig(cli, controlCopy, requiredEnv).status).toBe(0);
   }, 60_000);
 
-  it.each(brokenCopies)('rejects %s', (_label, text) => {
-    expect(composeConfig(cli, text, requiredEnv).status).not.toBe(0);
-  }, 60_000);
+  it.each(brokenCopies)(
+    'rejects %s',
+    (_label, text) => {
+      expect(composeConfig(cli, text, requiredEnv).status).not.toBe(0);
+    },
+    60_000,
+  );
 
   it('refuses to run without the required variables', () => {
     const result = composeConfig(cli, composeText, {});

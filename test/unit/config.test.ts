@@ -21,7 +21,7 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ RATE_LIMIT_PER_KEY: '0' }).RATE_LIMIT_PER_KEY).toBe(0);
   });
 
-  it('keeps a chat run under Temporal\'s 2,000 Updates: continue-as-new after 1,000 by default, never 2,000 or more', () => {
+  it("keeps a chat run under Temporal's 2,000 Updates: continue-as-new after 1,000 by default, never 2,000 or more", () => {
     expect(loadConfig({}).CHAT_UPDATES_PER_RUN).toBe(1000);
     expect(loadConfig({ CHAT_UPDATES_PER_RUN: '1999' }).CHAT_UPDATES_PER_RUN).toBe(1999);
     expect(() => loadConfig({ CHAT_UPDATES_PER_RUN: '2000' })).toThrow(/CHAT_UPDATES_PER_RUN/);

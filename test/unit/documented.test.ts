@@ -26,7 +26,11 @@ describe('documented request forms are accepted', () => {
   // The fuzzer's negative phase appends '*' to a valid phone; libphonenumber used to drop such trailing junk.
   it('a documented phone with junk or an extension around it is rejected, not silently cut', () => {
     expect(['17145551234abc', '19832000000*', '+1 714 555 1234 ext. 5', '#17145551234', '1714555123\u00004'].map((p) => normalizePhone(p, 'US'))).toEqual([
-      undefined, undefined, undefined, undefined, undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
     ]);
     const junk = fc.string({ minLength: 1, maxLength: 3 }).filter((j) => /[^\d\s()./+-]/.test(j));
     fc.assert(
@@ -88,21 +92,31 @@ describe('every documented phone field carries the accepted-number pattern', () 
   // documentAs is keyed by schema instance, and describe() clones, so a field described after documentAs lost it once.
   it('phone and from fields of every request body and query', () => {
     const doc = buildOpenApi([...routes, ...automationRoutes, ...webchatRoutes, ...webchatPageRoutes], {
-      base_url: 'http://127.0.0.1', integrations_url: 'http://127.0.0.1', hooks_url: 'http://127.0.0.1', wss_url: 'ws://127.0.0.1',
-    }) as { paths: Record<string, Record<string, { parameters?: { name: string; schema: Record<string, unknown> }[]; requestBody?: { content: Record<string, { schema: unknown }> } }>> };
+      base_url: 'http://127.0.0.1',
+      integrations_url: 'http://127.0.0.1',
+      hooks_url: 'http://127.0.0.1',
+      wss_url: 'ws://127.0.0.1',
+    }) as {
+      paths: Record<
+        string,
+        Record<string, { parameters?: { name: string; schema: Record<string, unknown> }[]; requestBody?: { content: Record<string, { schema: unknown }> } }>
+      >;
+    };
     const found: [string, unknown][] = [];
     const walk = (where: string, node: unknown): void => {
       if (!node || typeof node !== 'object') return;
       const props = (node as { properties?: Record<string, Record<string, unknown>> }).properties;
       for (const [name, schema] of Object.entries(props ?? {})) {
-        if (['phone', 'number', 'transfer_number'].includes(name) || (name === 'from' && where.startsWith('POST /v1/agent'))) found.push([`${where} ${name}`, schema.pattern ?? (schema.anyOf as Record<string, unknown>[] | undefined)?.find((s) => s.pattern)?.pattern]);
+        if (['phone', 'number', 'transfer_number'].includes(name) || (name === 'from' && where.startsWith('POST /v1/agent')))
+          found.push([`${where} ${name}`, schema.pattern ?? (schema.anyOf as Record<string, unknown>[] | undefined)?.find((s) => s.pattern)?.pattern]);
       }
       for (const value of Object.values(node)) walk(where, value);
     };
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         const where = `${method.toUpperCase()} ${path}`;
-        for (const p of op.parameters ?? []) if (p.name === 'phone') found.push([`${where} ?phone`, p.schema.pattern ?? (p.schema.items as Record<string, unknown> | undefined)?.pattern]);
+        for (const p of op.parameters ?? [])
+          if (p.name === 'phone') found.push([`${where} ?phone`, p.schema.pattern ?? (p.schema.items as Record<string, unknown> | undefined)?.pattern]);
         walk(where, op.requestBody);
       }
     }

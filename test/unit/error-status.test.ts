@@ -9,7 +9,9 @@ import { splitRecord } from '../../src/leads/record';
 describe('domain error codes and their HTTP statuses', () => {
   it('maps every domain code to a status in one table', () => {
     expect(Object.keys(STATUS_OF_DOMAIN_CODE).sort()).toEqual([...DOMAIN_ERROR_CODES].sort());
-    expect(DOMAIN_ERROR_CODES.map((code) => knownErrorStatus(new DomainError(code, 'x')))).toEqual([400, 409, 404, 404, 503, 404, 404, 409, 404, 409, 403, 404, 409, 400, 400, 409, 409, 409, 429, 409, 503, 404, 400, 413, 404, 409]);
+    expect(DOMAIN_ERROR_CODES.map((code) => knownErrorStatus(new DomainError(code, 'x')))).toEqual([
+      400, 409, 404, 404, 503, 404, 404, 409, 404, 409, 403, 404, 409, 400, 400, 409, 409, 409, 429, 409, 503, 404, 400, 413, 404, 409,
+    ]);
   });
 
   it('domain code fails with codes, not statuses', () => {

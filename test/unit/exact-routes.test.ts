@@ -37,7 +37,11 @@ describe('exactRoutes', () => {
 
   const call = async (method: string, path: string) => {
     const res = await fetch(base + path, { method });
-    return { status: res.status, router: res.headers.get('x-by-router') === '1', body: method === 'HEAD' ? undefined : await res.json().catch(() => undefined) };
+    return {
+      status: res.status,
+      router: res.headers.get('x-by-router') === '1',
+      body: method === 'HEAD' ? undefined : await res.json().catch(() => undefined),
+    };
   };
 
   it('answers a plain path written exactly as registered, per method, with the route and empty params', async () => {

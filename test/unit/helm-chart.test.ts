@@ -17,9 +17,28 @@ const chart = path.join(repoRoot, 'deploy', 'helm', 'switchboard');
 const KUBE_VERSIONS = ['1.30.0', '1.37.0'];
 type Doc = Record<string, any>;
 
-const base = ['image.repository=registry.example.com/switchboard', 'image.tag=1.2.3', 'ingress.host=api.example.com', 'ingress.tls.secretName=switchboard-tls', 'ingress.className=nginx'];
-const selfHostedMtls = [...base, 'temporal.address=temporal-frontend.temporal.svc:7233', 'temporal.tls.existingSecret=temporal-client-tls', 'temporal.tls.serverName=temporal', 'secrets.existingSecret=switchboard'];
-const cloudApiKey = [...base, 'temporal.address=my-ns.a1b2c.tmprl.cloud:7233', 'temporal.namespace=my-ns.a1b2c', 'temporal.apiKey.existingSecret=temporal-cloud', 'temporal.searchAttributesJob.enabled=false', 'secrets.existingSecret=switchboard'];
+const base = [
+  'image.repository=registry.example.com/switchboard',
+  'image.tag=1.2.3',
+  'ingress.host=api.example.com',
+  'ingress.tls.secretName=switchboard-tls',
+  'ingress.className=nginx',
+];
+const selfHostedMtls = [
+  ...base,
+  'temporal.address=temporal-frontend.temporal.svc:7233',
+  'temporal.tls.existingSecret=temporal-client-tls',
+  'temporal.tls.serverName=temporal',
+  'secrets.existingSecret=switchboard',
+];
+const cloudApiKey = [
+  ...base,
+  'temporal.address=my-ns.a1b2c.tmprl.cloud:7233',
+  'temporal.namespace=my-ns.a1b2c',
+  'temporal.apiKey.existingSecret=temporal-cloud',
+  'temporal.searchAttributesJob.enabled=false',
+  'secrets.existingSecret=switchboard',
+];
 const chartSecrets = [
   ...base,
   'temporal.address=temporal-frontend:7233',
@@ -39,7 +58,11 @@ beforeAll(() => {
 });
 afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
-const helm = (args: string[]) => spawnSync(tools.helm, args, { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir, HELM_CACHE_HOME: dir, HELM_CONFIG_HOME: dir, HELM_DATA_HOME: dir } });
+const helm = (args: string[]) =>
+  spawnSync(tools.helm, args, {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: dir, HELM_CACHE_HOME: dir, HELM_CONFIG_HOME: dir, HELM_DATA_HOME: dir },
+  });
 
 function render(sets: string[], kubeVersion = KUBE_VERSIONS[0]!): string {
   const r = helm(['template', 'sb', chart, '--kube-version', kubeVersion, ...sets.flatMap((s) => ['--set', s])]);
@@ -47,7 +70,10 @@ function render(sets: string[], kubeVersion = KUBE_VERSIONS[0]!): string {
   return r.stdout;
 }
 
-const docs = (text: string): Doc[] => parseAllDocuments(text).map((d) => d.toJS() as Doc).filter(Boolean);
+const docs = (text: string): Doc[] =>
+  parseAllDocuments(text)
+    .map((d) => d.toJS() as Doc)
+    .filter(Boolean);
 
 /** kubernetes-validate --strict on the manifests: [] when every resource validates, else its error lines. */
 function validate(text: string, kubeVersion: string): string[] {
@@ -74,14 +100,20 @@ describe('the Helm chart renders valid Kubernetes manifests', () => {
     expect(r.status).toBe(0);
   });
 
-  it.each(KUBE_VERSIONS.flatMap((k) => [['self-hosted Temporal with mTLS', k, selfHostedMtls], ['Temporal Cloud with an API key', k, cloudApiKey], ['secrets made by the chart', k, chartSecrets]] as const))(
-    '%s validates against the Kubernetes %s API schemas',
-    (_label, kubeVersion, sets) => {
-      const text = render([...sets], kubeVersion);
-      expect(docs(text).length).toBeGreaterThanOrEqual(12);
-      expect(validate(text, kubeVersion)).toEqual([]);
-    },
-  );
+  it.each(
+    KUBE_VERSIONS.flatMap(
+      (k) =>
+        [
+          ['self-hosted Temporal with mTLS', k, selfHostedMtls],
+          ['Temporal Cloud with an API key', k, cloudApiKey],
+          ['secrets made by the chart', k, chartSecrets],
+        ] as const,
+    ),
+  )('%s validates against the Kubernetes %s API schemas', (_label, kubeVersion, sets) => {
+    const text = render([...sets], kubeVersion);
+    expect(docs(text).length).toBeGreaterThanOrEqual(12);
+    expect(validate(text, kubeVersion)).toEqual([]);
+  });
 
   it('the validator rejects an invalid manifest: a wrong type, an unknown field, a missing required field', () => {
     const text = render(selfHostedMtls);
@@ -97,7 +129,15 @@ describe('the Helm chart renders valid Kubernetes manifests', () => {
   });
 
   it('refuses to render without the settings it cannot guess, naming them', () => {
-    const r = helm(['template', 'sb', chart, '--kube-version', '1.30.0', '--set', 'image.repository=r/sb,ingress.host=a.example.com,ingress.tls.secretName=t,secrets.existingSecret=s']);
+    const r = helm([
+      'template',
+      'sb',
+      chart,
+      '--kube-version',
+      '1.30.0',
+      '--set',
+      'image.repository=r/sb,ingress.host=a.example.com,ingress.tls.secretName=t,secrets.existingSecret=s',
+    ]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('temporal.address is required');
     const noSecret = helm(['template', 'sb', chart, '--kube-version', '1.30.0', ...base.flatMap((s) => ['--set', s]), '--set', 'temporal.address=t:7233']);
@@ -130,7 +170,9 @@ describe('what the chart deploys', () => {
     expect(envOf(api)).toMatchObject({ TRUST_PROXY: 'true', PUBLIC_BASE_URL: 'https://api.example.com', METRICS_PORT: '9464' });
     const ingress = byKind(rendered, 'Ingress')[0]!;
     expect(ingress.spec.tls).toEqual([{ hosts: ['api.example.com'], secretName: 'switchboard-tls' }]);
-    expect(ingress.spec.rules[0].http.paths).toEqual([{ path: '/', pathType: 'Prefix', backend: { service: { name: 'sb-switchboard-api', port: { name: 'http' } } } }]);
+    expect(ingress.spec.rules[0].http.paths).toEqual([
+      { path: '/', pathType: 'Prefix', backend: { service: { name: 'sb-switchboard-api', port: { name: 'http' } } } },
+    ]);
     expect(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout']).toBe('3600');
     expect(named(rendered, 'Service', 'sb-switchboard-api').spec.ports[0]).toMatchObject({ targetPort: 'http' });
   });
@@ -162,7 +204,12 @@ describe('what the chart deploys', () => {
     expect(mtls.spec.template.spec.volumes).toEqual(expect.arrayContaining([{ name: 'temporal-tls', secret: { secretName: 'temporal-client-tls' } }]));
     const cloud = docs(render(cloudApiKey));
     const api = named(cloud, 'Deployment', 'sb-switchboard-api');
-    expect(envOf(api)).toMatchObject({ TEMPORAL_NAMESPACE: 'my-ns.a1b2c', TEMPORAL_TLS: 'true', TEMPORAL_API_KEY: { secretKeyRef: { name: 'temporal-cloud', key: 'api-key' } }, TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: 'true' });
+    expect(envOf(api)).toMatchObject({
+      TEMPORAL_NAMESPACE: 'my-ns.a1b2c',
+      TEMPORAL_TLS: 'true',
+      TEMPORAL_API_KEY: { secretKeyRef: { name: 'temporal-cloud', key: 'api-key' } },
+      TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: 'true',
+    });
     expect(byKind(cloud, 'Job').map((j) => j.metadata.name)).toEqual(['sb-switchboard-migrations']);
   });
 

@@ -6,7 +6,16 @@ import { fixtureFiles, historyOf, loadFixture, replayHistory, replayWithActivity
 // The paths recorded so far ('' predates the recorder); the first seven were recorded again (--tag v2) once the
 // enroll and unenroll updates and the journey-final-row patch came, so both their histories keep replaying.
 const recordedAgain = ['-post-patch', '-enroll-signal', '-unenroll-mid-wait', '-start-over', '-continue-as-new', '-resumed', '-window-wait'];
-const recorded = ['', ...recordedAgain, '-enroll-update-start-over', '-unenroll-update', '-failed-run', '-duplicate-enroll-rejected', '-call-no-answer', '-trigger-hooks'];
+const recorded = [
+  '',
+  ...recordedAgain,
+  '-enroll-update-start-over',
+  '-unenroll-update',
+  '-failed-run',
+  '-duplicate-enroll-rejected',
+  '-call-no-answer',
+  '-trigger-hooks',
+];
 // Recorded a third time (--tag v3) once the call step ran calls (the journey-call-step patch): its call step now
 // looks up the agent, where the older histories skipped it.
 const recordedThird = ['-post-patch'];

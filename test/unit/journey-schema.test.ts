@@ -38,7 +38,15 @@ describe('journey schema', () => {
       { id: 'c', kind: 'call', agent_id: '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11' },
       { id: 'a', kind: 'automation', automationType: 'slack', action: 'post_message', params: { text: 'hi' } },
       { id: 'x', kind: 'trigger', name: 'Hand off to CRM' },
-      { id: 'b', kind: 'branch', cases: [{ when: { has_tag: 'vip' }, goto: 'g' }, { when: { outcome: ['failed', 'skipped'] }, goto: 'e' }], else: 'g' },
+      {
+        id: 'b',
+        kind: 'branch',
+        cases: [
+          { when: { has_tag: 'vip' }, goto: 'g' },
+          { when: { outcome: ['failed', 'skipped'] }, goto: 'e' },
+        ],
+        else: 'g',
+      },
       { id: 'g', kind: 'goto', target: 'e' },
       { id: 'e', kind: 'end' },
     ]);
@@ -47,7 +55,13 @@ describe('journey schema', () => {
 
   it('reads a trigger step: a name at most, optional', () => {
     expect(parseJourneySteps([{ id: 'x', kind: 'trigger' }])).toEqual([{ id: 'x', kind: 'trigger' }]);
-    expect(issues([{ id: 'a', kind: 'trigger', name: '' }, { id: 'b', kind: 'trigger', url: 'https://example.com' }, { id: 'c', kind: 'trigger', name: 'x'.repeat(201) }])).toEqual([
+    expect(
+      issues([
+        { id: 'a', kind: 'trigger', name: '' },
+        { id: 'b', kind: 'trigger', url: 'https://example.com' },
+        { id: 'c', kind: 'trigger', name: 'x'.repeat(201) },
+      ]),
+    ).toEqual([
       expect.stringMatching(/^steps\[0\] \(a\)\.name: /),
       expect.stringMatching(/^steps\[1\] \(b\): .*url/),
       expect.stringMatching(/^steps\[2\] \(c\)\.name: /),
@@ -57,12 +71,32 @@ describe('journey schema', () => {
   it('reads a call step: agent, window, retries and retry_on (agent_id, its older name, still reads)', () => {
     const agent = '6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11';
     const [full, old] = parseJourneySteps([
-      { id: 'c', kind: 'call', agent, window: { start: '09:00', end: '17:00' }, retries: { attempts: 2, spacing: 'PT1H' }, retry_on: ['no_answer', 'voicemail'] },
+      {
+        id: 'c',
+        kind: 'call',
+        agent,
+        window: { start: '09:00', end: '17:00' },
+        retries: { attempts: 2, spacing: 'PT1H' },
+        retry_on: ['no_answer', 'voicemail'],
+      },
       { id: 'o', kind: 'call', agent_id: agent },
-      { id: 'b', kind: 'branch', cases: [{ when: { outcome: ['human', 'transferred'] }, goto: 'e' }, { when: { outcome: 'no_answer' }, goto: 'e' }], else: 'e' },
+      {
+        id: 'b',
+        kind: 'branch',
+        cases: [
+          { when: { outcome: ['human', 'transferred'] }, goto: 'e' },
+          { when: { outcome: 'no_answer' }, goto: 'e' },
+        ],
+        else: 'e',
+      },
       { id: 'e', kind: 'end' },
     ]) as [StepOf<'call'>, StepOf<'call'>];
-    expect(full).toMatchObject({ agent, window: { start: '09:00', end: '17:00' }, retries: { attempts: 2, spacing: 'PT1H' }, retry_on: ['no_answer', 'voicemail'] });
+    expect(full).toMatchObject({
+      agent,
+      window: { start: '09:00', end: '17:00' },
+      retries: { attempts: 2, spacing: 'PT1H' },
+      retry_on: ['no_answer', 'voicemail'],
+    });
     expect(old.agent_id).toBe(agent);
     expect(
       issues([
@@ -120,17 +154,17 @@ describe('journey schema', () => {
         { id: 'b', kind: 'goto', target: 'nowhere' },
         { id: 'b', kind: 'end' },
       ]),
-    ).toEqual([
-      'steps[2] (b): duplicate step id "b" (also steps[1])',
-      'steps[0] (a): unknown step id "ghost"',
-      'steps[1] (b): unknown step id "nowhere"',
-    ]);
+    ).toEqual(['steps[2] (b): duplicate step id "b" (also steps[1])', 'steps[0] (a): unknown step id "ghost"', 'steps[1] (b): unknown step id "nowhere"']);
   });
 
   it('rejects unreachable steps', () => {
-    expect(issues([{ id: 'a', kind: 'tag', tag: 'x' }, { id: 'stop', kind: 'end' }, { id: 'orphan', kind: 'tag', tag: 'y' }])).toEqual([
-      'steps[2] (orphan): unreachable from the first step',
-    ]);
+    expect(
+      issues([
+        { id: 'a', kind: 'tag', tag: 'x' },
+        { id: 'stop', kind: 'end' },
+        { id: 'orphan', kind: 'tag', tag: 'y' },
+      ]),
+    ).toEqual(['steps[2] (orphan): unreachable from the first step']);
   });
 
   it('rejects a loop without a wait, and accepts it with one', () => {
@@ -188,9 +222,27 @@ describe('wait windows', () => {
 
 describe('wait windows that start in a DST gap or fold', () => {
   it.each([
-    ['02:30 skipped in New York (Sun 9 Mar 2031) → 03:00 EDT, the first time the clock reads inside the window', '2031-03-08T17:00:00Z', { days: ['sun'], start: '02:30', end: '04:00' }, 'America/New_York', '2031-03-09T07:00:00.000Z'],
-    ['02:15 skipped by the half-hour change on Lord Howe (Sun 6 Oct 2030) → 02:30, when the clock jumps into the window', '2030-10-05T00:00:00Z', { days: ['sun'], start: '02:15', end: '04:00' }, 'Australia/Lord_Howe', '2030-10-05T15:30:00.000Z'],
-    ['01:30 twice in New York (Sun 2 Nov 2031) → the first one', '2031-11-01T16:00:00Z', { days: ['sun'], start: '01:30', end: '01:45' }, 'America/New_York', '2031-11-02T05:30:00.000Z'],
+    [
+      '02:30 skipped in New York (Sun 9 Mar 2031) → 03:00 EDT, the first time the clock reads inside the window',
+      '2031-03-08T17:00:00Z',
+      { days: ['sun'], start: '02:30', end: '04:00' },
+      'America/New_York',
+      '2031-03-09T07:00:00.000Z',
+    ],
+    [
+      '02:15 skipped by the half-hour change on Lord Howe (Sun 6 Oct 2030) → 02:30, when the clock jumps into the window',
+      '2030-10-05T00:00:00Z',
+      { days: ['sun'], start: '02:15', end: '04:00' },
+      'Australia/Lord_Howe',
+      '2030-10-05T15:30:00.000Z',
+    ],
+    [
+      '01:30 twice in New York (Sun 2 Nov 2031) → the first one',
+      '2031-11-01T16:00:00Z',
+      { days: ['sun'], start: '01:30', end: '01:45' },
+      'America/New_York',
+      '2031-11-02T05:30:00.000Z',
+    ],
   ])('%s', (_name, now, w, tz, opens) => {
     const at = Date.parse(now);
     expect(new Date(at + msUntilWindow(at, w as TimeWindow, tz)).toISOString()).toBe(opens);
@@ -245,12 +297,21 @@ describe('webhook helpers', () => {
   it('renders templates: whole placeholders keep their type, embedded ones become text', () => {
     const vars = { lead: { first_name: 'Ada', tags: ['a', 'b'], custom_fields: { plan: 'pro' } }, lead_id: 'L1' };
     expect(
-      renderTemplate({ text: 'Hi {{lead.first_name}} ({{ lead_id }}), {{lead.missing}}!', tags: '{{lead.tags}}', plan: '{{lead.custom_fields.plan}}', n: 1, list: ['{{lead_id}}'] }, vars),
+      renderTemplate(
+        {
+          text: 'Hi {{lead.first_name}} ({{ lead_id }}), {{lead.missing}}!',
+          tags: '{{lead.tags}}',
+          plan: '{{lead.custom_fields.plan}}',
+          n: 1,
+          list: ['{{lead_id}}'],
+        },
+        vars,
+      ),
     ).toEqual({ text: 'Hi Ada (L1), !', tags: ['a', 'b'], plan: 'pro', n: 1, list: ['L1'] });
   });
 });
 
-describe('the journey steps\' JSON Schema states every rule JSON Schema can express', () => {
+describe("the journey steps' JSON Schema states every rule JSON Schema can express", () => {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   const validSchema = ajv.compile(documentedInput(JourneySteps));
@@ -289,11 +350,24 @@ describe('the journey steps\' JSON Schema states every rule JSON Schema can expr
   it('a duration matches the documented pattern exactly when the import takes it', () => {
     const wait = (duration: string) => agrees({ id: 'w', kind: 'wait', duration });
     const part = fc.oneof(fc.constantFrom('', '0', '1', '00', '12', '0.5', '1.250', '0.000', '1.2345'), fc.nat(99).map(String));
-    const duration = fc.tuple(fc.constantFrom('P', 'p', ''), part, fc.constantFrom('W', 'D', 'Y', 'M', ''), fc.constantFrom('T', ''), part, fc.constantFrom('H', 'M', 'S', ''), part, fc.constantFrom('S', 'M', ''))
+    const duration = fc
+      .tuple(
+        fc.constantFrom('P', 'p', ''),
+        part,
+        fc.constantFrom('W', 'D', 'Y', 'M', ''),
+        fc.constantFrom('T', ''),
+        part,
+        fc.constantFrom('H', 'M', 'S', ''),
+        part,
+        fc.constantFrom('S', 'M', ''),
+      )
       .map((t) => t.join(''));
-    fc.assert(fc.property(duration, (d) => {
-      const { schema, parsed } = wait(d);
-      return schema === parsed;
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(duration, (d) => {
+        const { schema, parsed } = wait(d);
+        return schema === parsed;
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -47,9 +47,7 @@ describe('splitRecord', () => {
 
   it('canonicalises a time zone and rejects an unknown one', () => {
     expect(splitRecord({ timezone: 'america/los_angeles' }, defined).standard).toEqual({ timezone: 'America/Los_Angeles' });
-    expect(messageOf(() => splitRecord({ timezone: 'Mars/Olympus' }, defined))).toBe(
-      'timezone: not a known IANA time zone (e.g. America/New_York)',
-    );
+    expect(messageOf(() => splitRecord({ timezone: 'Mars/Olympus' }, defined))).toBe('timezone: not a known IANA time zone (e.g. America/New_York)');
   });
 
   it.each([
@@ -98,7 +96,10 @@ describe('normalizePhone fast path for +1 regions', () => {
   it('gives the same answer as reading in the region first, for any 1 + 10 digits', () => {
     const nanpish = fc.tuple(fc.integer({ min: 200, max: 999 }), fc.integer({ min: 200, max: 999 }), fc.integer({ min: 0, max: 9999 }));
     const anyDigits = fc.stringMatching(/^1\d{10}$/);
-    const input = fc.oneof(nanpish.map(([a, b, c]) => `1${a}${b}${String(c).padStart(4, '0')}`), anyDigits);
+    const input = fc.oneof(
+      nanpish.map(([a, b, c]) => `1${a}${b}${String(c).padStart(4, '0')}`),
+      anyDigits,
+    );
     fc.assert(
       fc.property(input, fc.constantFrom('US', 'CA', 'PR', 'JM', 'GB', 'DE', 'KZ'), (phone, region) => {
         expect(normalizePhone(phone, region)).toBe(reference(phone, region));

@@ -4,11 +4,11 @@ import { repoRoot } from '../helpers/env';
 
 /** The no-restricted-imports messages the project's ESLint config gives code placed at file (relative to the repo). */
 const lint = (file: string, code: string): string[] => {
-  const res = spawnSync(
-    path.join(repoRoot, 'node_modules', '.bin', 'eslint'),
-    ['--stdin', '--stdin-filename', path.join(repoRoot, file), '--format', 'json'],
-    { cwd: repoRoot, input: `${code}\nexport const x = 1;\n`, encoding: 'utf8' },
-  );
+  const res = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'eslint'), ['--stdin', '--stdin-filename', path.join(repoRoot, file), '--format', 'json'], {
+    cwd: repoRoot,
+    input: `${code}\nexport const x = 1;\n`,
+    encoding: 'utf8',
+  });
   const [result] = JSON.parse(res.stdout) as { messages: { ruleId: string; message: string }[] }[];
   return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 };

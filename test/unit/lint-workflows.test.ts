@@ -30,7 +30,8 @@ describe('workflow determinism lint rule', () => {
   });
 
   it('allows the workflow SDK and activity types', async () => {
-    const code = "import { proxyActivities } from '@temporalio/workflow';\nimport type { Activities } from '../activities';\nexport const a = proxyActivities<Activities>({ startToCloseTimeout: '1 minute' });\n";
+    const code =
+      "import { proxyActivities } from '@temporalio/workflow';\nimport type { Activities } from '../activities';\nexport const a = proxyActivities<Activities>({ startToCloseTimeout: '1 minute' });\n";
     expect(await lint(code)).toEqual([]);
   });
 });

@@ -6,7 +6,10 @@ import { repoRoot } from '../helpers/env';
 
 const check = (file?: string) => {
   try {
-    return { code: 0, out: execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'check-lockfile.js'), ...(file ? [file] : [])], { encoding: 'utf8', stdio: 'pipe' }) };
+    return {
+      code: 0,
+      out: execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'check-lockfile.js'), ...(file ? [file] : [])], { encoding: 'utf8', stdio: 'pipe' }),
+    };
   } catch (err) {
     const e = err as { status: number; stderr: string };
     return { code: e.status, out: e.stderr };

@@ -50,12 +50,19 @@ describe('log format', () => {
     expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO \(fixture\): request \{"requestId":"r-1","status":201\}$/);
   });
 
-  it('keeps errors on their entry\'s one line, with type, message and cause (an activity failure was 5 lines)', () => {
+  it("keeps errors on their entry's one line, with type, message and cause (an activity failure was 5 lines)", () => {
     const pretty = logLine('pretty', 'log-errors.ts').trim().split('\n');
     expect(pretty).toHaveLength(2);
-    expect(pretty[0]).toMatch(/WARN \(fixture\): Activity failed \{"error":\{"type":"ApplicationFailure","failureType":"invalid_data","message":"lead row is locked","at":"[^"]+"\},"durationMs":3\}$/);
-    expect(pretty[1]).toMatch(/ERROR \(fixture\): unhandled error \{"err":\{"type":"Error","message":"outer","at":"[^"]+","cause":\{"type":"Error","message":"inner"/);
-    const json = logLine('json', 'log-errors.ts').trim().split('\n').map((l) => JSON.parse(l));
+    expect(pretty[0]).toMatch(
+      /WARN \(fixture\): Activity failed \{"error":\{"type":"ApplicationFailure","failureType":"invalid_data","message":"lead row is locked","at":"[^"]+"\},"durationMs":3\}$/,
+    );
+    expect(pretty[1]).toMatch(
+      /ERROR \(fixture\): unhandled error \{"err":\{"type":"Error","message":"outer","at":"[^"]+","cause":\{"type":"Error","message":"inner"/,
+    );
+    const json = logLine('json', 'log-errors.ts')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(json).toHaveLength(2);
     expect(json[0].error).toMatchObject({ type: 'ApplicationFailure', message: 'lead row is locked', stack: expect.stringContaining('lead row is locked') });
     expect(json[1].err).toMatchObject({ type: 'Error', message: 'outer', cause: { type: 'Error', message: 'inner' } });

@@ -30,7 +30,13 @@ describe('OpenAI-compatible chat model', () => {
       expect(await model(s.url).classify({ labels: ['sales', 'support'], input: 'help me' })).toBe('support');
       expect(s.seen).toHaveLength(3);
       expect(s.seen[0]!.auth).toBe('Bearer k');
-      expect(s.seen[0]!.body).toEqual({ model: 'm', messages: [{ role: 'system', content: expect.stringContaining('sales, support') }, { role: 'user', content: 'help me' }] });
+      expect(s.seen[0]!.body).toEqual({
+        model: 'm',
+        messages: [
+          { role: 'system', content: expect.stringContaining('sales, support') },
+          { role: 'user', content: 'help me' },
+        ],
+      });
     } finally {
       await s.close();
     }
@@ -40,7 +46,9 @@ describe('OpenAI-compatible chat model', () => {
     const bad = await server([400]);
     const down = await server([500]);
     try {
-      await expect(model(bad.url).reply({ prompt: 'p', facts: [], history: [], input: 'x' })).rejects.toThrow(new ChatModelError('chat model answered 400', false));
+      await expect(model(bad.url).reply({ prompt: 'p', facts: [], history: [], input: 'x' })).rejects.toThrow(
+        new ChatModelError('chat model answered 400', false),
+      );
       expect(bad.seen).toHaveLength(1);
       await expect(model(down.url).reply({ prompt: 'p', facts: [], history: [], input: 'x' })).rejects.toThrow('chat model answered 500');
       expect(down.seen).toHaveLength(3);

@@ -5,9 +5,20 @@ import path from 'node:path';
 import { repoRoot } from '../helpers/env';
 
 const fixtures = path.join(repoRoot, 'test', 'fixtures');
-const digest = () => Object.fromEntries(readdirSync(fixtures).map((f) => [f, createHash('sha256').update(readFileSync(path.join(fixtures, f))).digest('hex')]));
+const digest = () =>
+  Object.fromEntries(
+    readdirSync(fixtures).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(path.join(fixtures, f)))
+        .digest('hex'),
+    ]),
+  );
 const record = (...args: string[]) =>
-  spawnSync(process.execPath, [path.join('bin', 'run-ts.js'), path.join('scripts', 'record-automation-fixtures.ts'), ...args], { cwd: repoRoot, encoding: 'utf8' });
+  spawnSync(process.execPath, [path.join('bin', 'run-ts.js'), path.join('scripts', 'record-automation-fixtures.ts'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
 
 describe('scripts/record-automation-fixtures.ts', () => {
   it('refuses to overwrite a recorded history, before it starts anything', () => {

@@ -5,7 +5,15 @@ import path from 'node:path';
 import { repoRoot } from '../helpers/env';
 
 const fixtures = path.join(repoRoot, 'test', 'fixtures');
-const digest = () => Object.fromEntries(readdirSync(fixtures).map((f) => [f, createHash('sha256').update(readFileSync(path.join(fixtures, f))).digest('hex')]));
+const digest = () =>
+  Object.fromEntries(
+    readdirSync(fixtures).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(path.join(fixtures, f)))
+        .digest('hex'),
+    ]),
+  );
 const record = (...args: string[]) =>
   spawnSync(process.execPath, [path.join('bin', 'run-ts.js'), path.join('scripts', 'record-chat-fixtures.ts'), ...args], { cwd: repoRoot, encoding: 'utf8' });
 
@@ -22,6 +30,8 @@ describe('scripts/record-chat-fixtures.ts', () => {
   it('names the paths it knows when asked for another', () => {
     const run = record('--only', 'no-such-path');
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/unknown path\(s\) no-such-path; known: conversation, automation, model-activities, idle, resumed, paused-writes, continue-as-new/);
+    expect(run.stderr).toMatch(
+      /unknown path\(s\) no-such-path; known: conversation, automation, model-activities, idle, resumed, paused-writes, continue-as-new/,
+    );
   });
 });

@@ -11,7 +11,11 @@ describe('RequestMetrics', () => {
     requests.record('GET', '/v1/lead/get', 200, 7);
     requests.record('GET', '/v1/lead/get', 404, 0.02);
     const text = await registry.metrics();
-    const line = (name: string, labels: string) => text.split('\n').find((l) => l.startsWith(`${name}{${labels}} `))?.split(' ')[1];
+    const line = (name: string, labels: string) =>
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name}{${labels}} `))
+        ?.split(' ')[1];
     const ok = 'method="GET",route="/v1/lead/get",status="200"';
     expect(text).toContain('# TYPE http_requests_total counter');
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');

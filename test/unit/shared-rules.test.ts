@@ -28,7 +28,12 @@ describe('one rule per name, shared by the REST API and journeys', () => {
         const rest = TagBody.safeParse({ lead_id: LEAD, tag }).success;
         expect(journeyAccepts([{ id: 't', kind: 'tag', tag }])).toBe(rest);
         expect(journeyAccepts([{ id: 'u', kind: 'untag', tag }])).toBe(rest);
-        expect(journeyAccepts([{ id: 'b', kind: 'branch', cases: [{ when: { has_tag: tag }, goto: 'e' }], else: 'e' }, { id: 'e', kind: 'end' }])).toBe(rest);
+        expect(
+          journeyAccepts([
+            { id: 'b', kind: 'branch', cases: [{ when: { has_tag: tag }, goto: 'e' }], else: 'e' },
+            { id: 'e', kind: 'end' },
+          ]),
+        ).toBe(rest);
       }),
       { examples: edgeNames.map((n) => [n]) },
     );
@@ -40,7 +45,10 @@ describe('one rule per name, shared by the REST API and journeys', () => {
         const leadField = DefineCustomFieldsBody.safeParse({ fields: [{ key: field }] }).success || RESERVED_FIELD_KEYS.has(field);
         const settable = leadField && field !== 'phone' && field !== 'tags';
         expect(journeyAccepts([{ id: 'f', kind: 'update_lead', fields: { [field]: 'v' } }])).toBe(settable);
-        const condition = [{ id: 'b', kind: 'branch', cases: [{ when: { field, exists: true }, goto: 'e' }], else: 'e' }, { id: 'e', kind: 'end' }];
+        const condition = [
+          { id: 'b', kind: 'branch', cases: [{ when: { field, exists: true }, goto: 'e' }], else: 'e' },
+          { id: 'e', kind: 'end' },
+        ];
         expect(journeyAccepts(condition)).toBe(leadField);
       }),
       { examples: edgeNames.map((n) => [n]) },

@@ -61,7 +61,8 @@ describe('guarded requests', () => {
   });
 
   const allow = ['127.0.0.1/32'];
-  const get = (url: string, maxRedirects = 5, headers: Record<string, string> = {}) => outboundRequest(url, { method: 'GET', timeoutMs: 5_000, maxRedirects, headers }, allow);
+  const get = (url: string, maxRedirects = 5, headers: Record<string, string> = {}) =>
+    outboundRequest(url, { method: 'GET', timeoutMs: 5_000, maxRedirects, headers }, allow);
 
   it('reaches an allowed address and follows a redirect that stays allowed', async () => {
     expect((await get(`http://127.0.0.1:${aPort}/plain`)).body).toBe('ok ');

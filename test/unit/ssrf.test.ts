@@ -10,8 +10,21 @@ const loose = { allow: ssrfAllowlist(['0.0.0.0/0', '::/0']) };
 
 // An independent oracle: the IPv4 ranges no webhook may reach by default ([first octets, prefix length]).
 const BLOCKED_V4: [number[], number][] = [
-  [[0], 8], [[10], 8], [[100, 64], 10], [[127], 8], [[169, 254], 16], [[172, 16], 12], [[192, 0, 0], 24], [[192, 0, 2], 24],
-  [[192, 88, 99], 24], [[192, 168], 16], [[198, 18], 15], [[198, 51, 100], 24], [[203, 0, 113], 24], [[224], 4], [[240], 4],
+  [[0], 8],
+  [[10], 8],
+  [[100, 64], 10],
+  [[127], 8],
+  [[169, 254], 16],
+  [[172, 16], 12],
+  [[192, 0, 0], 24],
+  [[192, 0, 2], 24],
+  [[192, 88, 99], 24],
+  [[192, 168], 16],
+  [[198, 18], 15],
+  [[198, 51, 100], 24],
+  [[203, 0, 113], 24],
+  [[224], 4],
+  [[240], 4],
 ];
 const toInt = (o: number[]) => o.reduce((n, x) => n * 256 + x, 0);
 const inRange = (ip: number, [octets, bits]: [number[], number]) => {
@@ -29,7 +42,10 @@ const publicV4 = fc.integer({ min: 0, max: 2 ** 32 - 1 }).filter((n) => !BLOCKED
 
 describe('SSRF guard: addresses', () => {
   it('blocks every address in a private, loopback, link-local or reserved IPv4 range', () => {
-    fc.assert(fc.property(blockedV4, (n) => addressProblem(dotted(n), strict) !== undefined), { numRuns: 2000 });
+    fc.assert(
+      fc.property(blockedV4, (n) => addressProblem(dotted(n), strict) !== undefined),
+      { numRuns: 2000 },
+    );
   });
 
   it('blocks the same addresses wrapped in IPv6 (mapped, compatible, NAT64, 6to4)', () => {
@@ -42,9 +58,12 @@ describe('SSRF guard: addresses', () => {
   });
 
   it('lets public IPv4 addresses through, bare or IPv4-mapped', () => {
-    fc.assert(fc.property(publicV4, (n) => addressProblem(dotted(n), strict) === undefined && addressProblem(`::ffff:${dotted(n)}`, strict) === undefined), {
-      numRuns: 2000,
-    });
+    fc.assert(
+      fc.property(publicV4, (n) => addressProblem(dotted(n), strict) === undefined && addressProblem(`::ffff:${dotted(n)}`, strict) === undefined),
+      {
+        numRuns: 2000,
+      },
+    );
   });
 
   it.each(['::1', '::', 'fe80::1', 'fe80::abcd:1%eth0', 'fc00::1', 'fd12:3456::1', 'ff02::1', '2001:db8::1', 'fec0::1'])('blocks IPv6 %s', (ip) => {
@@ -69,10 +88,13 @@ describe('SSRF guard: addresses', () => {
     expect(parseCidr(text)).toEqual(parsed);
   });
 
-  it.each(['127.0.0.1/33', '::1/129', '10.0.0.0/-1', '10.0.0.0/8/8', '10.0.0/8', 'localhost', '', '1.2.3.4/ 8', '1.2.3.4/0x8'])('refuses the CIDR %j', (text) => {
-    expect(parseCidr(text)).toBeUndefined();
-    expect(() => ssrfAllowlist([text])).toThrow(/not a CIDR/);
-  });
+  it.each(['127.0.0.1/33', '::1/129', '10.0.0.0/-1', '10.0.0.0/8/8', '10.0.0/8', 'localhost', '', '1.2.3.4/ 8', '1.2.3.4/0x8'])(
+    'refuses the CIDR %j',
+    (text) => {
+      expect(parseCidr(text)).toBeUndefined();
+      expect(() => ssrfAllowlist([text])).toThrow(/not a CIDR/);
+    },
+  );
 
   it('with everything listed, opens loopback and private ranges only', () => {
     for (const ip of ['127.0.0.1', '10.0.0.5', '192.168.1.1', '::1', 'fd00::1', '::ffff:127.0.0.1']) expect(addressProblem(ip, loose)).toBeUndefined();

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { waitForOtherBuild } from '../../src/devstack/temporal-cli';
 import { sdkLogger } from '../../worker/sdk-logger';
 
-describe('waiting for another process\'s Temporal CLI build', () => {
+describe("waiting for another process's Temporal CLI build", () => {
   afterEach(() => jest.useRealTimers());
 
   it('says so once, then the time waited every 30 s, and when the build is there', async () => {
@@ -41,7 +41,7 @@ describe('waiting for another process\'s Temporal CLI build', () => {
   });
 });
 
-describe('the SDK\'s routine worker lines', () => {
+describe("the SDK's routine worker lines", () => {
   const capture = (level: string) => {
     const lines: { level: number; msg: string }[] = [];
     const sink = new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) });

@@ -18,7 +18,13 @@ const base = {
 describe('status callbacks into call events', () => {
   it('normalises a completed call with its answer, duration, transcript and recording', () => {
     const event = parseStatusCallback(
-      new URLSearchParams({ ...base, AnsweredBy: 'human', Transcript: 'agent: hi', RecordingUrl: 'https://api.twilio.com/2010-04-01/Accounts/AC00000000000000000000000000000000/Recordings/RE0123456789abcdef0123456789abcdef', Unknown: 'ignored' }),
+      new URLSearchParams({
+        ...base,
+        AnsweredBy: 'human',
+        Transcript: 'agent: hi',
+        RecordingUrl: 'https://api.twilio.com/2010-04-01/Accounts/AC00000000000000000000000000000000/Recordings/RE0123456789abcdef0123456789abcdef',
+        Unknown: 'ignored',
+      }),
     );
     expect(event).toEqual({
       callSid: SID,

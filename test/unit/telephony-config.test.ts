@@ -42,7 +42,11 @@ describe('telephony settings', () => {
   });
 
   it('take a real Twilio account', () => {
-    const config = loadConfig({ TELEPHONY_BASE_URL: 'https://api.twilio.com', TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', TWILIO_AUTH_TOKEN: 'x'.repeat(32) });
+    const config = loadConfig({
+      TELEPHONY_BASE_URL: 'https://api.twilio.com',
+      TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+      TWILIO_AUTH_TOKEN: 'x'.repeat(32),
+    });
     expect(config.TELEPHONY_BASE_URL).toBe('https://api.twilio.com');
   });
 });

@@ -148,7 +148,9 @@ describe('the Twilio Calls API client', () => {
         createdAt: '2019-10-18T17:00:00.000Z',
         endedAt: '2019-10-18T17:03:00.000Z',
       });
-      expect(await provider.listCalls({ parentCallSid: SID })).toEqual([expect.objectContaining({ sid: LEG, parentCallSid: SID, status: 'in-progress', endedAt: null })]);
+      expect(await provider.listCalls({ parentCallSid: SID })).toEqual([
+        expect.objectContaining({ sid: LEG, parentCallSid: SID, status: 'in-progress', endedAt: null }),
+      ]);
       expect(await provider.listCalls({ to: '+17145550001', from: '+17145550100' })).toEqual([]);
       expect(fake.seen.map((s) => [s.method, s.path, s.headers.authorization])).toEqual([
         ['GET', `/2010-04-01/Accounts/${ACCOUNT}/Calls/${SID}.json`, expect.stringMatching(/^Basic /)],
@@ -169,7 +171,10 @@ describe('the Twilio Calls API client', () => {
   });
 
   it('a call the provider does not know is a non-retryable not-found; a body without a call is a bad response', async () => {
-    const fake = await fakeTwilio([{ status: 404, body: twilioError(404, 20404, 'not found') }, { status: 200, body: '{"calls":[{"sid":"x"}]}' }]);
+    const fake = await fakeTwilio([
+      { status: 404, body: twilioError(404, 20404, 'not found') },
+      { status: 200, body: '{"calls":[{"sid":"x"}]}' },
+    ]);
     try {
       const provider = createTwilioProvider({ baseUrl: fake.url, accountSid: ACCOUNT, authToken: TOKEN });
       await expect(provider.fetchCall(SID)).rejects.toMatchObject({ code: 'provider_call_not_found', retryable: false });

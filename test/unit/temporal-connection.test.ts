@@ -35,7 +35,11 @@ describe('Temporal connection settings → connection options', () => {
   });
 
   it('an API key turns TLS on (system roots), as in Temporal Cloud; TEMPORAL_TLS=false turns it off', () => {
-    expect(optionsOf({ TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_API_KEY: 'key-1' })).toMatchObject({ address: 'ns.acct.tmprl.cloud:7233', apiKey: 'key-1', tls: true });
+    expect(optionsOf({ TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_API_KEY: 'key-1' })).toMatchObject({
+      address: 'ns.acct.tmprl.cloud:7233',
+      apiKey: 'key-1',
+      tls: true,
+    });
     expect(optionsOf({ TEMPORAL_API_KEY: 'key-1', TEMPORAL_TLS: 'false' }).tls).toBe(false);
   });
 
@@ -51,7 +55,10 @@ describe('Temporal connection settings → connection options', () => {
     expect(Buffer.from(tls.clientCertPair.key)).toEqual(readFileSync(pki.clientKey));
     expect(Buffer.from(tls.serverRootCACertificate)).toEqual(readFileSync(pki.caCert));
     expect(tls.serverNameOverride).toBe('temporal.internal');
-    const fromData = optionsOf({ TEMPORAL_TLS_CLIENT_CERT_DATA: readFileSync(pki.clientCert, 'utf8'), TEMPORAL_TLS_CLIENT_KEY_DATA: readFileSync(pki.clientKey, 'utf8') });
+    const fromData = optionsOf({
+      TEMPORAL_TLS_CLIENT_CERT_DATA: readFileSync(pki.clientCert, 'utf8'),
+      TEMPORAL_TLS_CLIENT_KEY_DATA: readFileSync(pki.clientKey, 'utf8'),
+    });
     expect(Buffer.from((fromData.tls as typeof tls).clientCertPair.crt)).toEqual(readFileSync(pki.clientCert));
   });
 });
@@ -106,9 +113,13 @@ describe('a bad or missing setting stops start-up naming it', () => {
   it('a file that is no certificate or key, a lone certificate, and a key of another certificate are refused', () => {
     expect(problemOf({ TEMPORAL_TLS_SERVER_CA_CERT_PATH: pki.clientKey })).toMatch(/TEMPORAL_TLS_SERVER_CA_CERT_PATH: not a PEM certificate/);
     expect(problemOf({ TEMPORAL_TLS_SERVER_CA_CERT_DATA: 'hello' })).toMatch(/TEMPORAL_TLS_SERVER_CA_CERT_DATA: not a PEM certificate/);
-    expect(problemOf({ TEMPORAL_TLS_CLIENT_CERT_PATH: pki.clientCert, TEMPORAL_TLS_CLIENT_KEY_PATH: pki.clientCert })).toMatch(/TEMPORAL_TLS_CLIENT_KEY_PATH: not a PEM private key/);
+    expect(problemOf({ TEMPORAL_TLS_CLIENT_CERT_PATH: pki.clientCert, TEMPORAL_TLS_CLIENT_KEY_PATH: pki.clientCert })).toMatch(
+      /TEMPORAL_TLS_CLIENT_KEY_PATH: not a PEM private key/,
+    );
     expect(problemOf({ TEMPORAL_TLS_CLIENT_CERT_PATH: pki.clientCert })).toMatch(/TEMPORAL_TLS_CLIENT_KEY_PATH: a client certificate and its key go together/);
-    expect(problemOf({ TEMPORAL_TLS_CLIENT_CERT_PATH: pki.clientCert, TEMPORAL_TLS_CLIENT_KEY_PATH: pki.strangerKey })).toMatch(/TEMPORAL_TLS_CLIENT_KEY_PATH: the key does not match/);
+    expect(problemOf({ TEMPORAL_TLS_CLIENT_CERT_PATH: pki.clientCert, TEMPORAL_TLS_CLIENT_KEY_PATH: pki.strangerKey })).toMatch(
+      /TEMPORAL_TLS_CLIENT_KEY_PATH: the key does not match/,
+    );
   });
 
   it('a key’s secret data is never repeated in the message', () => {
@@ -119,9 +130,13 @@ describe('a bad or missing setting stops start-up naming it', () => {
 
   it('names the profile key, the profile, the config file, or an unknown key in it', () => {
     const bad = toml('bad-path.toml', `[profile.prod.tls]\nserver_ca_cert_path = "${path.join(pki.dir, 'gone.pem')}"\n`);
-    expect(problemOf({ TEMPORAL_CONFIG_FILE: bad, TEMPORAL_PROFILE: 'prod' })).toMatch(/tls\.server_ca_cert_path of profile "prod" in .*bad-path\.toml: cannot read/);
+    expect(problemOf({ TEMPORAL_CONFIG_FILE: bad, TEMPORAL_PROFILE: 'prod' })).toMatch(
+      /tls\.server_ca_cert_path of profile "prod" in .*bad-path\.toml: cannot read/,
+    );
     expect(problemOf({ TEMPORAL_CONFIG_FILE: bad, TEMPORAL_PROFILE: 'staging' })).toMatch(/TEMPORAL_PROFILE: Profile 'staging' not found/);
-    expect(problemOf({ TEMPORAL_CONFIG_FILE: path.join(pki.dir, 'missing.toml') })).toMatch(/TEMPORAL_CONFIG_FILE: cannot read the config file .*missing\.toml \(ENOENT\)/);
+    expect(problemOf({ TEMPORAL_CONFIG_FILE: path.join(pki.dir, 'missing.toml') })).toMatch(
+      /TEMPORAL_CONFIG_FILE: cannot read the config file .*missing\.toml \(ENOENT\)/,
+    );
     const typo = toml('typo.toml', '[profile.default]\nadress = "x:1"\n');
     expect(problemOf({ TEMPORAL_CONFIG_FILE: typo })).toMatch(/TEMPORAL_CONFIG_FILE: .*unrecognized.*adress/);
     expect(problemOf({ TEMPORAL_CONFIG_FILE: toml('broken.toml', '[profile.default\n') })).toMatch(/TEMPORAL_CONFIG_FILE: /);

@@ -30,7 +30,11 @@ const { trace } = require('@opentelemetry/api');
 /** Runs the probe with env (and no other OTEL_* variable), answering what it printed. */
 function probe(receiver: OtlpReceiver, env: Record<string, string>): Promise<{ on: boolean; loaded: number; logged: Record<string, unknown> }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_')));
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', PROBE], { cwd: repoRoot, env: { ...base, PROBE_URL: receiver.url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', PROBE], {
+    cwd: repoRoot,
+    env: { ...base, PROBE_URL: receiver.url, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -38,7 +42,10 @@ function probe(receiver: OtlpReceiver, env: Record<string, string>): Promise<{ o
   return new Promise((resolve, reject) =>
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`probe exited ${code}: ${err}`));
-      const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       resolve({ ...(lines.pop() as { on: boolean; loaded: number }), logged: lines.find((l) => l.msg === 'inside')! });
     }),
   );
@@ -52,7 +59,12 @@ describe('tracing off by default', () => {
   afterAll(() => receiver?.close());
 
   it('loads no SDK and exports nothing without an exporter, with OTEL_SDK_DISABLED or with OTEL_TRACES_EXPORTER=none', async () => {
-    const envs: Record<string, string>[] = [{}, { OTEL_SERVICE_NAME: 'x', OTEL_EXPORTER_OTLP_HEADERS: 'a=b' }, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SDK_DISABLED: 'true' }, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_EXPORTER: 'none' }];
+    const envs: Record<string, string>[] = [
+      {},
+      { OTEL_SERVICE_NAME: 'x', OTEL_EXPORTER_OTLP_HEADERS: 'a=b' },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SDK_DISABLED: 'true' },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_EXPORTER: 'none' },
+    ];
     for (const env of envs) {
       const seen = await probe(receiver, env);
       expect({ on: seen.on, loaded: seen.loaded, traceId: seen.logged.trace_id }).toEqual({ on: false, loaded: 0, traceId: undefined });
@@ -73,8 +85,20 @@ describe('tracingSettings', () => {
   it('reads the standard variables', () => {
     expect(tracingSettings({})).toBeUndefined();
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/' })).toEqual({ url: 'http://c:4318/v1/traces', protocol: 'http/protobuf' });
-    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t/x', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toEqual({ url: 'http://t/x', protocol: 'http/json' });
-    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' })?.protocol).toBe('http/protobuf');
+    expect(
+      tracingSettings({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t/x',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      }),
+    ).toEqual({ url: 'http://t/x', protocol: 'http/json' });
+    expect(
+      tracingSettings({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      })?.protocol,
+    ).toBe('http/protobuf');
     expect(tracingSettings({ OTEL_TRACES_EXPORTER: 'otlp' })).toEqual({ url: 'http://localhost:4318/v1/traces', protocol: 'http/protobuf' });
     expect(() => tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/http\/protobuf or http\/json/);
     expect(() => tracingSettings({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/only otlp/);

@@ -37,16 +37,23 @@ const post = async (path: string, body: unknown, token?: string) => {
 };
 
 describe('the vendor sandbox', () => {
-  test('Slack chat.postMessage: answers Slack\'s shape; the request is Slack\'s and is in the ledger with its token redacted', async () => {
+  test("Slack chat.postMessage: answers Slack's shape; the request is Slack's and is in the ledger with its token redacted", async () => {
     const out = await run('slack', 'post_message', { channel: '#demo', text: 'hi' });
     expect(out.data).toEqual({ channel: expect.stringMatching(/^C[0-9A-F]{10}$/), ts: expect.stringMatching(/^\d+\.\d{6}$/) });
-    expect(last()).toMatchObject({ integration: 'slack', method: 'POST', path: '/slack/api/chat.postMessage', status: 200, body: { channel: '#demo', text: 'hi' }, response: { ok: true, message: { text: 'hi' } } });
+    expect(last()).toMatchObject({
+      integration: 'slack',
+      method: 'POST',
+      path: '/slack/api/chat.postMessage',
+      status: 200,
+      body: { channel: '#demo', text: 'hi' },
+      response: { ok: true, message: { text: 'hi' } },
+    });
     expect(last().headers.authorization).toBe('Bearer [redacted]');
     expect(JSON.stringify(sandbox.ledger.entries)).not.toContain(SANDBOX_TOKEN);
     expect(vendorProblems(last())).toEqual([]);
   });
 
-  test('Slack failures come as ok:false with Slack\'s codes', async () => {
+  test("Slack failures come as ok:false with Slack's codes", async () => {
     expect((await post('/slack/api/chat.postMessage', { channel: 'C1', text: 'x' })).body).toEqual({ ok: false, error: 'not_authed' });
     await expect(run('slack', 'post_message', { channel: 'C1', text: 'x' }, conn('slack', 'wrong'))).rejects.toMatchObject({ type: 'vendor_auth_failed' });
     expect((await post('/slack/api/chat.postMessage', { text: 'x' }, SANDBOX_TOKEN)).body).toEqual({ ok: false, error: 'channel_not_found' });
@@ -67,9 +74,15 @@ describe('the vendor sandbox', () => {
 
   test('HubSpot contacts: update by email, search by email; an unknown email is a 404', async () => {
     await run('hubspot', 'create_contact', { email: 'bo@example.com', firstname: 'Bo' });
-    await expect(run('hubspot', 'update_contact', { email: 'BO@example.com', properties: { phone: '+14155550100' } })).resolves.toMatchObject({ data: { properties: { phone: '+14155550100', firstname: 'Bo' } } });
-    await expect(run('hubspot', 'search_contacts', { email: 'bo@example.com' })).resolves.toMatchObject({ data: { total: 1, contacts: [{ properties: { email: 'bo@example.com', phone: '+14155550100' } }] } });
-    await expect(run('hubspot', 'update_contact', { email: 'nobody@example.com', properties: { phone: '1' } })).rejects.toMatchObject({ type: 'vendor_not_found' });
+    await expect(run('hubspot', 'update_contact', { email: 'BO@example.com', properties: { phone: '+14155550100' } })).resolves.toMatchObject({
+      data: { properties: { phone: '+14155550100', firstname: 'Bo' } },
+    });
+    await expect(run('hubspot', 'search_contacts', { email: 'bo@example.com' })).resolves.toMatchObject({
+      data: { total: 1, contacts: [{ properties: { email: 'bo@example.com', phone: '+14155550100' } }] },
+    });
+    await expect(run('hubspot', 'update_contact', { email: 'nobody@example.com', properties: { phone: '1' } })).rejects.toMatchObject({
+      type: 'vendor_not_found',
+    });
   });
 
   test('HubSpot refuses what its description refuses: no associations is a VALIDATION_ERROR', async () => {
@@ -82,24 +95,46 @@ describe('the vendor sandbox', () => {
   test('Google Calendar: freeBusy says free, events.insert books with the given id, the same id again is a 409', async () => {
     const params = { summary: 'Demo call', start: '2030-01-07T15:00:00Z', findFreeSlot: true };
     const out = await run('google_calendar', 'appointment', params);
-    expect(out.data).toMatchObject({ start: '2030-01-07T15:00:00.000Z', end: '2030-01-07T15:30:00.000Z', existing: false, htmlLink: expect.stringMatching(/^https:\/\//) });
+    expect(out.data).toMatchObject({
+      start: '2030-01-07T15:00:00.000Z',
+      end: '2030-01-07T15:30:00.000Z',
+      existing: false,
+      htmlLink: expect.stringMatching(/^https:\/\//),
+    });
     const [busy, insert] = sandbox.ledger.entries.slice(-2);
-    expect(busy).toMatchObject({ path: '/google_calendar/calendar/v3/freeBusy', response: { kind: 'calendar#freeBusy', calendars: { primary: { busy: [] } } } });
-    expect(insert).toMatchObject({ path: '/google_calendar/calendar/v3/calendars/primary/events', status: 200, response: { kind: 'calendar#event', status: 'confirmed', summary: 'Demo call' } });
+    expect(busy).toMatchObject({
+      path: '/google_calendar/calendar/v3/freeBusy',
+      response: { kind: 'calendar#freeBusy', calendars: { primary: { busy: [] } } },
+    });
+    expect(insert).toMatchObject({
+      path: '/google_calendar/calendar/v3/calendars/primary/events',
+      status: 200,
+      response: { kind: 'calendar#event', status: 'confirmed', summary: 'Demo call' },
+    });
     expect(vendorProblems(insert!)).toEqual([]);
     const event = { id: 'abc123def', start: { dateTime: '2030-01-07T15:00:00Z' }, end: { dateTime: '2030-01-07T15:30:00Z' } };
     expect((await post('/google_calendar/calendar/v3/calendars/primary/events', event, SANDBOX_TOKEN)).status).toBe(200);
-    expect((await post('/google_calendar/calendar/v3/calendars/primary/events', event, SANDBOX_TOKEN)).body.error).toMatchObject({ code: 409, status: 'ALREADY_EXISTS' });
-    expect((await post('/google_calendar/calendar/v3/calendars/primary/events', { start: event.start }, SANDBOX_TOKEN)).body.error).toMatchObject({ code: 400, message: expect.stringMatching(/end/) });
+    expect((await post('/google_calendar/calendar/v3/calendars/primary/events', event, SANDBOX_TOKEN)).body.error).toMatchObject({
+      code: 409,
+      status: 'ALREADY_EXISTS',
+    });
+    expect((await post('/google_calendar/calendar/v3/calendars/primary/events', { start: event.start }, SANDBOX_TOKEN)).body.error).toMatchObject({
+      code: 400,
+      message: expect.stringMatching(/end/),
+    });
   });
 
   test('Google Calendar: a booked appointment is rescheduled, then cancelled; cancelling again is already cancelled', async () => {
     const booked = await run('google_calendar', 'appointment', { summary: 'Move me', start: '2030-02-01T09:00:00Z' });
     const eventId = (booked.data as { id: string }).id;
-    await expect(run('google_calendar', 'reschedule_appointment', { eventId, start: '2030-02-02T10:00:00Z', durationMinutes: 45 })).resolves.toMatchObject({ data: { id: eventId, start: '2030-02-02T10:00:00.000Z', end: '2030-02-02T10:45:00.000Z' } });
+    await expect(run('google_calendar', 'reschedule_appointment', { eventId, start: '2030-02-02T10:00:00Z', durationMinutes: 45 })).resolves.toMatchObject({
+      data: { id: eventId, start: '2030-02-02T10:00:00.000Z', end: '2030-02-02T10:45:00.000Z' },
+    });
     await expect(run('google_calendar', 'cancel_appointment', { eventId })).resolves.toMatchObject({ data: { alreadyCancelled: false } });
     await expect(run('google_calendar', 'cancel_appointment', { eventId })).resolves.toMatchObject({ data: { alreadyCancelled: true } });
-    await expect(run('google_calendar', 'reschedule_appointment', { eventId: 'nosuchevent', start: '2030-02-02T10:00:00Z' })).rejects.toMatchObject({ type: 'vendor_not_found' });
+    await expect(run('google_calendar', 'reschedule_appointment', { eventId: 'nosuchevent', start: '2030-02-02T10:00:00Z' })).rejects.toMatchObject({
+      type: 'vendor_not_found',
+    });
   });
 
   test('GET /ledger lists every request, unknown paths included', async () => {

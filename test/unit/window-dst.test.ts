@@ -14,24 +14,102 @@ const opens = (now: string, w: { days: (typeof WEEKDAYS)[number][]; start: strin
 describe('wait windows across DST changes', () => {
   it.each([
     // Spring forward: a start inside the skipped hour opens when the clock jumps past it, not an hour early or late.
-    ['NY gap: 02:30–04:00 opens at the jump (03:00 EDT)', '2024-03-10T05:00:00Z', { days: every, start: '02:30', end: '04:00' }, 'America/New_York', '2024-03-10T07:00:00.000Z'],
-    ['Berlin gap: 02:15–05:00 opens at the jump (03:00 CEST)', '2024-03-31T00:00:00Z', { days: every, start: '02:15', end: '05:00' }, 'Europe/Berlin', '2024-03-31T01:00:00.000Z'],
+    [
+      'NY gap: 02:30–04:00 opens at the jump (03:00 EDT)',
+      '2024-03-10T05:00:00Z',
+      { days: every, start: '02:30', end: '04:00' },
+      'America/New_York',
+      '2024-03-10T07:00:00.000Z',
+    ],
+    [
+      'Berlin gap: 02:15–05:00 opens at the jump (03:00 CEST)',
+      '2024-03-31T00:00:00Z',
+      { days: every, start: '02:15', end: '05:00' },
+      'Europe/Berlin',
+      '2024-03-31T01:00:00.000Z',
+    ],
     // A window wholly inside the skipped hour does not happen that day: the next day's.
-    ['NY gap: 02:00–02:45 is skipped that day', '2024-03-10T05:00:00Z', { days: every, start: '02:00', end: '02:45' }, 'America/New_York', '2024-03-11T06:00:00.000Z'],
+    [
+      'NY gap: 02:00–02:45 is skipped that day',
+      '2024-03-10T05:00:00Z',
+      { days: every, start: '02:00', end: '02:45' },
+      'America/New_York',
+      '2024-03-11T06:00:00.000Z',
+    ],
     // After the jump, the new offset counts: 09:00 EDT is 13:00Z.
-    ['NY: 09:00 the day of the jump is 13:00Z', '2024-03-10T06:30:00Z', { days: ['sun'], start: '09:00', end: '17:00' }, 'America/New_York', '2024-03-10T13:00:00.000Z'],
-    ['Berlin: 09:00 the day of the jump is 07:00Z', '2024-03-30T23:30:00Z', { days: ['sun'], start: '09:00', end: '17:00' }, 'Europe/Berlin', '2024-03-31T07:00:00.000Z'],
+    [
+      'NY: 09:00 the day of the jump is 13:00Z',
+      '2024-03-10T06:30:00Z',
+      { days: ['sun'], start: '09:00', end: '17:00' },
+      'America/New_York',
+      '2024-03-10T13:00:00.000Z',
+    ],
+    [
+      'Berlin: 09:00 the day of the jump is 07:00Z',
+      '2024-03-30T23:30:00Z',
+      { days: ['sun'], start: '09:00', end: '17:00' },
+      'Europe/Berlin',
+      '2024-03-31T07:00:00.000Z',
+    ],
     // Fall back: the repeated hour opens the first time the clock reads the start.
-    ['NY overlap: 01:30 opens the first time (EDT)', '2024-11-03T05:00:00Z', { days: every, start: '01:30', end: '01:45' }, 'America/New_York', '2024-11-03T05:30:00.000Z'],
-    ['Berlin overlap: 02:30 opens the first time (CEST)', '2024-10-27T00:00:00Z', { days: every, start: '02:30', end: '02:45' }, 'Europe/Berlin', '2024-10-27T00:30:00.000Z'],
+    [
+      'NY overlap: 01:30 opens the first time (EDT)',
+      '2024-11-03T05:00:00Z',
+      { days: every, start: '01:30', end: '01:45' },
+      'America/New_York',
+      '2024-11-03T05:30:00.000Z',
+    ],
+    [
+      'Berlin overlap: 02:30 opens the first time (CEST)',
+      '2024-10-27T00:00:00Z',
+      { days: every, start: '02:30', end: '02:45' },
+      'Europe/Berlin',
+      '2024-10-27T00:30:00.000Z',
+    ],
     // …and once more when the clock reads it again, an hour later.
-    ['NY overlap: after the first pass, again in the repeat', '2024-11-03T05:50:00Z', { days: every, start: '01:30', end: '01:45' }, 'America/New_York', '2024-11-03T06:30:00.000Z'],
-    ['NY: 09:00 the day of the fall back is 14:00Z', '2024-11-03T04:00:00Z', { days: ['sun'], start: '09:00', end: '17:00' }, 'America/New_York', '2024-11-03T14:00:00.000Z'],
+    [
+      'NY overlap: after the first pass, again in the repeat',
+      '2024-11-03T05:50:00Z',
+      { days: every, start: '01:30', end: '01:45' },
+      'America/New_York',
+      '2024-11-03T06:30:00.000Z',
+    ],
+    [
+      'NY: 09:00 the day of the fall back is 14:00Z',
+      '2024-11-03T04:00:00Z',
+      { days: ['sun'], start: '09:00', end: '17:00' },
+      'America/New_York',
+      '2024-11-03T14:00:00.000Z',
+    ],
     // Across midnight (local and UTC dates differ): the lead's own calendar decides the weekday.
-    ['Berlin: Sat 23:30 local (22:30Z) → Mon 09:00', '2024-03-30T22:30:00Z', { days: ['mon'], start: '09:00', end: '17:00' }, 'Europe/Berlin', '2024-04-01T07:00:00.000Z'],
-    ['NY: Fri 23:00 local (Sat 04:00Z) → Sat 08:00 local', '2024-11-02T03:00:00Z', { days: ['sat'], start: '08:00', end: '10:00' }, 'America/New_York', '2024-11-02T12:00:00.000Z'],
-    ['NY: Sat 22:00 local across the fall back → Sun 06:00 EST', '2024-11-03T02:00:00Z', { days: ['sun'], start: '06:00', end: '07:00' }, 'America/New_York', '2024-11-03T11:00:00.000Z'],
-    ['Berlin: 23:59 Sat, a window opening at 00:00 Sun', '2024-10-26T21:59:00Z', { days: ['sun'], start: '00:00', end: '01:00' }, 'Europe/Berlin', '2024-10-26T22:00:00.000Z'],
+    [
+      'Berlin: Sat 23:30 local (22:30Z) → Mon 09:00',
+      '2024-03-30T22:30:00Z',
+      { days: ['mon'], start: '09:00', end: '17:00' },
+      'Europe/Berlin',
+      '2024-04-01T07:00:00.000Z',
+    ],
+    [
+      'NY: Fri 23:00 local (Sat 04:00Z) → Sat 08:00 local',
+      '2024-11-02T03:00:00Z',
+      { days: ['sat'], start: '08:00', end: '10:00' },
+      'America/New_York',
+      '2024-11-02T12:00:00.000Z',
+    ],
+    [
+      'NY: Sat 22:00 local across the fall back → Sun 06:00 EST',
+      '2024-11-03T02:00:00Z',
+      { days: ['sun'], start: '06:00', end: '07:00' },
+      'America/New_York',
+      '2024-11-03T11:00:00.000Z',
+    ],
+    [
+      'Berlin: 23:59 Sat, a window opening at 00:00 Sun',
+      '2024-10-26T21:59:00Z',
+      { days: ['sun'], start: '00:00', end: '01:00' },
+      'Europe/Berlin',
+      '2024-10-26T22:00:00.000Z',
+    ],
   ])('%s', (_name, now, w, tz, expected) => {
     expect(opens(now, w as { days: (typeof WEEKDAYS)[number][]; start: string; end: string }, tz)).toBe(expected);
   });
@@ -48,7 +126,14 @@ describe('wait windows across DST changes', () => {
 
 /** An independent reading of the lead's wall clock (Intl, not luxon): weekday and minute of the day. */
 function wall(instant: number, timeZone: string): { day: string; minute: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', weekday: 'short', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(instant);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    weekday: 'short',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(instant);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return { day: get('weekday').toLowerCase(), minute: Number(get('hour')) * 60 + Number(get('minute')) + Number(get('second')) / 60 };
 }
@@ -60,15 +145,29 @@ describe('wait windows, as a property', () => {
     .tuple(fc.subarray(every, { minLength: 1 }), fc.integer({ min: 0, max: 1438 }), fc.integer({ min: 1, max: 600 }))
     .map(([days, start, length]) => ({ days, start: hhmm(start), end: hhmm(Math.min(1439, start + length)) }));
   // Instants around the 2024 DST changes of these zones, and anywhere in the year.
-  const changes = ['2024-03-10T07:00:00Z', '2024-11-03T06:00:00Z', '2024-03-31T01:00:00Z', '2024-10-27T01:00:00Z', '2024-04-06T15:00:00Z', '2024-10-05T15:30:00Z'].map(Date.parse);
-  const now = fc.oneof(fc.constantFrom(...changes).chain((c) => fc.integer({ min: c - 2 * 86_400_000, max: c + 86_400_000 })), fc.integer({ min: Date.parse('2024-01-01'), max: Date.parse('2024-12-31') }));
+  const changes = [
+    '2024-03-10T07:00:00Z',
+    '2024-11-03T06:00:00Z',
+    '2024-03-31T01:00:00Z',
+    '2024-10-27T01:00:00Z',
+    '2024-04-06T15:00:00Z',
+    '2024-10-05T15:30:00Z',
+  ].map(Date.parse);
+  const now = fc.oneof(
+    fc.constantFrom(...changes).chain((c) => fc.integer({ min: c - 2 * 86_400_000, max: c + 86_400_000 })),
+    fc.integer({ min: Date.parse('2024-01-01'), max: Date.parse('2024-12-31') }),
+  );
 
   it('opens at a moment the wall clock is in the window, and not before (checked every 30 minutes and the second before)', () => {
     fc.assert(
       fc.property(now, window, fc.constantFrom(...zones), (t, w, tz) => {
         const inWindow = (at: number) => {
           const c = wall(at, tz);
-          return w.days.includes(c.day as (typeof every)[number]) && c.minute >= Number(w.start.slice(0, 2)) * 60 + Number(w.start.slice(3)) && c.minute < Number(w.end.slice(0, 2)) * 60 + Number(w.end.slice(3));
+          return (
+            w.days.includes(c.day as (typeof every)[number]) &&
+            c.minute >= Number(w.start.slice(0, 2)) * 60 + Number(w.start.slice(3)) &&
+            c.minute < Number(w.end.slice(0, 2)) * 60 + Number(w.end.slice(3))
+          );
         };
         const ms = msUntilWindow(t, w, tz);
         expect(inWindow(t + ms)).toBe(true);
@@ -97,7 +196,15 @@ describe('isWindowOpen', () => {
   it('says what msUntilWindow says, asked again and again within a minute, across DST changes', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: year }), fc.integer({ min: 0, max: windows.length - 1 }), fc.integer({ min: 0, max: zones.length - 1 }), fc.integer({ min: 0, max: 119_999 })), { minLength: 1, maxLength: 20 }),
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: year }),
+            fc.integer({ min: 0, max: windows.length - 1 }),
+            fc.integer({ min: 0, max: zones.length - 1 }),
+            fc.integer({ min: 0, max: 119_999 }),
+          ),
+          { minLength: 1, maxLength: 20 },
+        ),
         (asks) => {
           for (const [at, wi, zi, within] of asks) {
             // The same minute asked twice (a cached verdict), and the minute after.

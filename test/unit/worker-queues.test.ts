@@ -11,12 +11,18 @@ describe('WORKER_TASK_QUEUES and per-queue limits', () => {
 
   it('refuses unknown queue names and an empty list, naming the setting', () => {
     expect(() => config({ WORKER_TASK_QUEUES: 'journeys,emails' })).toThrow(ConfigError);
-    expect(() => config({ WORKER_TASK_QUEUES: 'journeys,emails' })).toThrow(/WORKER_TASK_QUEUES: unknown task queue\(s\) emails; known: journeys, calls, automations, chat/);
+    expect(() => config({ WORKER_TASK_QUEUES: 'journeys,emails' })).toThrow(
+      /WORKER_TASK_QUEUES: unknown task queue\(s\) emails; known: journeys, calls, automations, chat/,
+    );
     expect(() => config({ WORKER_TASK_QUEUES: ' , ' })).toThrow(/WORKER_TASK_QUEUES: name at least one of/);
   });
 
   it('maps WORKER_<QUEUE>_* to the SDK’s worker options, per queue', () => {
-    const c = config({ WORKER_CHAT_MAX_CONCURRENT_WORKFLOW_TASKS: '40', WORKER_CHAT_MAX_CONCURRENT_ACTIVITIES: '20', WORKER_JOURNEYS_MAX_CONCURRENT_LOCAL_ACTIVITIES: '5' });
+    const c = config({
+      WORKER_CHAT_MAX_CONCURRENT_WORKFLOW_TASKS: '40',
+      WORKER_CHAT_MAX_CONCURRENT_ACTIVITIES: '20',
+      WORKER_JOURNEYS_MAX_CONCURRENT_LOCAL_ACTIVITIES: '5',
+    });
     expect(workerLimits(c, 'chat')).toEqual({ maxConcurrentWorkflowTaskExecutions: 40, maxConcurrentActivityTaskExecutions: 20 });
     expect(workerLimits(c, 'journeys')).toEqual({ maxConcurrentLocalActivityExecutions: 5 });
     expect(workerLimits(c, 'calls')).toEqual({});

@@ -89,7 +89,20 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
         executeChild<typeof outboundCall>('outboundCall', {
           workflowId: callWorkflowId(callId),
           taskQueue: callsQueue(),
-          args: [{ callId, workspaceId, agentId, to: lead.phone, leadId: lead.leadId, requestData: lead.requestData, waitForSlot: true, source: 'campaign', ...(spec.from ? { from: spec.from } : {}), ...(spec.window ? { window: spec.window } : {}) }],
+          args: [
+            {
+              callId,
+              workspaceId,
+              agentId,
+              to: lead.phone,
+              leadId: lead.leadId,
+              requestData: lead.requestData,
+              waitForSlot: true,
+              source: 'campaign',
+              ...(spec.from ? { from: spec.from } : {}),
+              ...(spec.window ? { window: spec.window } : {}),
+            },
+          ],
           typedSearchAttributes: [
             { key: SA.WorkspaceId, value: workspaceId },
             { key: SA.CallId, value: callId },
@@ -108,7 +121,15 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
     }
     const lo = leadOutcomeOf(outcome, endedReason);
     const again = !canceled && callsAgain(lo.outcome, attempt, spec.retries, spec.retry_on);
-    await data.campaignCallEnded({ campaignId, position: lead.position, callId, callOutcome: outcome, endedReason: endedReason ?? null, ...lo, retryAtMs: again ? Date.now() + spacingMs : null });
+    await data.campaignCallEnded({
+      campaignId,
+      position: lead.position,
+      callId,
+      callOutcome: outcome,
+      endedReason: endedReason ?? null,
+      ...lo,
+      retryAtMs: again ? Date.now() + spacingMs : null,
+    });
   };
 
   while (!canceled) {
@@ -131,7 +152,15 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
     if (!queue.length) {
       const ended = inflight.size;
       // Leads in flight are left out: a lead's start is recorded by its own activity, which may not have run yet.
-      const r = await data.campaignDueLeads({ campaignId, workspaceId, agentId, window: spec.window, nowMs: Date.now(), limit: spec.max_concurrent - inflight.size, busy: [...inflight] });
+      const r = await data.campaignDueLeads({
+        campaignId,
+        workspaceId,
+        agentId,
+        window: spec.window,
+        nowMs: Date.now(),
+        limit: spec.max_concurrent - inflight.size,
+        busy: [...inflight],
+      });
       queue = r.due;
       if (!queue.length) {
         if (r.nextAtMs === null && inflight.size === 0) {

@@ -13,7 +13,8 @@ const events = proxyActivities<CampaignActivities>({
 });
 
 /** The event id of one event of one campaign: the same on every retry and in every subscriber's delivery. */
-export const campaignEventId = (campaignId: string, type: CampaignEventType) => `evt_campaign_${campaignId}_${type === 'campaign.started' ? 'started' : 'completed'}`;
+export const campaignEventId = (campaignId: string, type: CampaignEventType) =>
+  `evt_campaign_${campaignId}_${type === 'campaign.started' ? 'started' : 'completed'}`;
 
 /** Delivers one campaign event (id `campaign-event:<eventId>`) until every subscriber took it or refused it for good. */
 export async function deliverCampaignEvent(input: CampaignEventInput): Promise<{ delivered: number; refused: number }> {

@@ -30,7 +30,11 @@ async function leadCallData(input: ChatInput): Promise<Record<string, unknown> |
  * `fields` the lead's fields overlaid with the answers captured in this conversation (custom fields resolve from it,
  * as on the automation endpoint), and `chat` the session, flow and answers. Never throws: a failure is a result.
  */
-export async function runChatAutomation(input: ChatInput, node: Extract<FlowNode, { type: 'automation' }>, captured: Record<string, string>): Promise<AutomationResult> {
+export async function runChatAutomation(
+  input: ChatInput,
+  node: Extract<FlowNode, { type: 'automation' }>,
+  captured: Record<string, string>,
+): Promise<AutomationResult> {
   const requestId = uuid4();
   try {
     const lead = await leadCallData(input).catch(() => undefined);
@@ -46,7 +50,12 @@ export async function runChatAutomation(input: ChatInput, node: Extract<FlowNode
       params: node.params ?? {},
       callData,
     });
-    return { node: node.id, requestId, success: outcome.success, detail: outcome.success ? `automation ${requestId}` : `${outcome.errorType}: ${outcome.error}` };
+    return {
+      node: node.id,
+      requestId,
+      success: outcome.success,
+      detail: outcome.success ? `automation ${requestId}` : `${outcome.errorType}: ${outcome.error}`,
+    };
   } catch (err) {
     return { node: node.id, requestId, success: false, detail: `run_failed: ${(err as Error).message}` };
   }

@@ -3,7 +3,17 @@ import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patc
 import type { ChatActivities } from '../../activities/chat/chat';
 import { advance, initialEngineState, type EngineEffects, type StepOutcome } from '../../src/chat/engine';
 import { legacyScriptedReply, ScriptedChatModel } from '../../src/llm/scripted';
-import { chatMessageUpdate, chatOpenUpdate, chatUnsavedQuery, FLOW_ENDED_TYPE, RUN_CLOSING_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from './chat-messages';
+import {
+  chatMessageUpdate,
+  chatOpenUpdate,
+  chatUnsavedQuery,
+  FLOW_ENDED_TYPE,
+  RUN_CLOSING_TYPE,
+  type ChatCarried,
+  type ChatInput,
+  type ChatMessage,
+  type ChatTurn,
+} from './chat-messages';
 import { runChatAutomation } from './chat-automation';
 import { TurnWriter } from './chat-persist';
 
@@ -143,4 +153,3 @@ export async function chatSession(input: ChatInput): Promise<void> {
   }
   await condition(allHandlersFinished);
 }
-

@@ -18,7 +18,10 @@ const localData = proxyLocalActivities<ReturnType<typeof createAutomationActivit
  * succeeded, `failed` (with its error type) when not, so a branch can follow either.
  */
 export async function runAutomationStep(step: StepOf<'automation'>, ctx: StepContext): Promise<{ outcome: string; detail: string }> {
-  const callData = await (patched('journey-local-data') ? localData : remoteData).journeyAutomationCallData({ workspaceId: ctx.workspaceId, leadId: ctx.leadId });
+  const callData = await (patched('journey-local-data') ? localData : remoteData).journeyAutomationCallData({
+    workspaceId: ctx.workspaceId,
+    leadId: ctx.leadId,
+  });
   const requestId = uuid4();
   const outcome = await runAutomationChild({
     requestId,

@@ -1,5 +1,15 @@
 // The journey `call` step: the lead is called by the outboundCall workflow, as a child, and called again per the step.
-import { ChildWorkflowFailure, executeChild, isCancellation, ParentClosePolicy, patched, sleep, uuid4, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import {
+  ChildWorkflowFailure,
+  executeChild,
+  isCancellation,
+  ParentClosePolicy,
+  patched,
+  sleep,
+  uuid4,
+  workflowInfo,
+  type ActivityInterfaceFor,
+} from '@temporalio/workflow';
 import type { JourneyActivities, StepContext } from '../../activities/journeys/journeys';
 import { parseIsoDuration } from '../../src/schedule/duration';
 import type { CallOutcome, StepOf } from '../../src/journeys/schema';
@@ -46,7 +56,11 @@ async function placeCall(input: OutboundCallInput): Promise<{ outcome: CallOutco
  * while the outcome is one of retry_on and attempts remain. Leaves the last call's outcome. Runs recorded before
  * this step existed skipped it, and replay that way.
  */
-export async function runCallStep(step: StepOf<'call'>, ctx: StepContext, data: ActivityInterfaceFor<JourneyActivities>): Promise<{ outcome: string; detail?: string }> {
+export async function runCallStep(
+  step: StepOf<'call'>,
+  ctx: StepContext,
+  data: ActivityInterfaceFor<JourneyActivities>,
+): Promise<{ outcome: string; detail?: string }> {
   if (!patched('journey-call-step')) return { outcome: 'skipped', detail: (await data.journeyCallCheck(ctx)).reason };
   const agentId = (step.agent ?? step.agent_id)!;
   const target = await data.journeyCallTarget({ ...ctx, agentId });

@@ -58,7 +58,10 @@ async function guarded(fn: () => Promise<StepResult>, soft: string[] = []): Prom
     const failure = activityFailure(err);
     if (failure?.type === 'lead_not_found') throw new JourneyStepError(failure.message);
     if (soft.includes('*') || soft.includes(failure?.type ?? '')) {
-      return { outcome: 'failed', detail: `${failure?.type ?? 'activity_failed'}: ${failure?.message ?? (err as ActivityFailure).cause?.message ?? err.message}` };
+      return {
+        outcome: 'failed',
+        detail: `${failure?.type ?? 'activity_failed'}: ${failure?.message ?? (err as ActivityFailure).cause?.message ?? err.message}`,
+      };
     }
     throw err;
   }
@@ -109,7 +112,8 @@ const runners: { [K in StepKind]: Runner<K> } = {
   end: async () => ({ outcome: null, end: true }),
   call: (step, ctx) => guarded(() => runCallStep(step, ctx, data)),
   // Runs recorded before automation steps ran keep replaying their skip.
-  automation: (step, ctx) => (patched('automation-step') ? guarded(() => runAutomationStep(step, ctx)) : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' })),
+  automation: (step, ctx) =>
+    patched('automation-step') ? guarded(() => runAutomationStep(step, ctx)) : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' }),
   // No patch: no history recorded before this step kind existed can hold one.
   trigger: (step, ctx) => guarded(() => runTriggerStep(step, ctx)),
 };

@@ -36,7 +36,11 @@ class RunTrace {
   traced = false;
   private made?: { inbound: OpenTelemetryInboundInterceptor; outbound: OpenTelemetryOutboundInterceptor; internals: OpenTelemetryInternalsInterceptor };
   get otel() {
-    this.made ??= { inbound: new OpenTelemetryInboundInterceptor(), outbound: new OpenTelemetryOutboundInterceptor(), internals: new OpenTelemetryInternalsInterceptor() };
+    this.made ??= {
+      inbound: new OpenTelemetryInboundInterceptor(),
+      outbound: new OpenTelemetryOutboundInterceptor(),
+      internals: new OpenTelemetryInternalsInterceptor(),
+    };
     return this.made;
   }
 }

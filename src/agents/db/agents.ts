@@ -11,20 +11,11 @@ export interface AgentRow {
 }
 
 /** Creates a phone group with its (already normalised) numbers. */
-export async function createPhoneGroup(
-  db: Queryable,
-  workspaceId: string,
-  g: { name: string; numbers: string[] },
-): Promise<{ id: string; numbers: string[] }> {
+export async function createPhoneGroup(db: Queryable, workspaceId: string, g: { name: string; numbers: string[] }): Promise<{ id: string; numbers: string[] }> {
   const id = randomUUID();
   await db.query('INSERT INTO phone_groups (id, workspace_id, name) VALUES ($1, $2, $3)', [id, workspaceId, g.name]);
   for (const phone of g.numbers) {
-    await db.query('INSERT INTO phone_numbers (id, workspace_id, phone_group_id, phone) VALUES ($1, $2, $3, $4)', [
-      randomUUID(),
-      workspaceId,
-      id,
-      phone,
-    ]);
+    await db.query('INSERT INTO phone_numbers (id, workspace_id, phone_group_id, phone) VALUES ($1, $2, $3, $4)', [randomUUID(), workspaceId, id, phone]);
   }
   return { id, numbers: g.numbers };
 }

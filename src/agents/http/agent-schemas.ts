@@ -5,7 +5,11 @@ import { NextCursor, PageCursor, PageLimit } from '../../http/page-schemas';
 export const ListQuery = z.object({ limit: PageLimit.optional(), cursor: PageCursor.optional() });
 
 const WindowOut = z
-  .object({ start: z.string().describe('HH:MM'), end: z.string().describe('HH:MM'), days: z.array(z.string()).optional().describe('mon…sun; absent: every day') })
+  .object({
+    start: z.string().describe('HH:MM'),
+    end: z.string().describe('HH:MM'),
+    days: z.array(z.string()).optional().describe('mon…sun; absent: every day'),
+  })
   .nullable()
   .describe("When the agent's calls may ring (the lead's time zone, else the workspace's); null: 08:00–21:00 every day");
 
@@ -36,6 +40,10 @@ export const PhoneNumberOut = z.object({
 });
 
 /** Body of GET /v1/phone-numbers. */
-export const PhoneNumberPage = z.object({ status: z.literal('success'), phone_numbers: z.array(PhoneNumberOut).describe('Newest first'), next_cursor: NextCursor });
+export const PhoneNumberPage = z.object({
+  status: z.literal('success'),
+  phone_numbers: z.array(PhoneNumberOut).describe('Newest first'),
+  next_cursor: NextCursor,
+});
 /** Body of POST /v1/phone-numbers and PATCH /v1/phone-numbers/{number}. */
 export const PhoneNumberBody = z.object({ status: z.literal('success'), phone_number: PhoneNumberOut });

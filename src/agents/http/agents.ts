@@ -19,7 +19,8 @@ export const listAgentsRoute = defineRoute({
   path: '/v1/agents',
   tag: TAG,
   summary: 'List agents',
-  description: "Newest first, each with its phone group's numbers (valid `from` values of POST /v1/agent), transfer number and call window; pass next_cursor as cursor for the next page.",
+  description:
+    "Newest first, each with its phone group's numbers (valid `from` values of POST /v1/agent), transfer number and call window; pass next_cursor as cursor for the next page.",
   auth: 'apiKey',
   query: ListQuery,
   example: { query: { limit: 20, cursor: encodeCursor({ at: '2026-06-01T12:00:00.000000Z', id: EXAMPLE_ID }) } },
@@ -73,7 +74,14 @@ export const createAgentRoute = defineRoute({
   auth: 'apiKey',
   idempotent: true,
   body: AgentCreateInput,
-  example: { body: { name: 'Ava', transfer_number: '17145550100', numbers: ['17145550101'], call_window: { start: '09:00', end: '18:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] } } },
+  example: {
+    body: {
+      name: 'Ava',
+      transfer_number: '17145550100',
+      numbers: ['17145550101'],
+      call_window: { start: '09:00', end: '18:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] },
+    },
+  },
   links: { GetAgent: { operationId: 'getV1AgentsId', parameters: { id: '$response.body#/agent/id' }, description: 'The new agent' } },
   responses: {
     200: { description: 'The new agent', schema: AgentBody },

@@ -7,7 +7,6 @@ import type { JwtAuthority } from '../jwt';
 import { jwtUserResolver } from '../jwt-user';
 import type { AutomationAuth } from '../callers';
 
-
 /**
  * Automation auth: `Authorization: Bearer <user JWT>` → that user; `x-key: <API key>` → superuser mode in the key's
  * workspace (seed section 5). A key whose scopes leave out integrations is 403; a missing, malformed, expired or forged
@@ -42,4 +41,3 @@ export function automationAuth(deps: { db: Db; jwt: JwtAuthority; keys: ApiKeyRe
     return next();
   };
 }
-

@@ -4,8 +4,8 @@ import { unavailable } from '../../core/errors';
 import { defineRoute } from '../../http/route';
 
 const Login = z.object({
-  email: z.email().max(254).describe('The user\'s email (case-insensitive)'),
-  password: z.string().min(1).max(1024).describe('The user\'s password'),
+  email: z.email().max(254).describe("The user's email (case-insensitive)"),
+  password: z.string().min(1).max(1024).describe("The user's password"),
 });
 
 const Token = z.object({
@@ -20,7 +20,7 @@ export const login = defineRoute({
   tag: 'Automations',
   summary: 'Log in: a user JWT for the automation endpoint',
   description:
-    'Exchanges a user\'s email and password for a JWT (HS256, `sub` = the user id, `iss`/`aud` as configured) to send as ' +
+    "Exchanges a user's email and password for a JWT (HS256, `sub` = the user id, `iss`/`aud` as configured) to send as " +
     '`Authorization: Bearer <token>` to `POST /api/automation/execute`. Wrong credentials are a 401 that does not say ' +
     'which part was wrong. Attempts are limited per client address and per email (429 with Retry-After).',
   auth: 'none',

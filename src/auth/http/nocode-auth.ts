@@ -6,7 +6,6 @@ import type { AppState } from '../../http/state';
 import type { JwtAuthority } from '../jwt';
 import { jwtUserResolver } from '../jwt-user';
 
-
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 /**

@@ -26,7 +26,18 @@ export interface AutomationRunRow {
   finished_at: Date | null;
 }
 
-type RunRowInput = { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string; async: boolean };
+type RunRowInput = {
+  id: string;
+  workspaceId: string;
+  userId: string | null;
+  automationType: string;
+  action: string;
+  nodeId: string | null;
+  request: unknown;
+  superuser: boolean;
+  workflowId: string;
+  async: boolean;
+};
 
 /**
  * Counts one more execution of a run (recording the run when the api did not, e.g. a journey step's): the new count
@@ -74,7 +85,18 @@ export async function recordUnsentTry(db: Queryable, r: RunRowInput, runAttempts
  */
 export async function settleAutomationRun(
   db: Queryable,
-  r: { id: string; workspaceId: string; userId: string | null; automationType: string; action: string; nodeId: string | null; request: unknown; superuser: boolean; workflowId: string | null; async: boolean },
+  r: {
+    id: string;
+    workspaceId: string;
+    userId: string | null;
+    automationType: string;
+    action: string;
+    nodeId: string | null;
+    request: unknown;
+    superuser: boolean;
+    workflowId: string | null;
+    async: boolean;
+  },
   o: { success: boolean; error: string | null; errorType: string | null; data: unknown; attempts: number; runAttempts: number; durationMs: number },
 ): Promise<boolean> {
   const rows = await db.query(
@@ -85,8 +107,25 @@ export async function settleAutomationRun(
        data = EXCLUDED.data, attempts = EXCLUDED.attempts, run_attempts = EXCLUDED.run_attempts, duration_ms = EXCLUDED.duration_ms, finished_at = now()
      WHERE automation_runs.status = 'running' AND automation_runs.workspace_id = EXCLUDED.workspace_id
      RETURNING id`,
-    [r.id, r.workspaceId, r.userId, r.automationType, r.action, r.nodeId, JSON.stringify(r.request), r.superuser, r.workflowId, r.async,
-      o.success, o.error, o.errorType, JSON.stringify(o.data ?? null), o.attempts, o.runAttempts, o.durationMs],
+    [
+      r.id,
+      r.workspaceId,
+      r.userId,
+      r.automationType,
+      r.action,
+      r.nodeId,
+      JSON.stringify(r.request),
+      r.superuser,
+      r.workflowId,
+      r.async,
+      o.success,
+      o.error,
+      o.errorType,
+      JSON.stringify(o.data ?? null),
+      o.attempts,
+      o.runAttempts,
+      o.durationMs,
+    ],
   );
   return rows.length === 1;
 }

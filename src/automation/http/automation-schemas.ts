@@ -12,15 +12,28 @@ export const ExecuteBody = z
     nodeParams: z
       .object({
         action: text(100).optional().describe('The action; may be omitted for integrations with a single action'),
-        version: z.number().int().min(1).max(1000).optional().describe("The action's version (GET /api/automation/integrations lists them); default the latest"),
-        params: z.record(z.string(), z.unknown()).default({}).describe("The action's parameters (see GET /api/automation/integrations); customFields resolve from callData.fields"),
+        version: z
+          .number()
+          .int()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe("The action's version (GET /api/automation/integrations lists them); default the latest"),
+        params: z
+          .record(z.string(), z.unknown())
+          .default({})
+          .describe("The action's parameters (see GET /api/automation/integrations); customFields resolve from callData.fields"),
       })
       .strict(),
     transcript: z.unknown().optional(),
     context: z.unknown().optional(),
     callData: z.record(z.string(), z.unknown()).optional().describe('Call context; callData.fields feeds custom fields'),
     async: z.boolean().optional().describe('Answer at once and POST the result to callbackUrl'),
-    callbackUrl: z.url({ protocol: /^https?$/ }).max(2048).optional().describe('Async mode: receives the envelope, signed like journey webhooks'),
+    callbackUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional()
+      .describe('Async mode: receives the envelope, signed like journey webhooks'),
   })
   .strict()
   .refine((b) => !b.async || b.callbackUrl !== undefined, { path: ['callbackUrl'], message: 'required when async is true' });
@@ -45,7 +58,21 @@ export const Catalogue = z.object({
       key: z.string(),
       name: z.string(),
       auth: z.array(z.string()),
-      actions: z.array(z.object({ key: z.string(), title: z.string(), description: z.string().optional(), idempotent: z.boolean(), idempotentFor: z.string().optional(), docs: z.string(), input: z.record(z.string(), z.unknown()), version: z.number().int().describe('The latest version of the action (what a request without nodeParams.version runs)'), versions: z.array(z.object({ version: z.number().int(), input: z.record(z.string(), z.unknown()) })).describe('Every version still served, oldest first, with its input; journeys and chat flows stay on the version they were imported with') })),
+      actions: z.array(
+        z.object({
+          key: z.string(),
+          title: z.string(),
+          description: z.string().optional(),
+          idempotent: z.boolean(),
+          idempotentFor: z.string().optional(),
+          docs: z.string(),
+          input: z.record(z.string(), z.unknown()),
+          version: z.number().int().describe('The latest version of the action (what a request without nodeParams.version runs)'),
+          versions: z
+            .array(z.object({ version: z.number().int(), input: z.record(z.string(), z.unknown()) }))
+            .describe('Every version still served, oldest first, with its input; journeys and chat flows stay on the version they were imported with'),
+        }),
+      ),
     }),
   ),
 });

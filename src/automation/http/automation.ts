@@ -28,12 +28,14 @@ export const executeRoute = defineRoute({
     'Runs nodeParams.action of automationType with the call context, as a durable run (workflow automation:<requestId>). ' +
     'An action that fails answers 200 with success false, error and metadata.errorType; a malformed request is 400 with the same envelope. ' +
     'With async true the answer comes at once ({requestId, success:true, metadata:{async:true}}) and the envelope is POSTed to callbackUrl, ' +
-    'signed like journey webhooks (Switchboard-Signature) and retried with backoff. Auth: a user JWT (the user\'s own connection) or x-key with the workspace\'s API key (superuser mode: the workspace\'s connection).',
+    "signed like journey webhooks (Switchboard-Signature) and retried with backoff. Auth: a user JWT (the user's own connection) or x-key with the workspace's API key (superuser mode: the workspace's connection).",
   auth: 'automation',
   idempotent: true,
   body: ExecuteBody,
   failure: Envelope,
-  example: { body: { automationType: 'slack', nodeId: 'node-1', nodeParams: { action: 'post_message', params: { channel: 'C0123456', text: 'Call finished' } } } },
+  example: {
+    body: { automationType: 'slack', nodeId: 'node-1', nodeParams: { action: 'post_message', params: { channel: 'C0123456', text: 'Call finished' } } },
+  },
   responses: { 200: { description: 'The run ended (success true or false), or started (async)', schema: Envelope } },
   handler: async (input: RouteInput<unknown, z.infer<typeof ExecuteBody>>) => {
     const { db, temporal, config } = input.deps;
@@ -90,7 +92,7 @@ export const runRoute = defineRoute({
   path: '/api/automation/runs/:requestId',
   tag: TAG,
   summary: 'Get an automation run',
-  description: 'The stored (redacted) run. Another workspace\'s run, or for a JWT user another user\'s, is not found.',
+  description: "The stored (redacted) run. Another workspace's run, or for a JWT user another user's, is not found.",
   auth: 'automation',
   failure: Envelope,
   example: { params: { requestId: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f' } },

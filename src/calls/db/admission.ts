@@ -146,7 +146,12 @@ class AdmittedCallWrites {
           return r.placed ? 'placed' : r.agent ? 'full' : 'agent_gone';
         });
       },
-      { max: MAX_CALLS, gatherOneTurn: true, lingerMs: LINGER_MS, order: (a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0) },
+      {
+        max: MAX_CALLS,
+        gatherOneTurn: true,
+        lingerMs: LINGER_MS,
+        order: (a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0),
+      },
     );
   }
 

@@ -31,10 +31,9 @@ export async function createCallSubscription(
 
 /** The workspace's subscriptions, oldest first. */
 export async function listCallSubscriptions(db: Queryable, workspaceId: string): Promise<CallSubscription[]> {
-  return db.query<CallSubscription & Record<string, unknown>>(
-    `SELECT ${COLUMNS} FROM call_subscriptions WHERE workspace_id = $1 ORDER BY created_at, id`,
-    [workspaceId],
-  );
+  return db.query<CallSubscription & Record<string, unknown>>(`SELECT ${COLUMNS} FROM call_subscriptions WHERE workspace_id = $1 ORDER BY created_at, id`, [
+    workspaceId,
+  ]);
 }
 
 /** Deletes one of the workspace's subscriptions; false when it has none with this id. */

@@ -60,7 +60,17 @@ export async function applyCallChange(db: Queryable, id: string, c: CallChange):
        recording_url = COALESCE($9, recording_url),
        updated_at = now()
      WHERE id = $1 AND sequence < $3 AND status NOT IN ${TERMINAL}`,
-    [id, c.status, c.sequence, c.answeredBy ?? null, c.disposition ?? null, c.at ?? new Date().toISOString(), c.durationSeconds ?? null, c.transcript ?? null, c.recordingUrl ?? null],
+    [
+      id,
+      c.status,
+      c.sequence,
+      c.answeredBy ?? null,
+      c.disposition ?? null,
+      c.at ?? new Date().toISOString(),
+      c.durationSeconds ?? null,
+      c.transcript ?? null,
+      c.recordingUrl ?? null,
+    ],
   );
 }
 

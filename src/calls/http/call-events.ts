@@ -55,7 +55,8 @@ export const createCallSubscriptionRoute = defineRoute({
   path: '/v1/calls/subscriptions',
   tag: TAG,
   summary: 'Subscribe a URL to call events',
-  description: `Events: call.started (the provider accepted the call), call.completed (the call ended; with its transfer legs), connection.broken (a vendor refused to renew a connection's token: ` +
+  description:
+    `Events: call.started (the provider accepted the call), call.completed (the call ended; with its transfer legs), connection.broken (a vendor refused to renew a connection's token: ` +
     '`data: {connection}` as GET /v1/connections/{id} shows it; connect it again to mend it); campaign.started, campaign.completed (`data: {campaign}` as GET /v1/campaigns/{id} shows it). ' +
     `${DELIVERY} At most ${MAX_CALL_SUBSCRIPTIONS} subscriptions per workspace.`,
   auth: 'apiKey',

@@ -74,7 +74,9 @@ export const startCallRoute = defineRoute({
     200: { description: 'The call was accepted and is being placed', schema: CallStarted },
     400: { description: 'Invalid phone or from' },
     404: { description: 'Invalid agent' },
-    409: { description: 'The number is on the do-not-call list, it is outside the call window, or the agent has no numbers to call from (and no from was given)' },
+    409: {
+      description: 'The number is on the do-not-call list, it is outside the call window, or the agent has no numbers to call from (and no from was given)',
+    },
     429: { description: 'The workspace has as many calls in progress as its cap allows (Retry-After)' },
   },
   async handler(input) {
@@ -122,7 +124,7 @@ export const cancelCallRoute = defineRoute({
   summary: 'Cancel a call',
   description:
     'Stops a call that has not ended: before it is dialled nothing rings; a ringing or answered call is ended at the provider. ' +
-    'The call ends with status canceled shortly after. A call that already ended → 409; unknown or another workspace\'s → 404.',
+    "The call ends with status canceled shortly after. A call that already ended → 409; unknown or another workspace's → 404.",
   auth: 'apiKey',
   idempotent: true,
   body: CancelBody,

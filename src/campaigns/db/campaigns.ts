@@ -22,10 +22,14 @@ export async function insertCampaign(
   db: Queryable,
   c: { id: string; workspaceId: string; name: string; agentId: string; spec: CampaignSpec; status: CampaignStatus },
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO campaigns (id, workspace_id, name, agent_id, spec, status) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-    [c.id, c.workspaceId, c.name, c.agentId, JSON.stringify(c.spec), c.status],
-  );
+  await db.query(`INSERT INTO campaigns (id, workspace_id, name, agent_id, spec, status) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`, [
+    c.id,
+    c.workspaceId,
+    c.name,
+    c.agentId,
+    JSON.stringify(c.spec),
+    c.status,
+  ]);
 }
 
 /** The workspace's campaign, or undefined (another workspace's included). */
@@ -34,7 +38,12 @@ export async function findCampaign(db: Queryable, workspaceId: string, id: strin
 }
 
 /** The workspace's campaigns, newest first, after the keyset position when given (position: created_at to the microsecond). */
-export async function listCampaigns(db: Queryable, workspaceId: string, limit: number, after?: { createdAt: string; id: string }): Promise<(CampaignRow & { position: string })[]> {
+export async function listCampaigns(
+  db: Queryable,
+  workspaceId: string,
+  limit: number,
+  after?: { createdAt: string; id: string },
+): Promise<(CampaignRow & { position: string })[]> {
   return db.query<CampaignRow & { position: string } & Record<string, unknown>>(
     `SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position FROM campaigns
      WHERE workspace_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
@@ -57,7 +66,10 @@ export async function setCampaignStatus(db: Queryable, id: string, status: Campa
 function audienceSelect(audience: Audience): { sql: string; param: unknown } {
   if ('tag' in audience) return { sql: 'SELECT lead_id FROM lead_tags WHERE workspace_id = $2 AND tag = $3 ORDER BY created_at, lead_id', param: audience.tag };
   if ('lead_ids' in audience) {
-    return { sql: 'SELECT l.id FROM unnest($3::uuid[]) WITH ORDINALITY AS a(id, n) JOIN leads l ON l.id = a.id AND l.workspace_id = $2 ORDER BY a.n', param: audience.lead_ids };
+    return {
+      sql: 'SELECT l.id FROM unnest($3::uuid[]) WITH ORDINALITY AS a(id, n) JOIN leads l ON l.id = a.id AND l.workspace_id = $2 ORDER BY a.n',
+      param: audience.lead_ids,
+    };
   }
   return {
     sql: `SELECT DISTINCT ON (i.lead_id) i.lead_id FROM lead_import_items i JOIN lead_imports m ON m.id = i.import_id AND m.workspace_id = $2
@@ -101,6 +113,10 @@ export async function snapshotAudience(db: Db, campaignId: string, workspaceId: 
 }
 
 /** The workspace's agent's call window (null: none set), or undefined when the workspace has no such agent. */
-export async function campaignAgent(db: Queryable, workspaceId: string, agentId: string): Promise<{ call_window: { start: string; end: string; days?: string[] } | null } | undefined> {
+export async function campaignAgent(
+  db: Queryable,
+  workspaceId: string,
+  agentId: string,
+): Promise<{ call_window: { start: string; end: string; days?: string[] } | null } | undefined> {
   return db.one('SELECT call_window FROM agents WHERE workspace_id = $1 AND id = $2', [workspaceId, agentId]);
 }

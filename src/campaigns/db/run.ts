@@ -72,7 +72,16 @@ export async function startLeadCall(db: Queryable, c: { campaignId: string; posi
 /** Records how a call ended; the lead is done with `outcome`, or (retry) pending again from `retryAt`. */
 export async function endLeadCall(
   db: Queryable,
-  c: { campaignId: string; position: number; callId: string; callOutcome: string; endedReason: string | null; outcome: LeadOutcome; reason: SkipReason | null; retryAt: Date | null },
+  c: {
+    campaignId: string;
+    position: number;
+    callId: string;
+    callOutcome: string;
+    endedReason: string | null;
+    outcome: LeadOutcome;
+    reason: SkipReason | null;
+    retryAt: Date | null;
+  },
 ): Promise<void> {
   await db.query(
     `WITH call AS (UPDATE campaign_calls SET outcome = $4, ended_reason = $5 WHERE call_id = $3 RETURNING 1)
@@ -94,10 +103,7 @@ export async function finishCampaign(db: Queryable, campaignId: string, status: 
 
 /** Leads per (state, outcome, reason). */
 export async function leadCounts(db: Queryable, campaignId: string): Promise<{ state: string; outcome: string | null; reason: string | null; n: number }[]> {
-  return db.query(
-    `SELECT state, outcome, reason, count(*)::int AS n FROM campaign_leads WHERE campaign_id = $1 GROUP BY state, outcome, reason`,
-    [campaignId],
-  );
+  return db.query(`SELECT state, outcome, reason, count(*)::int AS n FROM campaign_leads WHERE campaign_id = $1 GROUP BY state, outcome, reason`, [campaignId]);
 }
 
 /** A page of the campaign's leads after `afterPosition`, each with its calls (oldest first). */

@@ -34,7 +34,7 @@ export const createCampaignRoute = defineRoute({
   description:
     'Calls every lead of the audience (a snapshot taken when it starts) with the agent: each lead inside the window in its time ' +
     "zone (else the workspace's), at most max_concurrent calls at once and calls_per_minute starts, within the workspace's " +
-    'concurrent-call cap; leads on the do-not-call list are skipped and counted. Per-lead data (the lead\'s fields and custom ' +
+    "concurrent-call cap; leads on the do-not-call list are skipped and counted. Per-lead data (the lead's fields and custom " +
     'fields) reaches each call as its request_data. status is scheduled when start_at is ahead, else running.',
   auth: 'apiKey',
   idempotent: true,
@@ -44,7 +44,7 @@ export const createCampaignRoute = defineRoute({
   responses: {
     200: { description: 'The campaign started (or scheduled)', schema: CampaignState },
     400: { description: 'A missing or invalid field' },
-    404: { description: 'The agent, a lead of lead_ids or the import is not the workspace\'s' },
+    404: { description: "The agent, a lead of lead_ids or the import is not the workspace's" },
     503: { description: 'The workflow engine did not accept the start; retry the request' },
   },
   async handler(input) {
@@ -82,17 +82,28 @@ export const getCampaignRoute = defineRoute({
   path: '/v1/campaigns/:id',
   tag: TAG,
   summary: 'Get a campaign',
-  description: 'Its status, live counts by state and outcome, start and end times and an estimate of the end. Another workspace\'s campaign is a 404.',
+  description: "Its status, live counts by state and outcome, start and end times and an estimate of the end. Another workspace's campaign is a 404.",
   auth: 'apiKey',
   example: { params: { id: EXAMPLE_ID } },
-  responses: { 200: { description: 'The campaign', schema: z.object({ status: z.literal('success'), campaign: Campaign }) }, 404: { description: CAMPAIGN_NOT_FOUND } },
+  responses: {
+    200: { description: 'The campaign', schema: z.object({ status: z.literal('success'), campaign: Campaign }) },
+    404: { description: CAMPAIGN_NOT_FOUND },
+  },
   async handler(input) {
     return { status: 'success' as const, campaign: await campaignView(input.deps.db, workspaceOf(input), idOf(input.params)) };
   },
 });
 
-const CallsCursor = z.string().regex(/^[0-9]{1,9}$/, 'invalid cursor').describe('next_cursor of the previous page');
-const LEAD_STATE: Record<string, z.infer<typeof CampaignLead>['state']> = { pending: 'pending', waiting: 'waiting_for_window', dialing: 'dialing', done: 'done' };
+const CallsCursor = z
+  .string()
+  .regex(/^[0-9]{1,9}$/, 'invalid cursor')
+  .describe('next_cursor of the previous page');
+const LEAD_STATE: Record<string, z.infer<typeof CampaignLead>['state']> = {
+  pending: 'pending',
+  waiting: 'waiting_for_window',
+  dialing: 'dialing',
+  done: 'done',
+};
 
 /** GET /v1/campaigns/{id}/calls: the campaign's leads in audience order, each with its calls and outcome. */
 export const listCampaignCallsRoute = defineRoute({
@@ -100,7 +111,8 @@ export const listCampaignCallsRoute = defineRoute({
   path: '/v1/campaigns/:id/calls',
   tag: TAG,
   summary: "List a campaign's leads and their calls",
-  description: 'In audience order, each lead with its state, outcome (skip_reason for skipped ones) and calls (oldest first); pass next_cursor as cursor for the next page.',
+  description:
+    'In audience order, each lead with its state, outcome (skip_reason for skipped ones) and calls (oldest first); pass next_cursor as cursor for the next page.',
   auth: 'apiKey',
   query: z.object({ limit: PageLimit.optional(), cursor: CallsCursor.optional() }),
   example: { params: { id: EXAMPLE_ID }, query: { limit: 50, cursor: '50' } },
@@ -114,7 +126,14 @@ export const listCampaignCallsRoute = defineRoute({
     const limit = input.query.limit ?? DEFAULT_PAGE_LIMIT;
     const rows = await leadCallsPage(input.deps.db, c.id, Number(input.query.cursor ?? 0), limit + 1);
     const page = rows.slice(0, limit);
-    const leads = page.map((r) => ({ lead_id: r.lead_id, state: LEAD_STATE[r.state]!, outcome: r.outcome, skip_reason: r.reason, attempts: r.attempts, calls: r.calls }));
+    const leads = page.map((r) => ({
+      lead_id: r.lead_id,
+      state: LEAD_STATE[r.state]!,
+      outcome: r.outcome,
+      skip_reason: r.reason,
+      attempts: r.attempts,
+      calls: r.calls,
+    }));
     return { status: 'success' as const, leads, next_cursor: rows.length > limit ? String(page.at(-1)!.position) : null };
   },
 });
@@ -135,7 +154,12 @@ const controlRoute = (action: CampaignControl) =>
     auth: 'apiKey',
     idempotent: true,
     example: { params: { id: EXAMPLE_ID } },
-    responses: { 200: { description: 'The new state', schema: CampaignState }, 404: { description: CAMPAIGN_NOT_FOUND }, ...ended, 503: { description: 'The workflow engine is unavailable; retry' } },
+    responses: {
+      200: { description: 'The new state', schema: CampaignState },
+      404: { description: CAMPAIGN_NOT_FOUND },
+      ...ended,
+      503: { description: 'The workflow engine is unavailable; retry' },
+    },
     handler: async (input) => controlCampaign(serviceDeps(input.deps), workspaceOf(input), idOf(input.params), action),
   });
 
@@ -144,4 +168,12 @@ export const resumeCampaignRoute = controlRoute('resume');
 export const cancelCampaignRoute = controlRoute('cancel');
 
 /** Every campaign route, in the document's order. */
-export const campaignRoutes: Route<any, any>[] = [createCampaignRoute, listCampaignsRoute, getCampaignRoute, listCampaignCallsRoute, pauseCampaignRoute, resumeCampaignRoute, cancelCampaignRoute];
+export const campaignRoutes: Route<any, any>[] = [
+  createCampaignRoute,
+  listCampaignsRoute,
+  getCampaignRoute,
+  listCampaignCallsRoute,
+  pauseCampaignRoute,
+  resumeCampaignRoute,
+  cancelCampaignRoute,
+];

@@ -24,8 +24,21 @@ export const Campaign = z.object({
   audience_size: z.int().nullable().describe('Leads in the audience snapshot taken when the campaign started (null before)'),
   counts: z
     .object({
-      total: count, pending: count, waiting_for_window: count, dialing: count, human: count, voicemail: count, no_answer: count, busy: count,
-      failed: count, transferred: count, canceled: count, skipped: count, skipped_do_not_call: count, skipped_invalid: count, skipped_deleted: count,
+      total: count,
+      pending: count,
+      waiting_for_window: count,
+      dialing: count,
+      human: count,
+      voicemail: count,
+      no_answer: count,
+      busy: count,
+      failed: count,
+      transferred: count,
+      canceled: count,
+      skipped: count,
+      skipped_do_not_call: count,
+      skipped_invalid: count,
+      skipped_deleted: count,
     })
     .describe('Leads by state (pending, waiting_for_window, dialing) and, once done, by outcome; skipped split by reason'),
   created_at: z.iso.datetime(),

@@ -74,7 +74,9 @@ export async function chatSessionLead(db: Queryable, sessionId: string): Promise
 
 /** What a chatSession run starts from: the conversation's stored state and its flow's graph, in one round trip. */
 export function findChatResume(db: Queryable, sessionId: string): Promise<{ state: unknown; graph: unknown } | undefined> {
-  return db.one<{ state: unknown; graph: unknown }>('SELECT s.state, f.graph FROM chat_sessions s JOIN flows f ON f.id = s.flow_id WHERE s.id = $1', [sessionId]);
+  return db.one<{ state: unknown; graph: unknown }>('SELECT s.state, f.graph FROM chat_sessions s JOIN flows f ON f.id = s.flow_id WHERE s.id = $1', [
+    sessionId,
+  ]);
 }
 
 /**
@@ -107,7 +109,9 @@ export async function chatMessageSeq(db: Queryable, sessionId: string, messageId
 
 /** The latest message the bot sent, or undefined before the opening. */
 export function latestBotMessage(db: Queryable, sessionId: string): Promise<ChatMessageRow | undefined> {
-  return db.one<ChatMessageRow>("SELECT id, seq, sender, content FROM chat_messages WHERE session_id = $1 AND sender = 'bot' ORDER BY seq DESC LIMIT 1", [sessionId]);
+  return db.one<ChatMessageRow>("SELECT id, seq, sender, content FROM chat_messages WHERE session_id = $1 AND sender = 'bot' ORDER BY seq DESC LIMIT 1", [
+    sessionId,
+  ]);
 }
 
 /** An automation node's run as a conversation records it. */
@@ -119,7 +123,12 @@ export interface ChatAutomationRow {
 }
 
 /** Records automation node runs of a conversation (each once: a retried write finds its request id taken). */
-export async function saveChatAutomations(q: Queryable, workspaceId: string, sessionId: string, runs: { node: string; requestId: string; success: boolean; detail: string }[]): Promise<void> {
+export async function saveChatAutomations(
+  q: Queryable,
+  workspaceId: string,
+  sessionId: string,
+  runs: { node: string; requestId: string; success: boolean; detail: string }[],
+): Promise<void> {
   if (!runs.length) return;
   await q.query(
     `INSERT INTO chat_automations (request_id, session_id, workspace_id, node_id, success, detail)
@@ -131,5 +140,8 @@ export async function saveChatAutomations(q: Queryable, workspaceId: string, ses
 
 /** The automation node runs of a conversation, oldest first. */
 export function chatAutomations(db: Queryable, sessionId: string): Promise<ChatAutomationRow[]> {
-  return db.query<ChatAutomationRow>('SELECT request_id, node_id, success, detail FROM chat_automations WHERE session_id = $1 ORDER BY created_at, request_id', [sessionId]);
+  return db.query<ChatAutomationRow>(
+    'SELECT request_id, node_id, success, detail FROM chat_automations WHERE session_id = $1 ORDER BY created_at, request_id',
+    [sessionId],
+  );
 }

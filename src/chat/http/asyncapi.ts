@@ -59,7 +59,10 @@ export function buildAsyncApi(wssUrl: string) {
         parameters: {
           flowId: { description: 'UUID of the flow' },
           sessionId: { description: 'The literal null for a new anonymous conversation, or a stored webchat-session.<uuid> to resume' },
-          reconnect: { enum: ['true', 'false'], description: 'true: replay what came after ?last=<message id> (everything without it); false: repeat the latest bot message' },
+          reconnect: {
+            enum: ['true', 'false'],
+            description: 'true: replay what came after ?last=<message id> (everything without it); false: repeat the latest bot message',
+          },
         },
         messages: { ...client, ...server },
         bindings: {

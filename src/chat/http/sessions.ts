@@ -13,7 +13,11 @@ const uuidOrRequired = { error: (i: { input?: unknown }) => (i.input === undefin
 
 const TranscriptQuery = z.strictObject({
   limit: PageLimit.optional(),
-  cursor: z.string().regex(/^\d{1,9}$/, 'a next_cursor of this transcript').optional().describe('next_cursor of the previous page'),
+  cursor: z
+    .string()
+    .regex(/^\d{1,9}$/, 'a next_cursor of this transcript')
+    .optional()
+    .describe('next_cursor of the previous page'),
 });
 
 const TranscriptMessage = z.object({
@@ -30,7 +34,7 @@ export const chatTranscriptRoute = defineRoute({
   tag: TAG,
   summary: "Read a chat conversation's messages",
   description:
-    'The stored messages of one conversation of the workspace, oldest first, as the chat showed them (the bot\'s and the ' +
+    "The stored messages of one conversation of the workspace, oldest first, as the chat showed them (the bot's and the " +
     "user's). A turn is stored a moment after it is answered. Another workspace's session is a 404.",
   auth: 'apiKey',
   query: TranscriptQuery,
@@ -66,7 +70,13 @@ const ListQuery = z.strictObject({
   flow_id: z.guid(uuidOrRequired).optional().describe("Only this flow's conversations"),
 });
 
-const present = (s: ChatSessionSummaryRow) => ({ session: s.session, flow_id: s.flow_id, lead_id: s.lead_id, created_at: s.created_at.toISOString(), ended: s.ended });
+const present = (s: ChatSessionSummaryRow) => ({
+  session: s.session,
+  flow_id: s.flow_id,
+  lead_id: s.lead_id,
+  created_at: s.created_at.toISOString(),
+  ended: s.ended,
+});
 
 /** GET /v1/chat/sessions: the workspace's conversations newest first, per lead or flow when asked. */
 export const listChatSessionsRoute = defineRoute({
@@ -74,10 +84,17 @@ export const listChatSessionsRoute = defineRoute({
   path: '/v1/chat/sessions',
   tag: TAG,
   summary: 'List chat conversations',
-  description: 'Newest first; `lead_id` lists one lead\'s conversations (anonymous ones have lead_id null). Pass next_cursor as cursor for the next page.',
+  description: "Newest first; `lead_id` lists one lead's conversations (anonymous ones have lead_id null). Pass next_cursor as cursor for the next page.",
   auth: 'apiKey',
   query: ListQuery,
-  example: { query: { limit: 20, cursor: '1767225600000000.6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11', lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', flow_id: '8d0b6a3e-2c4f-4e1a-9b7d-5f3e2a1c0b9d' } },
+  example: {
+    query: {
+      limit: 20,
+      cursor: '1767225600000000.6f1c7a52-8a0e-4a8e-9a53-1f8f3d0c2b11',
+      lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47',
+      flow_id: '8d0b6a3e-2c4f-4e1a-9b7d-5f3e2a1c0b9d',
+    },
+  },
   responses: {
     200: {
       description: 'A page of conversations',

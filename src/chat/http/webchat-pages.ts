@@ -42,7 +42,7 @@ export const widgetScript = defineRoute({
   summary: 'The embeddable chat widget (JavaScript)',
   description:
     'Embed with <script src="{hooks_url}/webchat/widget.js" data-flow-id="FLOW_UUID"></script>; optional data-session (a session your ' +
-    'server created with its API key: the lead\'s chat), or data-phone, data-first-name, data-last-name (kept on an anonymous session). It keeps the session id in localStorage (a reload resumes the conversation), ' +
+    "server created with its API key: the lead's chat), or data-phone, data-first-name, data-last-name (kept on an anonymous session). It keeps the session id in localStorage (a reload resumes the conversation), " +
     'shows the persona, messages and a typing indicator, sends heartbeats, and reconnects with r/true after a drop.',
   auth: 'none',
   responses: { 200: { description: 'The widget script', contentType: 'application/javascript' } },

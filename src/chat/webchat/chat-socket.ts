@@ -38,7 +38,8 @@ export class ChatSocket {
 
   /** Closes the socket when no frame came within the grace period. */
   closeIfSilent(now: number): void {
-    if (now - this.lastFrame >= this.o.silenceGraceMs) this.close(CLOSE.silent, `No frame within ${Math.round(this.o.silenceGraceMs / 1000)} s (send a heartbeat every 15 s)`);
+    if (now - this.lastFrame >= this.o.silenceGraceMs)
+      this.close(CLOSE.silent, `No frame within ${Math.round(this.o.silenceGraceMs / 1000)} s (send a heartbeat every 15 s)`);
   }
 
   /** Sends one frame of the protocol (ServerFrame, documented in the AsyncAPI document). */

@@ -1,4 +1,12 @@
-import { QueryNotRegisteredError, QueryRejectedError, WorkflowClient, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import {
+  QueryNotRegisteredError,
+  QueryRejectedError,
+  WorkflowClient,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Config } from '../../core/config';
@@ -10,7 +18,16 @@ import { SA } from '../../temporal/search-attribute-keys';
 import { taskQueue } from '../../temporal/task-queues';
 import { startOperation, WORKFLOW } from '../../temporal/workflow-types';
 import type { UnstoredConversation } from './opening';
-import { chatMessageUpdate, chatOpenUpdate, chatUnsavedQuery, RUN_CLOSING_TYPE, type ChatCarried, type ChatInput, type ChatMessage, type ChatTurn } from '../../../workflows/chat/chat-messages';
+import {
+  chatMessageUpdate,
+  chatOpenUpdate,
+  chatUnsavedQuery,
+  RUN_CLOSING_TYPE,
+  type ChatCarried,
+  type ChatInput,
+  type ChatMessage,
+  type ChatTurn,
+} from '../../../workflows/chat/chat-messages';
 import type { chatSession } from '../../../workflows/chat/chat-session';
 
 export interface ConversationDeps {
@@ -23,7 +40,16 @@ export interface ConversationDeps {
 const openOnly = new WeakMap<Client, WorkflowClient>();
 const openRunsClient = (client: Client) => {
   let wc = openOnly.get(client);
-  if (!wc) openOnly.set(client, (wc = new WorkflowClient({ connection: client.connection, namespace: client.options.namespace, dataConverter: client.options.dataConverter, queryRejectCondition: 'NOT_OPEN' })));
+  if (!wc)
+    openOnly.set(
+      client,
+      (wc = new WorkflowClient({
+        connection: client.connection,
+        namespace: client.options.namespace,
+        dataConverter: client.options.dataConverter,
+        queryRejectCondition: 'NOT_OPEN',
+      })),
+    );
   return wc;
 };
 
@@ -120,7 +146,10 @@ export class Conversation {
     return client.workflow.executeUpdateWithStart(def as UpdateDefinition<ChatTurn, [unknown]>, { args: args as [unknown], updateId, startWorkflowOperation });
   }
 
-  private startOptions(graph: unknown, stored: ChatCarried | undefined): WorkflowStartOptions<typeof chatSession> & { workflowIdConflictPolicy: 'USE_EXISTING' } {
+  private startOptions(
+    graph: unknown,
+    stored: ChatCarried | undefined,
+  ): WorkflowStartOptions<typeof chatSession> & { workflowIdConflictPolicy: 'USE_EXISTING' } {
     const { config } = this.deps;
     const input: ChatInput = {
       sessionId: this.session.id,

@@ -21,7 +21,10 @@ const MAX_TEXT = 8000;
 
 /** Frames a client may send. */
 export const ClientFrame = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('message'), message: z.string().trim().min(1, 'message must not be empty').max(MAX_TEXT, `message is over ${MAX_TEXT} characters`) }),
+  z.object({
+    type: z.literal('message'),
+    message: z.string().trim().min(1, 'message must not be empty').max(MAX_TEXT, `message is over ${MAX_TEXT} characters`),
+  }),
   z.object({ type: z.literal('typing'), message: z.boolean().optional() }),
   z.object({ type: z.literal('heartbeat'), message: z.unknown().optional() }),
   z.object({ type: z.literal('ping') }),
@@ -32,12 +35,18 @@ const Persona = { id: z.string(), profilepic: z.string().describe('Image URL (em
 
 /** Frames the server sends: the spec's opening three (section 6), then replies, echoes and notices. */
 export const ServerFrame = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('session'), id: z.string().describe('Message id'), session_id: z.string().describe('webchat-session.<uuid>: store it to resume') }),
+  z.strictObject({
+    type: z.literal('session'),
+    id: z.string().describe('Message id'),
+    session_id: z.string().describe('webchat-session.<uuid>: store it to resume'),
+  }),
   z.strictObject({ type: z.literal('chatowner'), ...Persona }).describe("The flow's persona; id is the flow id"),
   z.strictObject({ type: z.literal('message'), ...Persona, content: z.string() }).describe("The bot's message"),
   z.strictObject({ type: z.literal('recv'), ...Persona, content: z.string() }).describe("Echo of the user's own message (name: the lead's, or Anonymous)"),
   z.strictObject({ type: z.literal('end'), session_id: z.string() }).describe('The flow ended; the server closes with 1000 next'),
-  z.strictObject({ type: z.literal('error'), message: z.string() }).describe('A frame refused or a turn that failed; the socket stays open unless a close follows'),
+  z
+    .strictObject({ type: z.literal('error'), message: z.string() })
+    .describe('A frame refused or a turn that failed; the socket stays open unless a close follows'),
   z.strictObject({ type: z.literal('pong') }).describe('Answer to ping'),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;

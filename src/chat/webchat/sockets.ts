@@ -59,10 +59,13 @@ export class ChatSockets {
       this.sweep = undefined;
     });
     // A silent socket is closed between one grace period and a quarter more.
-    this.sweep ??= setInterval(() => {
-      const now = Date.now();
-      for (const c of this.open) c.closeIfSilent(now);
-    }, Math.max(250, Math.round(this.connOptions.silenceGraceMs / 4))).unref();
+    this.sweep ??= setInterval(
+      () => {
+        const now = Date.now();
+        for (const c of this.open) c.closeIfSilent(now);
+      },
+      Math.max(250, Math.round(this.connOptions.silenceGraceMs / 4)),
+    ).unref();
   }
 
   /**
@@ -70,7 +73,8 @@ export class ChatSockets {
    * per-address limits and the open-socket cap. Refusals answer in the error shape.
    */
   verifyClient = (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void): void => {
-    const refuse = (r: UpgradeRefusal) => done(false, r.status, JSON.stringify({ status: 'failed', message: r.message }), { ...r.headers, 'Content-Type': 'application/json' });
+    const refuse = (r: UpgradeRefusal) =>
+      done(false, r.status, JSON.stringify({ status: 'failed', message: r.message }), { ...r.headers, 'Content-Type': 'application/json' });
     if (this.draining) return refuse({ status: 503, message: 'Server is shutting down, retry shortly', headers: { 'Retry-After': '1' } });
     const path = (info.req.url ?? '').split('?')[0]!;
     if (!path.startsWith('/webchat/flow/')) return refuse({ status: 404, message: 'Not found' });
@@ -79,7 +83,11 @@ export class ChatSockets {
     const cap = this.deps.config.WEBCHAT_SOCKETS_PER_ADDRESS;
     const held = this.perAddress.get(address) ?? 0;
     if (cap && held >= cap) {
-      return refuse({ status: 429, message: `Too many open chat sockets: at most ${cap} per client address`, headers: { 'Retry-After': String(SOCKET_CAP_RETRY_SECONDS) } });
+      return refuse({
+        status: 429,
+        message: `Too many open chat sockets: at most ${cap} per client address`,
+        headers: { 'Retry-After': String(SOCKET_CAP_RETRY_SECONDS) },
+      });
     }
     const refusal = this.limits.count(address, PATH.exec(path)?.[2] === 'null');
     if (refusal) return refuse(refusal);
@@ -178,7 +186,9 @@ export class ChatSockets {
       for (const m of merged(await chatMessagesAfter(db, session.id, after)).filter((m) => m.seq > after)) conn.sendMessage(m);
     } else {
       const stored = await latestBotMessage(db, session.id);
-      const latest = merged(stored ? [stored] : []).filter((m) => m.sender === 'bot').at(-1);
+      const latest = merged(stored ? [stored] : [])
+        .filter((m) => m.sender === 'bot')
+        .at(-1);
       if (latest) conn.sendMessage(latest);
     }
     const ended = storedEnded || unsaved?.ended || ((await findChatSession(db, session.id))?.state as ChatCarried | null)?.engine.ended;

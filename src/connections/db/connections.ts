@@ -20,7 +20,8 @@ export interface ConnectionRow {
 }
 
 /** Every column a ConnectionRow holds. */
-export const CONNECTION_COLUMNS = 'id, workspace_id, user_id, integration, kind, settings, credentials_enc, expires_at, created_at, updated_at, refreshed_at, broken_at, broken_reason';
+export const CONNECTION_COLUMNS =
+  'id, workspace_id, user_id, integration, kind, settings, credentials_enc, expires_at, created_at, updated_at, refreshed_at, broken_at, broken_reason';
 const COLUMNS = CONNECTION_COLUMNS;
 
 /**
@@ -59,7 +60,10 @@ export async function deleteConnectionRow(db: Queryable, workspaceId: string, id
 }
 
 /** The connection of a user (userId null: the workspace's own) to an integration. */
-export async function findConnectionRow(db: Queryable, q: { workspaceId: string; userId: string | null; integration: string }): Promise<ConnectionRow | undefined> {
+export async function findConnectionRow(
+  db: Queryable,
+  q: { workspaceId: string; userId: string | null; integration: string },
+): Promise<ConnectionRow | undefined> {
   return db.one<ConnectionRow>(
     `SELECT ${COLUMNS} FROM integration_connections WHERE workspace_id = $1 AND integration = $2 AND user_id IS NOT DISTINCT FROM $3`,
     [q.workspaceId, q.integration, q.userId],
@@ -73,5 +77,9 @@ export async function lockConnectionRow(db: Queryable, id: string): Promise<Conn
 
 /** Stores refreshed secrets and their expiry. */
 export async function updateConnectionSecrets(db: Queryable, id: string, credentialsEnc: Buffer, expiresAt: Date | null): Promise<void> {
-  await db.query('UPDATE integration_connections SET credentials_enc = $2, expires_at = $3, refreshed_at = now(), updated_at = now() WHERE id = $1', [id, credentialsEnc, expiresAt]);
+  await db.query('UPDATE integration_connections SET credentials_enc = $2, expires_at = $3, refreshed_at = now(), updated_at = now() WHERE id = $1', [
+    id,
+    credentialsEnc,
+    expiresAt,
+  ]);
 }

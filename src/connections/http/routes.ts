@@ -59,7 +59,11 @@ export const getConnectionRoute = defineRoute({
   description: `${WHO} Without secrets.`,
   auth: 'keyOrUser',
   example: { params: EXAMPLE_ID },
-  responses: { 200: { description: 'The connection', schema: ConnectionAnswer }, 400: { description: 'An id that is not a UUID' }, 404: { description: 'Connection not found' } },
+  responses: {
+    200: { description: 'The connection', schema: ConnectionAnswer },
+    400: { description: 'An id that is not a UUID' },
+    404: { description: 'Connection not found' },
+  },
   async handler(input) {
     return { status: 'success' as const, connection: (await visible(input)).connection };
   },
@@ -76,7 +80,11 @@ export const testConnectionRoute = defineRoute({
     `the subscribed URLs, see POST /v1/calls/subscriptions). Other kinds are answered tested: false. ${WHO}`,
   auth: 'keyOrUser',
   example: { params: EXAMPLE_ID },
-  responses: { 200: { description: 'What the test found', schema: ConnectionTestAnswer }, 400: { description: 'An id that is not a UUID' }, 404: { description: 'Connection not found' } },
+  responses: {
+    200: { description: 'What the test found', schema: ConnectionTestAnswer },
+    400: { description: 'An id that is not a UUID' },
+    404: { description: 'Connection not found' },
+  },
   async handler(input) {
     const { who, id } = await visible(input);
     const { client } = input.deps.temporal;
@@ -95,11 +103,15 @@ export const deleteConnectionRoute = defineRoute({
   tag: TAG,
   summary: 'Delete (and revoke) a connection',
   description:
-    "Revokes the grant at the vendor where it has a revocation endpoint (Google, Salesforce, Slack auth.revoke, HubSpot, Zoom, …; Microsoft has none), then deletes the connection even if the vendor refused. " +
+    'Revokes the grant at the vendor where it has a revocation endpoint (Google, Salesforce, Slack auth.revoke, HubSpot, Zoom, …; Microsoft has none), then deletes the connection even if the vendor refused. ' +
     `Same as \`switchboard connection delete\`. ${WHO}`,
   auth: 'keyOrUser',
   example: { params: EXAMPLE_ID },
-  responses: { 200: { description: 'Deleted', schema: ConnectionDeleted }, 400: { description: 'An id that is not a UUID' }, 404: { description: 'Connection not found' } },
+  responses: {
+    200: { description: 'Deleted', schema: ConnectionDeleted },
+    400: { description: 'An id that is not a UUID' },
+    404: { description: 'Connection not found' },
+  },
   async handler(input) {
     const { who, id } = await visible(input);
     const { revoked } = await deleteAndRevoke(input.deps.db, input.deps.config, who.workspaceId, id);
@@ -114,7 +126,7 @@ export const startOAuthRoute = defineRoute({
   tag: TAG,
   summary: 'Connect an account (OAuth 2.0 authorization code + PKCE)',
   description:
-    'Redirects (302) to the vendor\'s authorize URL with a single-use `state` and an S256 `code_challenge`; the vendor sends the browser back to ' +
+    "Redirects (302) to the vendor's authorize URL with a single-use `state` and an S256 `code_challenge`; the vendor sends the browser back to " +
     'GET /v1/connections/oauth/callback, which stores the tokens sealed as the connection of the caller: the user (JWT) or the workspace ' +
     '(API key). Connecting again replaces the connection and mends a broken one. The client id, secret and scopes come from ' +
     'OAUTH_<INTEGRATION>_CLIENT_ID/_CLIENT_SECRET/_SCOPES.',
@@ -152,7 +164,9 @@ function endFlow(ctx: ParameterizedContext<AppState>, outcome: FlowOutcome): str
     return `Redirecting to ${url.toString()}`;
   }
   ctx.type = 'text/html';
-  const said = outcome.ok ? `${outcome.integration} is connected. You can close this window.` : `Connecting ${outcome.integration} failed (${outcome.error}). Start again.`;
+  const said = outcome.ok
+    ? `${outcome.integration} is connected. You can close this window.`
+    : `Connecting ${outcome.integration} failed (${outcome.error}). Start again.`;
   return `<!doctype html><meta charset="utf-8"><title>Switchboard</title><p>${escapeHtml(said)}</p>`;
 }
 
@@ -163,7 +177,7 @@ export const oauthCallbackRoute = defineRoute({
   tag: TAG,
   summary: 'OAuth callback (the vendor redirects here)',
   description:
-    'Register this URL with each vendor\'s OAuth app. The state must be one this service issued, unused and unexpired (it is spent now ' +
+    "Register this URL with each vendor's OAuth app. The state must be one this service issued, unused and unexpired (it is spent now " +
     'whatever follows); the code is exchanged with the PKCE verifier. Ends on a 302 to the return_url given at the start (with ' +
     'status=connected&connection_id=… or status=failed&error=…), else on a small page. An unknown, replayed or expired state is 400 and stores nothing.',
   auth: 'none',

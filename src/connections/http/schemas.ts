@@ -28,13 +28,22 @@ export const ConnectionTestAnswer = z.object({
 export const ConnectionDeleted = z.object({
   status: z.literal('success'),
   id: z.guid(),
-  revoked: z.enum(['revoked', 'unsupported', 'failed']).describe('The grant at the vendor: revoked, no revocation endpoint (or no OAuth client configured), or the vendor refused'),
+  revoked: z
+    .enum(['revoked', 'unsupported', 'failed'])
+    .describe('The grant at the vendor: revoked, no revocation endpoint (or no OAuth client configured), or the vendor refused'),
   message: z.string(),
 });
 
 export const StartQuery = z.strictObject({
-  redirect: z.enum(['true', 'false']).optional().describe('false: answer 200 with authorize_url instead of redirecting (a single-page app that navigates itself)'),
-  return_url: z.string().max(2048).optional().describe('Where the browser goes when the flow ends; must start with one of OAUTH_RETURN_URLS. Absent: a small page'),
+  redirect: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('false: answer 200 with authorize_url instead of redirecting (a single-page app that navigates itself)'),
+  return_url: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe('Where the browser goes when the flow ends; must start with one of OAUTH_RETURN_URLS. Absent: a small page'),
 });
 export const StartAnswer = z.object({
   status: z.literal('success'),
@@ -48,4 +57,3 @@ export const CallbackQuery = z.object({
   error: z.string().max(200).optional(),
   error_description: z.string().max(2000).optional(),
 });
-

@@ -35,7 +35,12 @@ export function oauthClient(integrationKey: string, oauthEnv: Record<string, str
   const authorizeUrl = tenant(env('AUTHORIZE_URL') ?? vendor?.authorizeUrl);
   const tokenUrl = tenant(env('TOKEN_URL') ?? vendor?.tokenUrl ?? integration.auth.oauth2?.tokenUrl);
   if (!authorizeUrl || !tokenUrl) throw notConfigured(integration.key, `set ${prefix}AUTHORIZE_URL and ${prefix}TOKEN_URL (no defaults for this vendor)`);
-  const scopes = env('SCOPES')?.split(/[\s,]+/).filter(Boolean) ?? integration.auth.oauth2?.scopes ?? [];
+  const scopes =
+    env('SCOPES')
+      ?.split(/[\s,]+/)
+      .filter(Boolean) ??
+    integration.auth.oauth2?.scopes ??
+    [];
   return {
     integration: integration.key,
     clientId,
@@ -52,7 +57,10 @@ export function oauthClient(integrationKey: string, oauthEnv: Record<string, str
 }
 
 /** The client credentials as the token endpoint wants them: an Authorization header, or form fields. */
-export function clientCredentials(client: Pick<OAuthClient, 'clientId' | 'clientSecret' | 'clientAuth'>): { headers: Record<string, string>; form: Record<string, string> } {
+export function clientCredentials(client: Pick<OAuthClient, 'clientId' | 'clientSecret' | 'clientAuth'>): {
+  headers: Record<string, string>;
+  form: Record<string, string>;
+} {
   if (client.clientAuth === 'client_secret_basic' && client.clientSecret) {
     // RFC 6749 §2.3.1: both parts form-urlencoded before Base64.
     const pair = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;

@@ -101,7 +101,11 @@ export async function completeAuthorization(
   const client = oauthClient(flow.integration, config.oauthEnv);
   let tokens: TokenAnswer;
   try {
-    tokens = await exchangeCode(client, { code: q.code, verifier: keyring.openText(flow.verifier_enc, verifierAad(stateHash)), redirectUri: flow.redirect_uri }, config.SSRF_ALLOWLIST);
+    tokens = await exchangeCode(
+      client,
+      { code: q.code, verifier: keyring.openText(flow.verifier_enc, verifierAad(stateHash)), redirectUri: flow.redirect_uri },
+      config.SSRF_ALLOWLIST,
+    );
   } catch (err) {
     if (err instanceof TokenExchangeError) return { ...end, ok: false, error: err.code };
     throw err;

@@ -64,7 +64,11 @@ export const exchangeCode = (client: OAuthClient, c: { code: string; verifier: s
 export async function hubspotPortalId(client: OAuthClient, accessToken: string, allowlist: string[]): Promise<string | undefined> {
   const url = new URL(`/oauth/v1/access-tokens/${encodeURIComponent(accessToken)}`, client.tokenUrl);
   try {
-    const res = await outboundRequest(url.toString(), { method: 'GET', headers: { accept: 'application/json' }, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 }, allowlist);
+    const res = await outboundRequest(
+      url.toString(),
+      { method: 'GET', headers: { accept: 'application/json' }, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 },
+      allowlist,
+    );
     const hub = res.status === 200 ? (JSON.parse(res.body) as { hub_id?: unknown }).hub_id : undefined;
     return typeof hub === 'number' || typeof hub === 'string' ? String(hub) : undefined;
   } catch {
@@ -85,14 +89,26 @@ export async function revokeGrant(client: OAuthClient, secrets: Record<string, s
   try {
     let res;
     if (client.revoke === 'bearer') {
-      res = await outboundRequest(client.revokeUrl, { ...base, method: 'POST', headers: { authorization: `Bearer ${secrets.access_token ?? token}` } }, allowlist);
+      res = await outboundRequest(
+        client.revokeUrl,
+        { ...base, method: 'POST', headers: { authorization: `Bearer ${secrets.access_token ?? token}` } },
+        allowlist,
+      );
       if (res.status === 200 && (JSON.parse(res.body) as { ok?: boolean }).ok === false) return 'failed';
     } else if (client.revoke === 'hubspot') {
       if (!secrets.refresh_token) return 'unsupported';
-      res = await outboundRequest(`${client.revokeUrl.replace(/\/+$/, '')}/${encodeURIComponent(secrets.refresh_token)}`, { ...base, method: 'DELETE' }, allowlist);
+      res = await outboundRequest(
+        `${client.revokeUrl.replace(/\/+$/, '')}/${encodeURIComponent(secrets.refresh_token)}`,
+        { ...base, method: 'DELETE' },
+        allowlist,
+      );
     } else {
       const form = new URLSearchParams({ token, token_type_hint: secrets.refresh_token ? 'refresh_token' : 'access_token', ...auth.form });
-      res = await outboundRequest(client.revokeUrl, { ...base, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth.headers }, body: form.toString() }, allowlist);
+      res = await outboundRequest(
+        client.revokeUrl,
+        { ...base, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth.headers }, body: form.toString() },
+        allowlist,
+      );
     }
     return res.status >= 200 && res.status < 300 ? 'revoked' : 'failed';
   } catch {

@@ -39,7 +39,13 @@ export async function resealSecrets(
   return { legacyWebhookSecretsSealed, columns };
 }
 
-async function resealColumn(db: Queryable, keyring: Keyring, c: SealedColumn, batchSize: number, onProgress?: (p: ResealProgress) => void): Promise<ResealProgress> {
+async function resealColumn(
+  db: Queryable,
+  keyring: Keyring,
+  c: SealedColumn,
+  batchSize: number,
+  onProgress?: (p: ResealProgress) => void,
+): Promise<ResealProgress> {
   const kid = keyring.currentKeyIdBytes;
   const staleWhere = `${c.column} IS NOT NULL AND ${KID(c.column)} <> $1`;
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${c.table} WHERE ${staleWhere}`, [kid]);
@@ -61,7 +67,11 @@ async function resealColumn(db: Queryable, keyring: Keyring, c: SealedColumn, ba
         progress.failed.push(row.id);
         continue;
       }
-      const done = await db.query(`UPDATE ${c.table} SET ${c.column} = $3 WHERE id = $1 AND ${c.column} = $2 RETURNING id`, [row.id, row.sealed, keyring.seal(plain, c.aad(row.id))]);
+      const done = await db.query(`UPDATE ${c.table} SET ${c.column} = $3 WHERE id = $1 AND ${c.column} = $2 RETURNING id`, [
+        row.id,
+        row.sealed,
+        keyring.seal(plain, c.aad(row.id)),
+      ]);
       progress.resealed += done.length;
     }
     after = rows[rows.length - 1]!.id;

@@ -38,7 +38,14 @@ export function findIdempotencyRecord(db: Queryable, scope: IdempotencyScope, ke
 }
 
 /** Stores the response a claimed key replays from now on (and the request's final hash, when only known by now). */
-export async function storeIdempotentResponse(db: Queryable, scope: IdempotencyScope, key: string, status: number, body: unknown, requestHash?: Buffer): Promise<void> {
+export async function storeIdempotentResponse(
+  db: Queryable,
+  scope: IdempotencyScope,
+  key: string,
+  status: number,
+  body: unknown,
+  requestHash?: Buffer,
+): Promise<void> {
   await db.query(
     'UPDATE idempotency_keys SET status_code = $4, response_body = $5, request_hash = coalesce($6, request_hash) WHERE workspace_id = $1 AND caller = $2 AND key = $3',
     [scope.workspaceId, scope.caller, key, status, JSON.stringify(body), requestHash ?? null],

@@ -43,7 +43,6 @@ const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPI
 function isTransientBackendError(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return (
-    (typeof e?.code === 'string' && TRANSIENT_CODES.has(e.code)) ||
-    /timeout exceeded when trying to connect|Connection terminated/i.test(e?.message ?? '')
+    (typeof e?.code === 'string' && TRANSIENT_CODES.has(e.code)) || /timeout exceeded when trying to connect|Connection terminated/i.test(e?.message ?? '')
   );
 }

@@ -116,4 +116,5 @@ function canonicalize(value: unknown, depth: number): unknown {
   );
 }
 
-const isJson = (body: unknown) => typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
+const isJson = (body: unknown) =>
+  typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';

@@ -77,7 +77,12 @@ export function createHttpMetrics() {
       await next();
     } finally {
       // The matched route pattern keeps label cardinality bounded; unmatched paths share one label.
-      requests.record(ctx.method, ctx._matchedRoute === undefined ? 'unmatched' : String(ctx._matchedRoute), ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
+      requests.record(
+        ctx.method,
+        ctx._matchedRoute === undefined ? 'unmatched' : String(ctx._matchedRoute),
+        ctx.status,
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     }
   };
   return { registry, middleware };

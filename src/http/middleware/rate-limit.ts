@@ -79,11 +79,13 @@ export function createRateLimits(
     return next();
   };
 
-  const perAddressOf = (group: string, limit: number): Middleware<AppState> => (ctx, next) => {
-    const refusal = overGroup(group, limit, ctx.ip);
-    if (refusal) throw refusal;
-    return next();
-  };
+  const perAddressOf =
+    (group: string, limit: number): Middleware<AppState> =>
+    (ctx, next) => {
+      const refusal = overGroup(group, limit, ctx.ip);
+      if (refusal) throw refusal;
+      return next();
+    };
 
   const countAddress = (ip: string, group?: { name: string; limit: number }) => overAddress(ip) ?? (group ? overGroup(group.name, group.limit, ip) : undefined);
 

@@ -18,7 +18,8 @@ function scrape(registry: Registry, token: string | undefined) {
   return async (ctx: { get(h: string): string; type: string }) => {
     if (expected) {
       const given = BEARER.exec(ctx.get('authorization'))?.[1] ?? '';
-      if (!timingSafeEqual(createHash('sha256').update(given).digest(), expected)) throw unauthorized('Unauthorized: /metrics takes Authorization: Bearer <METRICS_TOKEN>');
+      if (!timingSafeEqual(createHash('sha256').update(given).digest(), expected))
+        throw unauthorized('Unauthorized: /metrics takes Authorization: Bearer <METRICS_TOKEN>');
     }
     ctx.type = registry.contentType;
     return registry.metrics();
@@ -62,7 +63,13 @@ export function systemRoutes(config: AppDeps['config'], registry: Registry): Rou
     auth: 'none',
     responses: { 200: { description: 'Ready', schema: Ready }, 503: { description: 'Not ready: checks name the unreachable backend', schema: Ready } },
     async handler({ ctx, deps }) {
-      const [postgres, temporal] = await Promise.all([deps.db.ping().then(() => true, () => false), temporalHealthy(deps.temporal.connection)]);
+      const [postgres, temporal] = await Promise.all([
+        deps.db.ping().then(
+          () => true,
+          () => false,
+        ),
+        temporalHealthy(deps.temporal.connection),
+      ]);
       const ready = postgres && temporal;
       ctx.status = ready ? 200 : 503;
       const down = [!postgres && 'postgres', !temporal && 'temporal'].filter(Boolean).join(', ');

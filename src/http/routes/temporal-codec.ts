@@ -52,20 +52,22 @@ export function temporalCodecRouter(config: Config): Router<AppState> {
       ctx.set('Access-Control-Allow-Credentials', 'true');
     }
   };
-  const handle = (op: 'encode' | 'decode', fromPath: boolean): RouterMiddleware<AppState> => async (ctx) => {
-    cors(ctx);
-    if (!token) throw notFound();
-    const given = fromPath ? (ctx.params.token ?? '') : (ctx.get('authorization').match(/^Bearer\s+(\S+)$/i)?.[1] ?? '');
-    if (!sameText(given, token)) throw unauthorized('Codec endpoint: missing or wrong token');
-    const parsed = body.safeParse(await readBody(ctx.req));
-    if (!parsed.success) throw badRequest(`body: expected {"payloads":[{"metadata":{…base64},"data":base64}]} (${parsed.error.issues[0]?.message})`);
-    try {
-      ctx.body = await runCodec(codec, op, parsed.data.payloads);
-    } catch (err) {
-      if (err instanceof SealedValueError) throw badRequest(`payload does not decrypt: ${err.message}`);
-      throw err;
-    }
-  };
+  const handle =
+    (op: 'encode' | 'decode', fromPath: boolean): RouterMiddleware<AppState> =>
+    async (ctx) => {
+      cors(ctx);
+      if (!token) throw notFound();
+      const given = fromPath ? (ctx.params.token ?? '') : (ctx.get('authorization').match(/^Bearer\s+(\S+)$/i)?.[1] ?? '');
+      if (!sameText(given, token)) throw unauthorized('Codec endpoint: missing or wrong token');
+      const parsed = body.safeParse(await readBody(ctx.req));
+      if (!parsed.success) throw badRequest(`body: expected {"payloads":[{"metadata":{…base64},"data":base64}]} (${parsed.error.issues[0]?.message})`);
+      try {
+        ctx.body = await runCodec(codec, op, parsed.data.payloads);
+      } catch (err) {
+        if (err instanceof SealedValueError) throw badRequest(`payload does not decrypt: ${err.message}`);
+        throw err;
+      }
+    };
   const preflight: RouterMiddleware<AppState> = (ctx) => {
     cors(ctx);
     if (!ctx.response.get('Access-Control-Allow-Origin')) throw new ApiError(403, 'forbidden', 'Origin not allowed for the codec endpoint');

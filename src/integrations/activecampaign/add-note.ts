@@ -20,7 +20,11 @@ export default defineAction({
   idempotent: false,
   docs: 'https://developers.activecampaign.com/reference/create-a-note',
   async run(p, { http }) {
-    const res = await http.request<{ note: { id: string } }>({ method: 'POST', path: '/api/3/notes', json: { note: { note: p.note, relid: p.contact, reltype: 'Subscriber' } } });
+    const res = await http.request<{ note: { id: string } }>({
+      method: 'POST',
+      path: '/api/3/notes',
+      json: { note: { note: p.note, relid: p.contact, reltype: 'Subscriber' } },
+    });
     return { id: String(res.body.note.id) };
   },
 });

@@ -26,7 +26,11 @@ export default defineAction({
   docs: 'https://developers.activecampaign.com/reference/sync-a-contacts-data',
   async run({ custom_field_values: values, ...contact }, { http }) {
     const fieldValues = values ? Object.entries(values).map(([field, value]) => ({ field, value: String(value) })) : undefined;
-    const res = await http.request<{ contact: { id: string } }>({ method: 'POST', path: '/api/3/contact/sync', json: { contact: { ...contact, fieldValues } } });
+    const res = await http.request<{ contact: { id: string } }>({
+      method: 'POST',
+      path: '/api/3/contact/sync',
+      json: { contact: { ...contact, fieldValues } },
+    });
     return { id: String(res.body.contact.id) };
   },
 });

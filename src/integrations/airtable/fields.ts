@@ -2,7 +2,10 @@ import { z } from 'zod';
 
 /** The table a record goes to: the base id and the table's id or name. */
 export const tableParams = {
-  baseId: z.string().regex(/^app[A-Za-z0-9]+$/, 'an Airtable base id starts with app').describe('Base id (appXXXXXXXXXXXXXX)'),
+  baseId: z
+    .string()
+    .regex(/^app[A-Za-z0-9]+$/, 'an Airtable base id starts with app')
+    .describe('Base id (appXXXXXXXXXXXXXX)'),
   table: z.string().min(1).describe('Table id (tblXXXXXXXXXXXXXX) or name'),
   fields: z.record(z.string(), z.unknown()).describe('Cell values by field name or id (custom fields go here too)'),
   typecast: z.boolean().default(true).describe('Let Airtable convert strings to select options, dates and numbers'),

@@ -7,7 +7,10 @@ const PAGE_SIZE = 100;
 
 const input = z
   .object({
-    baseId: z.string().regex(/^app[A-Za-z0-9]+$/, 'an Airtable base id starts with app').describe('Base id (appXXXXXXXXXXXXXX)'),
+    baseId: z
+      .string()
+      .regex(/^app[A-Za-z0-9]+$/, 'an Airtable base id starts with app')
+      .describe('Base id (appXXXXXXXXXXXXXX)'),
     table: z.string().min(1).describe('Table id (tblXXXXXXXXXXXXXX) or name'),
     where: z
       .record(z.string().regex(/^[^{}]+$/, 'field names in where cannot hold braces'), z.union([z.string(), z.number(), z.boolean()]))

@@ -12,7 +12,10 @@ const input = z
     assignee: z.string().min(1).optional().describe('Assignee: "me", an email or a user gid'),
     due_on: z.iso.date().optional().describe('Due date (YYYY-MM-DD)'),
     due_at: z.iso.datetime({ offset: true }).optional().describe('Due date and time (ISO 8601); use instead of due_on'),
-    custom_fields: z.record(gid, z.union([z.string(), z.number(), z.array(z.string()), z.null()])).optional().describe('Custom field values by custom field gid (enum fields take the option gid)'),
+    custom_fields: z
+      .record(gid, z.union([z.string(), z.number(), z.array(z.string()), z.null()]))
+      .optional()
+      .describe('Custom field values by custom field gid (enum fields take the option gid)'),
   })
   .refine((v) => (v.projects?.length ?? 0) > 0 || v.workspace !== undefined, { message: 'projects or workspace is required', path: ['projects'] })
   .refine((v) => v.due_on === undefined || v.due_at === undefined, { message: 'give due_on or due_at, not both', path: ['due_at'] });

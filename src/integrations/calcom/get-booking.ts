@@ -13,7 +13,11 @@ export const getBooking = defineAction({
   idempotent: true,
   docs: 'https://cal.com/docs/api-reference/v2/bookings/get-a-booking',
   async run(params, { http }) {
-    const res = await http.request<{ data?: CalBooking }>({ method: 'GET', path: `/v2/bookings/${encodeURIComponent(params.bookingUid)}`, headers: { 'cal-api-version': '2024-08-13' } });
+    const res = await http.request<{ data?: CalBooking }>({
+      method: 'GET',
+      path: `/v2/bookings/${encodeURIComponent(params.bookingUid)}`,
+      headers: { 'cal-api-version': '2024-08-13' },
+    });
     return bookingOf(res.body, res.status);
   },
 });

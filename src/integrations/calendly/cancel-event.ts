@@ -4,7 +4,12 @@ import { eventUuid, scheduledEvent } from './scheduled-event';
 
 const input = z.object({ event: scheduledEvent, reason: z.string().max(10_000).optional().describe('Shown to the invitees') }).strict();
 
-const output = z.object({ already_canceled: z.boolean(), canceled_by: z.string().nullable(), reason: z.string().nullable(), created_at: z.string().nullable() });
+const output = z.object({
+  already_canceled: z.boolean(),
+  canceled_by: z.string().nullable(),
+  reason: z.string().nullable(),
+  created_at: z.string().nullable(),
+});
 
 /**
  * Cancels a scheduled event and notifies its invitees (`POST /scheduled_events/{uuid}/cancellation`). Calendly refuses
@@ -27,7 +32,8 @@ export const cancelEvent = defineAction({
       const r = res.body.resource;
       return { already_canceled: false, canceled_by: r.canceled_by, reason: r.reason ?? null, created_at: r.created_at };
     } catch (err) {
-      if (err instanceof VendorError && err.status === 403 && /already cancel/i.test(err.message)) return { already_canceled: true, canceled_by: null, reason: null, created_at: null };
+      if (err instanceof VendorError && err.status === 403 && /already cancel/i.test(err.message))
+        return { already_canceled: true, canceled_by: null, reason: null, created_at: null };
       throw err;
     }
   },

@@ -27,9 +27,14 @@ export const getRescheduleLink = defineAction({
   docs: 'https://developer.calendly.com/api-docs/calendly-api/scheduled-events/list-event-invitees',
   async run(p, { http }) {
     const query = { status: 'active', ...(p.email ? { email: p.email } : {}) };
-    const res = await http.request<{ collection: Invitee[] }>({ method: 'GET', path: `/scheduled_events/${encodeURIComponent(eventUuid(p.event))}/invitees`, query });
+    const res = await http.request<{ collection: Invitee[] }>({
+      method: 'GET',
+      path: `/scheduled_events/${encodeURIComponent(eventUuid(p.event))}/invitees`,
+      query,
+    });
     const invitee = res.body.collection[0];
-    if (!invitee) throw new VendorError('vendor_not_found', `Calendly has no active invitee ${p.email ? 'with that email ' : ''}on that event`, false, res.status);
+    if (!invitee)
+      throw new VendorError('vendor_not_found', `Calendly has no active invitee ${p.email ? 'with that email ' : ''}on that event`, false, res.status);
     return { invitee: invitee.uri, reschedule_url: invitee.reschedule_url, cancel_url: invitee.cancel_url };
   },
 });

@@ -18,7 +18,10 @@ const input = z
     url: z.url().optional(),
     status_id: closeId('stat').optional().describe('Lead status id'),
     contacts: z.array(contact).max(20).optional().describe('People at the lead'),
-    custom_fields: z.record(z.string().regex(/^cf_[A-Za-z0-9]+$/, 'a custom field id (cf_…)'), z.unknown()).optional().describe('Custom field values by field id (cf_…)'),
+    custom_fields: z
+      .record(z.string().regex(/^cf_[A-Za-z0-9]+$/, 'a custom field id (cf_…)'), z.unknown())
+      .optional()
+      .describe('Custom field values by field id (cf_…)'),
   })
   .strict();
 

@@ -12,7 +12,9 @@ export default defineIntegration({
   auth: {
     kinds: ['api_key', 'oauth2'],
     oauth2: { tokenUrl: 'https://api.close.com/oauth2/token/' },
-    apply: (conn) => ({ headers: { authorization: conn.kind === 'oauth2' ? `Bearer ${bearerToken(conn)}` : basicAuthorization(requiredSecret(conn, 'api_key'), '') } }),
+    apply: (conn) => ({
+      headers: { authorization: conn.kind === 'oauth2' ? `Bearer ${bearerToken(conn)}` : basicAuthorization(requiredSecret(conn, 'api_key'), '') },
+    }),
   },
   baseUrl: 'https://api.close.com',
   actions: [createLead, addNote, logCall],

@@ -7,8 +7,14 @@ const embed = z
     description: z.string().max(4096).optional(),
     url: z.url().optional(),
     color: z.number().int().min(0).max(0xffffff).optional(),
-    fields: z.array(z.object({ name: z.string().min(1).max(256), value: z.string().min(1).max(1024), inline: z.boolean().optional() }).strict()).max(25).optional(),
-    footer: z.object({ text: z.string().min(1).max(2048) }).strict().optional(),
+    fields: z
+      .array(z.object({ name: z.string().min(1).max(256), value: z.string().min(1).max(1024), inline: z.boolean().optional() }).strict())
+      .max(25)
+      .optional(),
+    footer: z
+      .object({ text: z.string().min(1).max(2048) })
+      .strict()
+      .optional(),
     timestamp: z.iso.datetime({ offset: true }).optional(),
   })
   .strict();
@@ -16,11 +22,11 @@ const embed = z
 const input = z
   .object({
     content: z.string().min(1).max(2000).optional().describe('Message text (up to 2000 characters)'),
-    username: z.string().min(1).max(80).optional().describe('Overrides the webhook\'s name'),
-    avatar_url: z.url().optional().describe('Overrides the webhook\'s avatar'),
+    username: z.string().min(1).max(80).optional().describe("Overrides the webhook's name"),
+    avatar_url: z.url().optional().describe("Overrides the webhook's avatar"),
     tts: z.boolean().optional(),
     embeds: z.array(embed).max(10).optional().describe('Rich embeds (up to 10)'),
-    thread_id: z.string().regex(/^\d+$/).optional().describe('Post in this thread of the webhook\'s channel'),
+    thread_id: z.string().regex(/^\d+$/).optional().describe("Post in this thread of the webhook's channel"),
     allowMentions: z.boolean().default(false).describe('Let @everyone, roles and users in the text ping people (off by default)'),
   })
   .strict()
@@ -31,7 +37,12 @@ const output = z.object({ id: z.string(), channel_id: z.string() });
 /** The webhook id and token from the connection's webhook URL (https://discord.com/api/webhooks/{id}/{token}). */
 function webhook(conn: Connection): { id: string; token: string } {
   const m = /\/webhooks\/(\d+)\/([\w-]+)\/?$/.exec(conn.secrets.webhook_url ?? '');
-  if (!m) throw new VendorError('vendor_auth_failed', 'the discord connection needs a webhook_url like https://discord.com/api/webhooks/{id}/{token}; reconnect the integration', false);
+  if (!m)
+    throw new VendorError(
+      'vendor_auth_failed',
+      'the discord connection needs a webhook_url like https://discord.com/api/webhooks/{id}/{token}; reconnect the integration',
+      false,
+    );
   return { id: m[1]!, token: m[2]! };
 }
 

@@ -10,7 +10,10 @@ const input = z
     company_id: z.number().int().positive().optional(),
     description: z.string().max(65_000).optional(),
     tags: z.array(z.string().min(1).max(255)).max(100).optional(),
-    custom_fields: z.record(z.string().regex(/^[a-z0-9_]+$/, 'a custom field name'), z.unknown()).optional().describe('Custom contact field values by name'),
+    custom_fields: z
+      .record(z.string().regex(/^[a-z0-9_]+$/, 'a custom field name'), z.unknown())
+      .optional()
+      .describe('Custom contact field values by name'),
   })
   .strict()
   .refine((p) => p.email ?? p.phone ?? p.mobile, { message: 'give email, phone or mobile', path: ['email'] });

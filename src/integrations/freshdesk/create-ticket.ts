@@ -19,7 +19,10 @@ const input = z
     type: z.string().max(255).optional().describe('A value of the Type field'),
     tags: z.array(z.string().min(1).max(255)).max(100).optional(),
     group_id: z.number().int().positive().optional(),
-    custom_fields: z.record(z.string().regex(/^cf_[a-z0-9_]+$/, 'a custom field name (cf_…)'), z.unknown()).optional().describe('Custom field values by name (cf_…)'),
+    custom_fields: z
+      .record(z.string().regex(/^cf_[a-z0-9_]+$/, 'a custom field name (cf_…)'), z.unknown())
+      .optional()
+      .describe('Custom field values by name (cf_…)'),
   })
   .strict()
   .refine((p) => p.email ?? p.phone ?? p.requester_id, { message: 'give the requester: email, phone or requester_id', path: ['email'] });

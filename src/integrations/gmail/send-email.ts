@@ -9,7 +9,12 @@ const input = z
     to: recipients.min(1).describe('Recipient addresses'),
     cc: recipients.optional(),
     bcc: recipients.optional(),
-    from: z.string().min(1).max(320).optional().describe('Sender ("Name <address>"); defaults to the connected account, a different address must be a verified send-as alias'),
+    from: z
+      .string()
+      .min(1)
+      .max(320)
+      .optional()
+      .describe('Sender ("Name <address>"); defaults to the connected account, a different address must be a verified send-as alias'),
     replyTo: z.email().optional(),
     subject: z.string().min(1).max(998),
     text: z.string().min(1).optional().describe('Plain-text body'),
@@ -30,7 +35,16 @@ export default defineAction({
   idempotent: false,
   docs: 'https://developers.google.com/workspace/gmail/api/reference/rest/v1/users.messages/send',
   async run(p, { http }) {
-    const node = new MailComposer({ from: p.from, to: p.to, cc: p.cc, bcc: p.bcc, replyTo: p.replyTo, subject: p.subject, text: p.text, html: p.html }).compile();
+    const node = new MailComposer({
+      from: p.from,
+      to: p.to,
+      cc: p.cc,
+      bcc: p.bcc,
+      replyTo: p.replyTo,
+      subject: p.subject,
+      text: p.text,
+      html: p.html,
+    }).compile();
     // Gmail reads Bcc from the raw message (and strips it before delivery), so the composer must keep it.
     node.keepBcc = true;
     const mime = await node.build();

@@ -29,7 +29,12 @@ export default defineAction({
   docs: 'https://marketplace.gohighlevel.com/docs/ghl/calendars/create-appointment',
   async run(p, { http, connection }) {
     const json = { ...p, locationId: locationId(p.locationId, connection) };
-    const res = await http.request<{ id: string; startTime?: string }>({ method: 'POST', path: '/calendars/events/appointments', json, headers: { version: '2021-04-15' } });
+    const res = await http.request<{ id: string; startTime?: string }>({
+      method: 'POST',
+      path: '/calendars/events/appointments',
+      json,
+      headers: { version: '2021-04-15' },
+    });
     return { id: res.body.id, ...(res.body.startTime ? { startTime: res.body.startTime } : {}) };
   },
 });

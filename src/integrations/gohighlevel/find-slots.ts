@@ -25,7 +25,12 @@ export default defineAction({
   docs: 'https://marketplace.gohighlevel.com/docs/ghl/calendars/get-slots',
   async run(p, { http }) {
     const query = { startDate: Date.parse(p.startDate), endDate: Date.parse(p.endDate), timezone: p.timezone, userId: p.userId };
-    const res = await http.request<Record<string, { slots?: string[] } | string>>({ method: 'GET', path: `/calendars/${p.calendarId}/free-slots`, query, headers: { version: '2021-04-15' } });
+    const res = await http.request<Record<string, { slots?: string[] } | string>>({
+      method: 'GET',
+      path: `/calendars/${p.calendarId}/free-slots`,
+      query,
+      headers: { version: '2021-04-15' },
+    });
     const slots = Object.entries(res.body ?? {})
       .filter(([day, v]) => /^\d{4}-\d{2}-\d{2}$/.test(day) && typeof v === 'object')
       .flatMap(([, v]) => (v as { slots?: string[] }).slots ?? []);

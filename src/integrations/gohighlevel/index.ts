@@ -10,7 +10,10 @@ import upsertContact from './upsert-contact';
 export default defineIntegration({
   key: 'gohighlevel',
   name: 'HighLevel',
-  auth: bearerAuth(['oauth2', 'api_key'], { tokenUrl: 'https://services.leadconnectorhq.com/oauth/token', scopes: ['contacts.write', 'calendars/events.write', 'calendars.readonly'] }),
+  auth: bearerAuth(['oauth2', 'api_key'], {
+    tokenUrl: 'https://services.leadconnectorhq.com/oauth/token',
+    scopes: ['contacts.write', 'calendars/events.write', 'calendars.readonly'],
+  }),
   baseUrl: 'https://services.leadconnectorhq.com',
   headers: { version: '2021-07-28' },
   actions: [upsertContact, addTags, addNote, findSlots, bookAppointment],

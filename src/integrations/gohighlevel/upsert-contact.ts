@@ -15,7 +15,10 @@ const input = z
     timezone: z.string().max(64).optional().describe('IANA time zone, e.g. America/Chicago'),
     dnd: z.boolean().optional(),
     tags: z.array(z.string().min(1).max(255)).max(100).optional().describe('Replaces the contact tags (use add_tags to add)'),
-    custom_field_values: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional().describe('Custom field values by custom field id'),
+    custom_field_values: z
+      .record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+      .optional()
+      .describe('Custom field values by custom field id'),
   })
   .strict()
   .refine((p) => p.email !== undefined || p.phone !== undefined, { message: 'give email or phone', path: ['email'] });

@@ -10,9 +10,17 @@ const input = z
     description: z.string().max(8192).optional(),
     location: z.string().max(1024).optional(),
     start: z.iso.datetime({ offset: true }).describe('Wanted start (ISO 8601 with offset)'),
-    durationMinutes: z.number().int().min(5).max(24 * 60).default(30),
+    durationMinutes: z
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(30),
     timeZone: z.string().min(1).max(64).optional(),
-    attendees: z.array(z.object({ email: z.email(), displayName: z.string().optional() }).strict()).max(100).default([]),
+    attendees: z
+      .array(z.object({ email: z.email(), displayName: z.string().optional() }).strict())
+      .max(100)
+      .default([]),
     findFreeSlot: z.boolean().default(false).describe('Look up free/busy first and book the first free slot at or after start'),
     searchDays: z.number().int().min(1).max(31).default(7),
     slotStepMinutes: z.number().int().min(5).max(240).default(15),
@@ -43,9 +51,11 @@ export default defineAction({
         json: { timeMin: new Date(start).toISOString(), timeMax: new Date(until).toISOString(), items: [{ id: p.calendarId }] },
       });
       const cal = res.body.calendars?.[p.calendarId];
-      if (cal?.errors?.length) throw new VendorError('vendor_rejected', `Google Calendar cannot read that calendar's free/busy (${cal.errors[0]?.reason ?? 'unknown'})`, false);
+      if (cal?.errors?.length)
+        throw new VendorError('vendor_rejected', `Google Calendar cannot read that calendar's free/busy (${cal.errors[0]?.reason ?? 'unknown'})`, false);
       const slot = firstFreeSlot(start, until, durationMs, p.slotStepMinutes * MINUTE, cal?.busy ?? []);
-      if (slot === undefined) throw new VendorError('no_free_slot', `no free ${p.durationMinutes}-minute slot within ${p.searchDays} days of the wanted start`, false);
+      if (slot === undefined)
+        throw new VendorError('no_free_slot', `no free ${p.durationMinutes}-minute slot within ${p.searchDays} days of the wanted start`, false);
       start = slot;
     }
     // Google accepts a client-chosen event id (base32hex: 0-9a-v); hex is a subset, and a duplicate answers 409.

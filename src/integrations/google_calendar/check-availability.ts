@@ -26,12 +26,17 @@ export default defineAction({
   docs: 'https://developers.google.com/calendar/api/v3/reference/freebusy/query',
   async run(p, { http }) {
     const json = { timeMin: p.timeMin, timeMax: p.timeMax, items: p.calendarIds.map((id) => ({ id })), ...(p.timeZone ? { timeZone: p.timeZone } : {}) };
-    const res = await http.request<{ calendars?: Record<string, { busy?: Busy[]; errors?: Array<{ reason?: string }> }> }>({ method: 'POST', path: '/calendar/v3/freeBusy', json });
+    const res = await http.request<{ calendars?: Record<string, { busy?: Busy[]; errors?: Array<{ reason?: string }> }> }>({
+      method: 'POST',
+      path: '/calendar/v3/freeBusy',
+      json,
+    });
     const busy: Array<{ calendarId: string; start: string; end: string }> = [];
     for (const id of p.calendarIds) {
       const cal = res.body.calendars?.[id];
       // A calendar Google cannot read is not free: say so rather than report it empty.
-      if (!cal || cal.errors?.length) throw new VendorError('vendor_rejected', `Google Calendar cannot read the free/busy of ${id} (${cal?.errors?.[0]?.reason ?? 'not returned'})`, false);
+      if (!cal || cal.errors?.length)
+        throw new VendorError('vendor_rejected', `Google Calendar cannot read the free/busy of ${id} (${cal?.errors?.[0]?.reason ?? 'not returned'})`, false);
       for (const b of cal.busy ?? []) busy.push({ calendarId: id, start: b.start, end: b.end });
     }
     return { free: busy.length === 0, busy };

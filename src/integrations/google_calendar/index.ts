@@ -10,7 +10,10 @@ import rescheduleAppointment from './reschedule-appointment';
 export default defineIntegration({
   key: 'google_calendar',
   name: 'Google Calendar',
-  auth: bearerAuth(['oauth2'], { tokenUrl: 'https://oauth2.googleapis.com/token', scopes: ['https://www.googleapis.com/auth/calendar.events', 'https://www.googleapis.com/auth/calendar.freebusy'] }),
+  auth: bearerAuth(['oauth2'], {
+    tokenUrl: 'https://oauth2.googleapis.com/token',
+    scopes: ['https://www.googleapis.com/auth/calendar.events', 'https://www.googleapis.com/auth/calendar.freebusy'],
+  }),
   baseUrl: 'https://www.googleapis.com',
   apiDescription: 'google-calendar.json',
   // Stored journeys may omit the action: it was the only one.

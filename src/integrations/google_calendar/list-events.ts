@@ -16,7 +16,14 @@ const input = z
   .strict()
   .refine((p) => Date.parse(p.timeMax) > Date.parse(p.timeMin), { message: 'timeMax must be after timeMin', path: ['timeMax'] });
 
-const event = z.object({ id: z.string(), summary: z.string().nullable(), start: z.string(), end: z.string(), status: z.string(), htmlLink: z.string().nullable() });
+const event = z.object({
+  id: z.string(),
+  summary: z.string().nullable(),
+  start: z.string(),
+  end: z.string(),
+  status: z.string(),
+  htmlLink: z.string().nullable(),
+});
 const output = z.object({ events: z.array(event), nextPageToken: z.string().nullable() });
 
 interface GoogleEvent {
@@ -37,9 +44,24 @@ export default defineAction({
   idempotent: true,
   docs: 'https://developers.google.com/calendar/api/v3/reference/events/list',
   async run(p, { http }) {
-    const query = { timeMin: p.timeMin, timeMax: p.timeMax, singleEvents: true, orderBy: 'startTime', maxResults: p.maxResults, q: p.q, pageToken: p.pageToken };
+    const query = {
+      timeMin: p.timeMin,
+      timeMax: p.timeMax,
+      singleEvents: true,
+      orderBy: 'startTime',
+      maxResults: p.maxResults,
+      q: p.q,
+      pageToken: p.pageToken,
+    };
     const res = await http.request<{ items?: GoogleEvent[]; nextPageToken?: string }>({ method: 'GET', path: eventsPath(p.calendarId), query });
-    const events = (res.body.items ?? []).map((e) => ({ id: e.id, summary: e.summary ?? null, start: timeOf(e.start), end: timeOf(e.end), status: e.status ?? 'confirmed', htmlLink: e.htmlLink ?? null }));
+    const events = (res.body.items ?? []).map((e) => ({
+      id: e.id,
+      summary: e.summary ?? null,
+      start: timeOf(e.start),
+      end: timeOf(e.end),
+      status: e.status ?? 'confirmed',
+      htmlLink: e.htmlLink ?? null,
+    }));
     return { events, nextPageToken: res.body.nextPageToken ?? null };
   },
 });

@@ -7,7 +7,12 @@ const input = z
     calendarId,
     eventId: eventId.describe('The id the appointment action returned'),
     start: z.iso.datetime({ offset: true }).describe('New start (ISO 8601 with offset)'),
-    durationMinutes: z.number().int().min(5).max(24 * 60).default(30),
+    durationMinutes: z
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(30),
     timeZone: z.string().min(1).max(64).optional(),
     sendUpdates,
   })
@@ -27,7 +32,17 @@ export default defineAction({
     const start = Date.parse(p.start);
     const when = (ms: number) => ({ dateTime: new Date(ms).toISOString(), ...(p.timeZone ? { timeZone: p.timeZone } : {}) });
     const json = { start: when(start), end: when(start + p.durationMinutes * 60_000) };
-    const res = await http.request<{ id: string; htmlLink?: string; start?: EventTime; end?: EventTime }>({ method: 'PATCH', path: eventsPath(p.calendarId, p.eventId), query: { sendUpdates: p.sendUpdates }, json });
-    return { id: res.body.id, start: timeOf(res.body.start) || json.start.dateTime, end: timeOf(res.body.end) || json.end.dateTime, htmlLink: res.body.htmlLink ?? null };
+    const res = await http.request<{ id: string; htmlLink?: string; start?: EventTime; end?: EventTime }>({
+      method: 'PATCH',
+      path: eventsPath(p.calendarId, p.eventId),
+      query: { sendUpdates: p.sendUpdates },
+      json,
+    });
+    return {
+      id: res.body.id,
+      start: timeOf(res.body.start) || json.start.dateTime,
+      end: timeOf(res.body.end) || json.end.dateTime,
+      htmlLink: res.body.htmlLink ?? null,
+    };
   },
 });

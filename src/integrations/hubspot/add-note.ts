@@ -5,7 +5,11 @@ import { association, NOTE_TO, objectType, recordId, type HubspotObject } from '
 const input = z
   .object({
     body: z.string().min(1).max(65_536).describe('The note text (HTML allowed)'),
-    attach_to: z.array(z.object({ type: objectType, id: recordId }).strict()).min(1).max(10).describe('Records the note appears on'),
+    attach_to: z
+      .array(z.object({ type: objectType, id: recordId }).strict())
+      .min(1)
+      .max(10)
+      .describe('Records the note appears on'),
     timestamp: z.iso.datetime({ offset: true }).optional().describe('When the note happened; defaults to now'),
   })
   .strict();

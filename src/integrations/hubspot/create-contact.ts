@@ -14,7 +14,9 @@ const input = z
     properties: z.record(z.string().regex(/^[a-z0-9_]+$/), z.string()).optional(),
   })
   .strict()
-  .refine((p) => Object.keys(p).some((k) => k !== 'properties') || Object.keys(p.properties ?? {}).length > 0, { message: 'give at least one contact property' });
+  .refine((p) => Object.keys(p).some((k) => k !== 'properties') || Object.keys(p.properties ?? {}).length > 0, {
+    message: 'give at least one contact property',
+  });
 
 const output = z.object({ id: z.string(), existing: z.boolean(), properties: z.record(z.string(), z.unknown()) });
 
@@ -37,13 +39,21 @@ export default defineAction({
     for (const [k, v] of Object.entries(named)) if (typeof v === 'string') properties[k] = v;
     try {
       // HubSpot's description requires associations; an empty list associates nothing.
-      const res = await http.request<{ id: string; properties: Record<string, unknown> }>({ method: 'POST', path: '/crm/v3/objects/contacts', json: { properties, associations: [] } });
+      const res = await http.request<{ id: string; properties: Record<string, unknown> }>({
+        method: 'POST',
+        path: '/crm/v3/objects/contacts',
+        json: { properties, associations: [] },
+      });
       return { id: res.body.id, existing: false, properties: res.body.properties ?? {} };
     } catch (err) {
       // HubSpot answers 409 "Contact already exists. Existing ID: 123" when the email is taken.
       const existing = err instanceof VendorError && err.status === 409 ? /Existing ID: (\d+)/.exec(err.message)?.[1] : undefined;
       if (!existing) throw err;
-      const res = await http.request<{ id: string; properties?: Record<string, unknown> }>({ method: 'PATCH', path: `/crm/v3/objects/contacts/${existing}`, json: { properties } });
+      const res = await http.request<{ id: string; properties?: Record<string, unknown> }>({
+        method: 'PATCH',
+        path: `/crm/v3/objects/contacts/${existing}`,
+        json: { properties },
+      });
       return { id: existing, existing: true, properties: res.body.properties ?? {} };
     }
   },

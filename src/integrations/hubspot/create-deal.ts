@@ -11,7 +11,10 @@ const input = z
     closedate: z.iso.datetime({ offset: true }).optional(),
     contact_id: recordId.optional().describe('The contact the deal is with'),
     company_id: recordId.optional(),
-    properties: z.record(z.string().regex(/^[a-z0-9_]+$/), z.string()).optional().describe('More deal properties by internal name'),
+    properties: z
+      .record(z.string().regex(/^[a-z0-9_]+$/), z.string())
+      .optional()
+      .describe('More deal properties by internal name'),
   })
   .strict();
 
@@ -29,7 +32,10 @@ export default defineAction({
     const properties: Record<string, string> = { ...p.properties, dealname: p.dealname, pipeline: p.pipeline, dealstage: p.dealstage };
     if (p.amount !== undefined) properties.amount = String(p.amount);
     if (p.closedate) properties.closedate = new Date(p.closedate).toISOString();
-    const associations = [...(p.contact_id ? [association(p.contact_id, DEAL_TO_CONTACT)] : []), ...(p.company_id ? [association(p.company_id, DEAL_TO_COMPANY)] : [])];
+    const associations = [
+      ...(p.contact_id ? [association(p.contact_id, DEAL_TO_CONTACT)] : []),
+      ...(p.company_id ? [association(p.company_id, DEAL_TO_COMPANY)] : []),
+    ];
     const res = await http.request<HubspotObject>({ method: 'POST', path: '/crm/v3/objects/deals', json: { properties, associations } });
     return { id: res.body.id, properties: res.body.properties ?? {} };
   },

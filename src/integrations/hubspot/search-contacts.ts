@@ -7,7 +7,11 @@ const input = z
     email: z.email().optional().describe('Contacts with exactly this email'),
     phone: z.string().min(1).max(64).optional().describe('Contacts with exactly this phone'),
     query: z.string().min(1).max(200).optional().describe('Free text over the default searchable properties'),
-    properties: z.array(z.string().regex(/^[a-z0-9_]+$/)).max(50).default(['email', 'firstname', 'lastname', 'phone']).describe('Properties to return'),
+    properties: z
+      .array(z.string().regex(/^[a-z0-9_]+$/))
+      .max(50)
+      .default(['email', 'firstname', 'lastname', 'phone'])
+      .describe('Properties to return'),
     limit: z.number().int().min(1).max(100).default(10),
   })
   .strict()
@@ -28,7 +32,12 @@ export default defineAction({
       ...(p.email ? [{ propertyName: 'email', operator: 'EQ', value: p.email }] : []),
       ...(p.phone ? [{ propertyName: 'phone', operator: 'EQ', value: p.phone }] : []),
     ];
-    const json = { ...(filters.length ? { filterGroups: [{ filters }] } : {}), ...(p.query ? { query: p.query } : {}), properties: p.properties, limit: p.limit };
+    const json = {
+      ...(filters.length ? { filterGroups: [{ filters }] } : {}),
+      ...(p.query ? { query: p.query } : {}),
+      properties: p.properties,
+      limit: p.limit,
+    };
     const res = await http.request<{ total: number; results: HubspotObject[] }>({ method: 'POST', path: '/crm/v3/objects/contacts/search', json });
     return { total: res.body.total, contacts: res.body.results.map((c) => ({ id: c.id, properties: c.properties ?? {} })) };
   },

@@ -3,7 +3,10 @@ import { defineAction } from '../define';
 
 const input = z
   .object({
-    contact_id: z.string().regex(/^[A-Za-z0-9]+$/, 'a contact id').describe('The contact'),
+    contact_id: z
+      .string()
+      .regex(/^[A-Za-z0-9]+$/, 'a contact id')
+      .describe('The contact'),
     body: z.string().min(1).max(65_000).describe('Note text (HTML allowed)'),
     admin_id: z.string().regex(/^\d+$/, 'an admin id').optional().describe('The admin the note is from'),
   })

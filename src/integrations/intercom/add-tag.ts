@@ -3,7 +3,10 @@ import { defineAction } from '../define';
 
 const input = z
   .object({
-    contact_id: z.string().regex(/^[A-Za-z0-9]+$/, 'a contact id').describe('The contact'),
+    contact_id: z
+      .string()
+      .regex(/^[A-Za-z0-9]+$/, 'a contact id')
+      .describe('The contact'),
     tag_id: z.string().regex(/^\d+$/, 'a tag id').describe('The tag'),
   })
   .strict();

@@ -11,7 +11,10 @@ const input = z
     signed_up_at: z.number().int().positive().optional().describe('Unix seconds'),
     owner_id: z.number().int().positive().optional().describe('Admin who owns the contact'),
     unsubscribed_from_emails: z.boolean().optional(),
-    custom_attributes: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().describe('Custom data attributes by name'),
+    custom_attributes: z
+      .record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+      .optional()
+      .describe('Custom data attributes by name'),
   })
   .strict()
   .refine((p) => p.email !== undefined || p.external_id !== undefined || p.role === 'lead', { message: 'a user needs email or external_id', path: ['email'] });

@@ -9,7 +9,12 @@ const HOSTS: Record<string, string> = { us: 'https://api.intercom.io', eu: 'http
 /** The workspace's regional host (`settings.region`: us, eu or au; us when unset). */
 export function intercomBaseUrl(conn: Connection): string {
   const host = HOSTS[conn.settings.region ?? 'us'];
-  if (!host) throw new VendorError('connection_incomplete', `the intercom connection's region must be one of ${Object.keys(HOSTS).join(', ')}; reconnect the integration`, false);
+  if (!host)
+    throw new VendorError(
+      'connection_incomplete',
+      `the intercom connection's region must be one of ${Object.keys(HOSTS).join(', ')}; reconnect the integration`,
+      false,
+    );
   return host;
 }
 

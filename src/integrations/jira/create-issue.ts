@@ -3,7 +3,10 @@ import { defineAction, VendorError } from '../define';
 import { adf } from './adf';
 
 const input = z.object({
-  projectKey: z.string().regex(/^[A-Z][A-Z0-9_]+$/, 'a Jira project key is upper case (SUP)').describe('Project key (SUP)'),
+  projectKey: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9_]+$/, 'a Jira project key is upper case (SUP)')
+    .describe('Project key (SUP)'),
   summary: z.string().min(1).max(255).describe('Issue summary'),
   issueType: z.string().min(1).default('Task').describe('Issue type name (Task, Bug, Story)'),
   description: z.string().optional().describe('Description text; each line becomes a paragraph'),

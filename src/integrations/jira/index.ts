@@ -8,7 +8,12 @@ import { createIssue } from './create-issue';
 function siteUrl(conn: Connection): string {
   if (conn.settings.cloud_id) return `https://api.atlassian.com/ex/jira/${encodeURIComponent(conn.settings.cloud_id)}`;
   const site = (conn.settings.site ?? conn.settings.subdomain ?? '').replace(/^https?:\/\//, '').replace(/\/.*$/, '');
-  if (!/^[a-z0-9][a-z0-9-]*(\.atlassian\.net)?$/i.test(site)) throw new VendorError('connection_incomplete', 'the jira connection needs settings.site (acme or acme.atlassian.net) or settings.cloud_id; reconnect the integration', false);
+  if (!/^[a-z0-9][a-z0-9-]*(\.atlassian\.net)?$/i.test(site))
+    throw new VendorError(
+      'connection_incomplete',
+      'the jira connection needs settings.site (acme or acme.atlassian.net) or settings.cloud_id; reconnect the integration',
+      false,
+    );
   return `https://${site.includes('.') ? site : `${site}.atlassian.net`}`;
 }
 

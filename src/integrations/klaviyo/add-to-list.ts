@@ -4,8 +4,15 @@ import { JSON_API } from './profile';
 
 const input = z
   .object({
-    list_id: z.string().regex(/^[A-Za-z0-9]{6}$/, 'a list id').describe('List id'),
-    profile_ids: z.array(z.string().regex(/^[A-Za-z0-9]{26}$/, 'a profile id')).min(1).max(1000).describe('Profiles to add'),
+    list_id: z
+      .string()
+      .regex(/^[A-Za-z0-9]{6}$/, 'a list id')
+      .describe('List id'),
+    profile_ids: z
+      .array(z.string().regex(/^[A-Za-z0-9]{26}$/, 'a profile id'))
+      .min(1)
+      .max(1000)
+      .describe('Profiles to add'),
   })
   .strict();
 

@@ -16,7 +16,9 @@ export default defineIntegration({
   auth: {
     kinds: ['api_key', 'oauth2'],
     oauth2: { tokenUrl: 'https://a.klaviyo.com/oauth/token', scopes: ['profiles:write', 'lists:write', 'events:write'] },
-    apply: (conn) => ({ headers: { authorization: conn.kind === 'oauth2' ? `Bearer ${bearerToken(conn)}` : `Klaviyo-API-Key ${requiredSecret(conn, 'api_key')}` } }),
+    apply: (conn) => ({
+      headers: { authorization: conn.kind === 'oauth2' ? `Bearer ${bearerToken(conn)}` : `Klaviyo-API-Key ${requiredSecret(conn, 'api_key')}` },
+    }),
   },
   baseUrl: 'https://a.klaviyo.com',
   apiDescription: 'klaviyo.json',

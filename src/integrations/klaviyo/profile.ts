@@ -6,7 +6,11 @@ export const JSON_API = { 'content-type': 'application/vnd.api+json' };
 /** A profile's attributes as Klaviyo names them. */
 export const profileAttributes = {
   email: z.email().optional(),
-  phone_number: z.string().regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number').optional().describe('E.164 phone number'),
+  phone_number: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number')
+    .optional()
+    .describe('E.164 phone number'),
   external_id: z.string().max(255).optional().describe('Your id for the person'),
   first_name: z.string().max(255).optional(),
   last_name: z.string().max(255).optional(),

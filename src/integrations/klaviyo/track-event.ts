@@ -6,7 +6,11 @@ const input = z
   .object({
     metric: z.string().min(1).max(128).describe('Metric (event) name, e.g. "Call Completed"'),
     email: z.email().optional().describe('The profile, by email'),
-    phone_number: z.string().regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number').optional().describe('The profile, by phone'),
+    phone_number: z
+      .string()
+      .regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number')
+      .optional()
+      .describe('The profile, by phone'),
     properties: z.record(z.string().min(1), z.unknown()).default({}).describe('Event properties'),
     value: z.number().optional().describe('A monetary value of the event'),
     time: z.iso.datetime({ offset: true }).optional().describe('When it happened (ISO 8601); now when omitted'),

@@ -9,7 +9,11 @@ import upsertMember from './upsert-member';
 export function mailchimpBaseUrl(conn: Connection): string {
   const dc = conn.settings.dc ?? (conn.kind === 'api_key' ? /-([a-z]+\d+)$/.exec(conn.secrets.api_key ?? '')?.[1] : undefined);
   if (!dc || !/^[a-z]+\d+$/.test(dc)) {
-    throw new VendorError('connection_incomplete', 'the mailchimp connection needs its data centre (settings.dc, or an API key ending in -us6 etc.); reconnect the integration', false);
+    throw new VendorError(
+      'connection_incomplete',
+      'the mailchimp connection needs its data centre (settings.dc, or an API key ending in -us6 etc.); reconnect the integration',
+      false,
+    );
   }
   return `https://${dc}.api.mailchimp.com`;
 }
@@ -21,7 +25,9 @@ export default defineIntegration({
   auth: {
     kinds: ['api_key', 'oauth2'],
     oauth2: { tokenUrl: 'https://login.mailchimp.com/oauth2/token' },
-    apply: (conn) => ({ headers: { authorization: conn.kind === 'oauth2' ? `Bearer ${bearerToken(conn)}` : basicAuthorization('switchboard', requiredSecret(conn, 'api_key')) } }),
+    apply: (conn) => ({
+      headers: { authorization: conn.kind === 'oauth2' ? `Bearer ${bearerToken(conn)}` : basicAuthorization('switchboard', requiredSecret(conn, 'api_key')) },
+    }),
   },
   baseUrl: mailchimpBaseUrl,
   actions: [upsertMember, addTags, addNote],

@@ -10,7 +10,10 @@ const input = z
     email_address: z.email(),
     status_if_new: status.default('subscribed').describe('Status when the address is new'),
     status: status.optional().describe('Status to set when the address already exists'),
-    merge_fields: z.record(z.string().regex(/^[A-Z0-9_]{1,10}$/, 'a merge tag (FNAME)'), z.union([z.string(), z.number()])).optional().describe('Merge fields by tag: FNAME, LNAME, PHONE, custom tags'),
+    merge_fields: z
+      .record(z.string().regex(/^[A-Z0-9_]{1,10}$/, 'a merge tag (FNAME)'), z.union([z.string(), z.number()]))
+      .optional()
+      .describe('Merge fields by tag: FNAME, LNAME, PHONE, custom tags'),
     tags: z.array(z.string().min(1).max(100)).max(50).optional().describe('Tags for a new member'),
     language: z.string().max(10).optional(),
   })

@@ -16,7 +16,11 @@ const input = z
     variables: z.record(z.string(), z.unknown()).optional().describe('Template variables (sent as t:variables)'),
     tags: z.array(z.string().min(1).max(128)).max(10).optional(),
     replyTo: z.string().min(3).max(320).optional(),
-    domain: z.string().regex(/^[a-z0-9.-]+$/i).optional().describe('Sending domain; defaults to the connection\'s domain setting'),
+    domain: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/i)
+      .optional()
+      .describe("Sending domain; defaults to the connection's domain setting"),
   })
   .strict()
   .refine((p) => p.text || p.html || p.template, { message: 'give text, html or template', path: ['text'] });
@@ -41,7 +45,7 @@ export default defineAction({
   docs: 'https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/messages/post-v3--domain-name--messages',
   async run(p, { http, connection }) {
     const domain = p.domain ?? connection.settings.domain;
-    if (!domain) throw new VendorError('vendor_rejected', 'no sending domain: set the mailgun connection\'s domain setting or give domain', false);
+    if (!domain) throw new VendorError('vendor_rejected', "no sending domain: set the mailgun connection's domain setting or give domain", false);
     const fields: Array<[string, string]> = [['from', p.from], ...p.to.map((t): [string, string] => ['to', t]), ['subject', p.subject]];
     for (const c of p.cc ?? []) fields.push(['cc', c]);
     for (const b of p.bcc ?? []) fields.push(['bcc', b]);
@@ -52,7 +56,12 @@ export default defineAction({
     for (const t of p.tags ?? []) fields.push(['o:tag', t]);
     if (p.replyTo) fields.push(['h:Reply-To', p.replyTo]);
     const { body, contentType } = await multipart(fields);
-    const res = await http.request<{ id: string; message: string }>({ method: 'POST', path: `/v3/${encodeURIComponent(domain)}/messages`, body, headers: { 'content-type': contentType } });
+    const res = await http.request<{ id: string; message: string }>({
+      method: 'POST',
+      path: `/v3/${encodeURIComponent(domain)}/messages`,
+      body,
+      headers: { 'content-type': contentType },
+    });
     return { id: res.body.id, message: res.body.message };
   },
 });

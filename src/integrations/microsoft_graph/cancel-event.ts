@@ -22,7 +22,11 @@ export default defineAction({
   idempotent: true,
   docs: 'https://learn.microsoft.com/en-us/graph/api/event-cancel?view=graph-rest-1.0',
   async run(p, { http }) {
-    await http.request({ method: 'POST', path: `${mailboxPath(p.mailbox)}/events/${encodeURIComponent(p.eventId)}/cancel`, json: p.comment ? { comment: p.comment } : {} });
+    await http.request({
+      method: 'POST',
+      path: `${mailboxPath(p.mailbox)}/events/${encodeURIComponent(p.eventId)}/cancel`,
+      json: p.comment ? { comment: p.comment } : {},
+    });
     return { id: p.eventId, cancelled: true as const };
   },
 });

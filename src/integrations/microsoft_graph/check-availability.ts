@@ -37,7 +37,10 @@ export default defineAction({
   docs: 'https://learn.microsoft.com/en-us/graph/api/calendar-getschedule?view=graph-rest-1.0',
   async run(p, { http, connection }) {
     const schedules = p.schedules ?? [p.mailbox ?? connection.settings.email].filter((s): s is string => !!s);
-    if (!schedules.length) throw new ActionInputError('invalid_params', 'give schedules (or mailbox): the connection has no email setting', ['schedules: required when the connection has no email setting']);
+    if (!schedules.length)
+      throw new ActionInputError('invalid_params', 'give schedules (or mailbox): the connection has no email setting', [
+        'schedules: required when the connection has no email setting',
+      ]);
     const res = await http.request<{ value?: Schedule[] }>({
       method: 'POST',
       path: `${mailboxPath(p.mailbox)}/calendar/getSchedule`,
@@ -46,7 +49,9 @@ export default defineAction({
     });
     const blocking = new Set(['busy', 'oof', 'workingelsewhere', ...(p.tentativeIsBusy ? ['tentative'] : [])]);
     const busy = (res.body.value ?? []).flatMap((s) =>
-      (s.scheduleItems ?? []).filter((i) => blocking.has(i.status.toLowerCase())).map((i) => ({ schedule: s.scheduleId, status: i.status, start: instantOf(i.start.dateTime), end: instantOf(i.end.dateTime) })),
+      (s.scheduleItems ?? [])
+        .filter((i) => blocking.has(i.status.toLowerCase()))
+        .map((i) => ({ schedule: s.scheduleId, status: i.status, start: instantOf(i.start.dateTime), end: instantOf(i.end.dateTime) })),
     );
     return { free: busy.length === 0, busy };
   },

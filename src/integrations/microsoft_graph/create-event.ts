@@ -14,9 +14,17 @@ const input = z
     body: z.string().max(32_000).optional().describe('Event description'),
     contentType: z.enum(['Text', 'HTML']).default('Text'),
     location: z.string().max(255).optional(),
-    attendees: z.array(z.object({ email: z.email(), name: z.string().max(255).optional(), type: z.enum(['required', 'optional']).default('required') }).strict()).max(500).optional(),
+    attendees: z
+      .array(z.object({ email: z.email(), name: z.string().max(255).optional(), type: z.enum(['required', 'optional']).default('required') }).strict())
+      .max(500)
+      .optional(),
     isOnlineMeeting: z.boolean().optional().describe('Create a Teams meeting link for the event'),
-    calendarId: z.string().min(1).regex(/^[^/?#\s]+$/).optional().describe('Calendar id; defaults to the default calendar'),
+    calendarId: z
+      .string()
+      .min(1)
+      .regex(/^[^/?#\s]+$/)
+      .optional()
+      .describe('Calendar id; defaults to the default calendar'),
     mailbox,
   })
   .strict()
@@ -40,7 +48,9 @@ export default defineAction({
       transactionId: idempotencyKey,
       ...(p.body ? { body: { contentType: p.contentType, content: p.body } } : {}),
       ...(p.location ? { location: { displayName: p.location } } : {}),
-      ...(p.attendees ? { attendees: p.attendees.map((a) => ({ emailAddress: { address: a.email, ...(a.name ? { name: a.name } : {}) }, type: a.type })) } : {}),
+      ...(p.attendees
+        ? { attendees: p.attendees.map((a) => ({ emailAddress: { address: a.email, ...(a.name ? { name: a.name } : {}) }, type: a.type })) }
+        : {}),
       ...(p.isOnlineMeeting ? { isOnlineMeeting: true, onlineMeetingProvider: 'teamsForBusiness' } : {}),
     };
     const path = `${mailboxPath(p.mailbox)}${p.calendarId ? `/calendars/${encodeURIComponent(p.calendarId)}` : ''}/events`;

@@ -4,7 +4,12 @@ import { z } from 'zod';
 export const wallClock = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/, 'a local date-time without offset, e.g. 2026-12-01T10:00:00');
 
 /** An Outlook event id (base64url-like, as Graph issues them). */
-export const eventId = z.string().min(1).max(512).regex(/^[A-Za-z0-9_=+-]+$/, 'an Outlook event id').describe('The id create_event returned');
+export const eventId = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[A-Za-z0-9_=+-]+$/, 'an Outlook event id')
+  .describe('The id create_event returned');
 
 /** A Graph date-time with its zone. */
 export interface GraphTime {

@@ -9,9 +9,14 @@ const input = z
   .object({
     from: instant.describe('Start of the search window'),
     to: instant.describe('End of the search window (at most 62 days after from)'),
-    durationMinutes: z.number().int().min(5).max(8 * 60).default(30),
+    durationMinutes: z
+      .number()
+      .int()
+      .min(5)
+      .max(8 * 60)
+      .default(30),
     stepMinutes: z.number().int().min(5).max(240).default(15).describe('Slots start on this grid from the window start'),
-    schedules: z.array(z.email()).min(1).max(20).optional().describe('Whose availability to combine (mailbox addresses); defaults to the mailbox\'s own'),
+    schedules: z.array(z.email()).min(1).max(20).optional().describe("Whose availability to combine (mailbox addresses); defaults to the mailbox's own"),
     maxSlots: z.number().int().min(1).max(50).default(5),
     tentativeIsBusy: z.boolean().default(true),
     mailbox,
@@ -43,12 +48,20 @@ export default defineAction({
     const from = Date.parse(p.from);
     const to = Date.parse(p.to);
     const schedules = p.schedules ?? [p.mailbox ?? connection.settings.email].filter((s): s is string => !!s);
-    if (!schedules.length) throw new ActionInputError('invalid_params', 'give schedules (or mailbox): the connection has no email setting', ['schedules: required when the connection has no email setting']);
+    if (!schedules.length)
+      throw new ActionInputError('invalid_params', 'give schedules (or mailbox): the connection has no email setting', [
+        'schedules: required when the connection has no email setting',
+      ]);
     const res = await http.request<{ value?: Array<{ scheduleItems?: ScheduleItem[] }> }>({
       method: 'POST',
       path: `${mailboxPath(p.mailbox)}/calendar/getSchedule`,
       headers: { Prefer: 'outlook.timezone="UTC"' },
-      json: { schedules, startTime: { dateTime: utcWallClock(from), timeZone: 'UTC' }, endTime: { dateTime: utcWallClock(to), timeZone: 'UTC' }, availabilityViewInterval: Math.min(p.stepMinutes, 60) },
+      json: {
+        schedules,
+        startTime: { dateTime: utcWallClock(from), timeZone: 'UTC' },
+        endTime: { dateTime: utcWallClock(to), timeZone: 'UTC' },
+        availabilityViewInterval: Math.min(p.stepMinutes, 60),
+      },
     });
     const blocking = new Set(['busy', 'oof', ...(p.tentativeIsBusy ? ['tentative'] : [])]);
     // Times come back in UTC (the Prefer header) as wall clocks without an offset.

@@ -12,7 +12,10 @@ import sendEmail from './send-email';
 export default defineIntegration({
   key: 'microsoft_graph',
   name: 'Microsoft Outlook (Graph)',
-  auth: bearerAuth(['oauth2'], { tokenUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/token', scopes: ['offline_access', 'Mail.Send', 'Calendars.ReadWrite'] }),
+  auth: bearerAuth(['oauth2'], {
+    tokenUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+    scopes: ['offline_access', 'Mail.Send', 'Calendars.ReadWrite'],
+  }),
   baseUrl: 'https://graph.microsoft.com/v1.0',
   actions: [sendEmail, createEvent, findFreeSlots, checkAvailability, listEvents, rescheduleEvent, cancelEvent],
 });

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** A Graph id segment (team, channel, chat, message ids hold `:`, `@` and `.` but never `/`). */
-export const graphId = z.string().min(1).max(256).regex(/^[^/?#\s]+$/);
+export const graphId = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^/?#\s]+$/);
 
 /** The message body params shared by channel and chat messages. */
 export const messageFields = {

@@ -14,7 +14,11 @@ export default defineAction({
   idempotent: false,
   docs: 'https://learn.microsoft.com/en-us/graph/api/chat-post-messages?view=graph-rest-1.0',
   async run(p, { http }) {
-    const res = await http.request<{ id: string; webUrl?: string | null }>({ method: 'POST', path: `/chats/${encodeURIComponent(p.chatId)}/messages`, json: chatMessage(p) });
+    const res = await http.request<{ id: string; webUrl?: string | null }>({
+      method: 'POST',
+      path: `/chats/${encodeURIComponent(p.chatId)}/messages`,
+      json: chatMessage(p),
+    });
     return { id: res.body.id, webUrl: res.body.webUrl ?? null };
   },
 });

@@ -11,7 +11,10 @@ const input = z
     pinned_to_person_flag: z.boolean().optional(),
   })
   .strict()
-  .refine((p) => p.person_id ?? p.deal_id ?? p.org_id ?? p.lead_id, { message: 'attach the note to a person_id, deal_id, org_id or lead_id', path: ['person_id'] });
+  .refine((p) => p.person_id ?? p.deal_id ?? p.org_id ?? p.lead_id, {
+    message: 'attach the note to a person_id, deal_id, org_id or lead_id',
+    path: ['person_id'],
+  });
 
 const output = z.object({ id: z.number() });
 

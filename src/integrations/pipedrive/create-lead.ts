@@ -8,7 +8,10 @@ const input = z
     organization_id: z.number().int().positive().optional(),
     owner_id: z.number().int().positive().optional(),
     label_ids: z.array(z.uuid()).optional().describe('Lead label ids (UUIDs)'),
-    value: z.object({ amount: z.number().min(0), currency: z.string().length(3) }).strict().optional(),
+    value: z
+      .object({ amount: z.number().min(0), currency: z.string().length(3) })
+      .strict()
+      .optional(),
     expected_close_date: z.iso.date().optional(),
   })
   .strict()

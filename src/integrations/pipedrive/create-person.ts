@@ -9,7 +9,10 @@ const input = z
     org_id: z.number().int().positive().optional().describe('Organization id'),
     owner_id: z.number().int().positive().optional().describe('Owning user id'),
     label_ids: z.array(z.number().int().positive()).optional(),
-    custom_fields: z.record(z.string().regex(/^[0-9a-f]{40}$/, 'a 40-character field key'), z.unknown()).optional().describe('Custom field values by field key (the 40-character hash)'),
+    custom_fields: z
+      .record(z.string().regex(/^[0-9a-f]{40}$/, 'a 40-character field key'), z.unknown())
+      .optional()
+      .describe('Custom field values by field key (the 40-character hash)'),
   })
   .strict();
 
@@ -26,7 +29,15 @@ export default defineAction({
   idempotent: false,
   docs: 'https://developers.pipedrive.com/docs/api/v1/Persons#addPerson',
   async run(p, { http }) {
-    const json = { name: p.name, emails: list(p.emails), phones: list(p.phones), org_id: p.org_id, owner_id: p.owner_id, label_ids: p.label_ids, custom_fields: p.custom_fields };
+    const json = {
+      name: p.name,
+      emails: list(p.emails),
+      phones: list(p.phones),
+      org_id: p.org_id,
+      owner_id: p.owner_id,
+      label_ids: p.label_ids,
+      custom_fields: p.custom_fields,
+    };
     const res = await http.request<{ data: { id: number } }>({ method: 'POST', path: '/api/v2/persons', json });
     return { id: res.body.data.id };
   },

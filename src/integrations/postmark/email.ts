@@ -15,7 +15,16 @@ export const envelope = {
 };
 
 /** Postmark's PascalCase envelope fields. */
-export function envelopeFields(p: { from: string; to: string[]; cc?: string[]; bcc?: string[]; replyTo?: string; tag?: string; messageStream?: string; metadata?: Record<string, string> }): Record<string, unknown> {
+export function envelopeFields(p: {
+  from: string;
+  to: string[];
+  cc?: string[];
+  bcc?: string[];
+  replyTo?: string;
+  tag?: string;
+  messageStream?: string;
+  metadata?: Record<string, string>;
+}): Record<string, unknown> {
   return {
     From: p.from,
     To: p.to.join(', '),

@@ -7,10 +7,13 @@ const input = z
     ...envelope,
     templateId: z.number().int().positive().optional().describe('Template id'),
     templateAlias: z.string().min(1).max(255).optional().describe('Template alias (instead of templateId)'),
-    model: z.record(z.string(), z.unknown()).default({}).describe('Values for the template\'s variables'),
+    model: z.record(z.string(), z.unknown()).default({}).describe("Values for the template's variables"),
   })
   .strict()
-  .refine((p) => (p.templateId === undefined) !== (p.templateAlias === undefined), { message: 'give exactly one of templateId and templateAlias', path: ['templateId'] });
+  .refine((p) => (p.templateId === undefined) !== (p.templateAlias === undefined), {
+    message: 'give exactly one of templateId and templateAlias',
+    path: ['templateId'],
+  });
 
 /** Sends an email from a stored template (POST /email/withTemplate). */
 export default defineAction({
@@ -24,7 +27,11 @@ export default defineAction({
     const res = await http.request<{ MessageID: string; SubmittedAt: string; To: string }>({
       method: 'POST',
       path: '/email/withTemplate',
-      json: { ...envelopeFields(p), ...(p.templateId !== undefined ? { TemplateId: p.templateId } : { TemplateAlias: p.templateAlias }), TemplateModel: p.model },
+      json: {
+        ...envelopeFields(p),
+        ...(p.templateId !== undefined ? { TemplateId: p.templateId } : { TemplateAlias: p.templateAlias }),
+        TemplateModel: p.model,
+      },
     });
     return sent(res.body);
   },

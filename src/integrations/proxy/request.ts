@@ -9,9 +9,15 @@ const input = z
     bearerToken: z.string().min(1).optional(),
     basicUsername: z.string().optional(),
     basicPassword: z.string().optional(),
-    apiKeyHeader: z.string().regex(/^[A-Za-z0-9-]+$/).optional(),
+    apiKeyHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/)
+      .optional(),
     apiKey: z.string().min(1).optional(),
-    contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/).default('application/json'),
+    contentType: z
+      .string()
+      .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/)
+      .default('application/json'),
     responseType: z.enum(['json', 'text']).default('json'),
     enableHeaders: z.boolean().default(false),
     headers: z.array(z.object({ name: z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/), value: z.string() }).strict()).default([]),
@@ -21,10 +27,14 @@ const input = z
   })
   .strict()
   .superRefine((p, ctx) => {
-    if (p.authenticationSelect === 'bearer' && !p.bearerToken) ctx.addIssue({ code: 'custom', path: ['bearerToken'], message: 'required when authenticationSelect is bearer' });
-    if (p.authenticationSelect === 'basic' && p.basicUsername === undefined) ctx.addIssue({ code: 'custom', path: ['basicUsername'], message: 'required when authenticationSelect is basic' });
-    if (p.authenticationSelect === 'apiKey' && (!p.apiKeyHeader || !p.apiKey)) ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'apiKeyHeader and apiKey are required when authenticationSelect is apiKey' });
-    if (p.requestBody !== undefined && p.requestBodyJson !== undefined) ctx.addIssue({ code: 'custom', path: ['requestBody'], message: 'give requestBody or requestBodyJson, not both' });
+    if (p.authenticationSelect === 'bearer' && !p.bearerToken)
+      ctx.addIssue({ code: 'custom', path: ['bearerToken'], message: 'required when authenticationSelect is bearer' });
+    if (p.authenticationSelect === 'basic' && p.basicUsername === undefined)
+      ctx.addIssue({ code: 'custom', path: ['basicUsername'], message: 'required when authenticationSelect is basic' });
+    if (p.authenticationSelect === 'apiKey' && (!p.apiKeyHeader || !p.apiKey))
+      ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'apiKeyHeader and apiKey are required when authenticationSelect is apiKey' });
+    if (p.requestBody !== undefined && p.requestBodyJson !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['requestBody'], message: 'give requestBody or requestBodyJson, not both' });
   });
 
 const output = z.object({ status: z.number(), headers: z.record(z.string(), z.string()), body: z.unknown() });

@@ -4,7 +4,10 @@ import { SF_API, sfFields } from './api';
 
 const input = z
   .object({
-    object: z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'an API name').describe('sObject API name: Lead, Contact, Opportunity or a custom Object__c'),
+    object: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'an API name')
+      .describe('sObject API name: Lead, Contact, Opportunity or a custom Object__c'),
     id: z.string().regex(/^[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$/, 'a Salesforce record id'),
     fields: sfFields.refine((f) => Object.keys(f).length > 0, 'give at least one field').describe('Field values to write, by API name'),
   })

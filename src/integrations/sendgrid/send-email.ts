@@ -33,7 +33,12 @@ export default defineAction({
   docs: 'https://www.twilio.com/docs/sendgrid/api-reference/mail-send/mail-send',
   async run(p, { http }) {
     const content = [...(p.text ? [{ type: 'text/plain', value: p.text }] : []), ...(p.html ? [{ type: 'text/html', value: p.html }] : [])];
-    const personalization = { to: p.to, ...(p.cc ? { cc: p.cc } : {}), ...(p.bcc ? { bcc: p.bcc } : {}), ...(p.dynamicTemplateData ? { dynamic_template_data: p.dynamicTemplateData } : {}) };
+    const personalization = {
+      to: p.to,
+      ...(p.cc ? { cc: p.cc } : {}),
+      ...(p.bcc ? { bcc: p.bcc } : {}),
+      ...(p.dynamicTemplateData ? { dynamic_template_data: p.dynamicTemplateData } : {}),
+    };
     const res = await http.request({
       method: 'POST',
       path: '/v3/mail/send',

@@ -3,7 +3,7 @@ import { defineAction } from '../define';
 
 const input = z
   .object({
-    email: z.email().max(254).describe('The contact\'s email: it identifies the contact (created, or updated when it exists)'),
+    email: z.email().max(254).describe("The contact's email: it identifies the contact (created, or updated when it exists)"),
     first_name: z.string().max(50).optional(),
     last_name: z.string().max(50).optional(),
     phone_number: z.string().max(32).optional(),
@@ -32,7 +32,11 @@ export default defineAction({
     // The spec reserves params.customFields for call-data lookups, so the vendor's own custom fields are custom_fields.
     const { listIds, custom_fields: customFields, ...fields } = p;
     const contact = { ...fields, ...(customFields ? { custom_fields: customFields } : {}) };
-    const res = await http.request<{ job_id: string }>({ method: 'PUT', path: '/v3/marketing/contacts', json: { ...(listIds ? { list_ids: listIds } : {}), contacts: [contact] } });
+    const res = await http.request<{ job_id: string }>({
+      method: 'PUT',
+      path: '/v3/marketing/contacts',
+      json: { ...(listIds ? { list_ids: listIds } : {}), contacts: [contact] },
+    });
     return { jobId: res.body.job_id };
   },
 });

@@ -13,7 +13,8 @@ function errorInBody(res: VendorResponse): VendorError | undefined {
   const body = res.body as { ok?: boolean; error?: string } | undefined;
   if (!body || typeof body !== 'object' || body.ok !== false) return undefined;
   const code = body.error ?? 'unknown_error';
-  if (AUTH_ERRORS.has(code)) return new VendorError('vendor_auth_failed', `Slack refused the credentials (${code}); reconnect the integration`, false, res.status);
+  if (AUTH_ERRORS.has(code))
+    return new VendorError('vendor_auth_failed', `Slack refused the credentials (${code}); reconnect the integration`, false, res.status);
   return new VendorError('vendor_error_in_body', `Slack said ${code}`, RETRYABLE.has(code), res.status);
 }
 
@@ -21,7 +22,10 @@ function errorInBody(res: VendorResponse): VendorError | undefined {
 export default defineIntegration({
   key: 'slack',
   name: 'Slack',
-  auth: bearerAuth(['oauth2', 'api_key'], { tokenUrl: 'https://slack.com/api/oauth.v2.access', scopes: ['chat:write', 'users:read', 'users:read.email', 'channels:read'] }),
+  auth: bearerAuth(['oauth2', 'api_key'], {
+    tokenUrl: 'https://slack.com/api/oauth.v2.access',
+    scopes: ['chat:write', 'users:read', 'users:read.email', 'channels:read'],
+  }),
   baseUrl: 'https://slack.com/api',
   apiDescription: 'slack.json',
   errorInBody,

@@ -5,7 +5,10 @@ const input = z
   .object({
     channel: z.string().min(1).describe('Channel id (C…) or name'),
     text: z.string().min(1).max(40_000),
-    thread_ts: z.string().regex(/^\d+\.\d+$/).optional(),
+    thread_ts: z
+      .string()
+      .regex(/^\d+\.\d+$/)
+      .optional(),
     blocks: z.array(z.record(z.string(), z.unknown())).max(50).optional(),
     mrkdwn: z.boolean().optional(),
     unfurl_links: z.boolean().optional(),
@@ -25,7 +28,12 @@ export default defineAction({
   idempotent: false,
   docs: 'https://api.slack.com/methods/chat.postMessage',
   async run(p, { http }) {
-    const res = await http.request<{ channel: string; ts: string }>({ method: 'POST', path: '/chat.postMessage', json: p, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await http.request<{ channel: string; ts: string }>({
+      method: 'POST',
+      path: '/chat.postMessage',
+      json: p,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     return { channel: res.body.channel, ts: res.body.ts };
   },
 });

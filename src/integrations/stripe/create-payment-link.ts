@@ -5,11 +5,21 @@ import { createHeaders, metadata, metadataForm } from './form';
 const input = z
   .object({
     lineItems: z
-      .array(z.object({ price: z.string().regex(/^price_\w+$/).describe('Price id (price_…)'), quantity: z.number().int().min(1).max(999_999) }).strict())
+      .array(
+        z
+          .object({
+            price: z
+              .string()
+              .regex(/^price_\w+$/)
+              .describe('Price id (price_…)'),
+            quantity: z.number().int().min(1).max(999_999),
+          })
+          .strict(),
+      )
       .min(1)
       .max(20)
       .describe('What is sold (up to 20 line items)'),
-    redirectUrl: z.url().optional().describe('Where the buyer lands after paying (else Stripe\'s confirmation page)'),
+    redirectUrl: z.url().optional().describe("Where the buyer lands after paying (else Stripe's confirmation page)"),
     allowPromotionCodes: z.boolean().optional(),
     collectPhoneNumber: z.boolean().optional(),
     metadata,
@@ -39,7 +49,12 @@ export default defineAction({
     }
     if (p.allowPromotionCodes !== undefined) form.allow_promotion_codes = p.allowPromotionCodes;
     if (p.collectPhoneNumber !== undefined) form['phone_number_collection[enabled]'] = p.collectPhoneNumber;
-    const res = await http.request<{ id: string; url: string; active: boolean }>({ method: 'POST', path: '/v1/payment_links', headers: createHeaders(connection, idempotencyKey), form });
+    const res = await http.request<{ id: string; url: string; active: boolean }>({
+      method: 'POST',
+      path: '/v1/payment_links',
+      headers: createHeaders(connection, idempotencyKey),
+      form,
+    });
     return { id: res.body.id, url: res.body.url, active: res.body.active };
   },
 });

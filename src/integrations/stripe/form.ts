@@ -3,7 +3,14 @@ import type { Connection, QueryValue } from '../define';
 
 /** Stripe metadata: up to 50 keys (≤ 40 chars) with values ≤ 500 chars. */
 export const metadata = z
-  .record(z.string().min(1).max(40).regex(/^[^[\]]+$/), z.string().max(500))
+  .record(
+    z
+      .string()
+      .min(1)
+      .max(40)
+      .regex(/^[^[\]]+$/),
+    z.string().max(500),
+  )
   .refine((m) => Object.keys(m).length <= 50, { message: 'at most 50 metadata keys' })
   .optional()
   .describe('Key-value pairs stored on the object');

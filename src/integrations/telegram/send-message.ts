@@ -25,7 +25,8 @@ export default defineAction({
   docs: 'https://core.telegram.org/bots/api#sendmessage',
   async run(p, { http, connection }) {
     const token = connection.secrets.bot_token ?? connection.secrets.api_key;
-    if (!token || !/^\d+:[\w-]+$/.test(token)) throw new VendorError('vendor_auth_failed', 'the telegram connection needs a bot_token (123456:ABC…); reconnect the integration', false);
+    if (!token || !/^\d+:[\w-]+$/.test(token))
+      throw new VendorError('vendor_auth_failed', 'the telegram connection needs a bot_token (123456:ABC…); reconnect the integration', false);
     const { reply_to_message_id: replyTo, disable_link_preview: noPreview, ...rest } = p;
     const res = await http.request<{ ok: true; result: { message_id: number; chat: { id: number }; date: number } }>({
       method: 'POST',

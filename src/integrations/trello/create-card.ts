@@ -8,7 +8,10 @@ const input = z.object({
   name: z.string().min(1).max(16384).describe('Card title'),
   desc: z.string().max(16384).optional().describe('Card description (Markdown)'),
   due: z.iso.datetime({ offset: true }).optional().describe('Due date (ISO 8601)'),
-  pos: z.union([z.enum(['top', 'bottom']), z.number().positive()]).optional().describe('Position in the list: top, bottom or a number'),
+  pos: z
+    .union([z.enum(['top', 'bottom']), z.number().positive()])
+    .optional()
+    .describe('Position in the list: top, bottom or a number'),
   idLabels: z.array(trelloId).optional().describe('Label ids'),
   idMembers: z.array(trelloId).optional().describe('Member ids'),
 });

@@ -8,7 +8,12 @@ function basic(conn: Connection): string {
   const { api_key_sid: keySid, api_key_secret: keySecret, auth_token: authToken } = conn.secrets;
   const accountSid = conn.settings.account_sid ?? conn.secrets.account_sid;
   const pair = keySid && keySecret ? `${keySid}:${keySecret}` : accountSid && authToken ? `${accountSid}:${authToken}` : undefined;
-  if (!pair) throw new VendorError('vendor_auth_failed', 'the twilio connection needs account_sid and auth_token (or api_key_sid and api_key_secret); reconnect the integration', false);
+  if (!pair)
+    throw new VendorError(
+      'vendor_auth_failed',
+      'the twilio connection needs account_sid and auth_token (or api_key_sid and api_key_secret); reconnect the integration',
+      false,
+    );
   return `Basic ${Buffer.from(pair).toString('base64')}`;
 }
 

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { defineAction, VendorError } from '../define';
 
-const input = z.object({ sid: z.string().regex(/^(SM|MM)[0-9a-fA-F]{32}$/, 'a Message SID (SM… or MM…)').describe('The sid send_sms returned') }).strict();
+const input = z
+  .object({
+    sid: z
+      .string()
+      .regex(/^(SM|MM)[0-9a-fA-F]{32}$/, 'a Message SID (SM… or MM…)')
+      .describe('The sid send_sms returned'),
+  })
+  .strict();
 
 const output = z.object({
   sid: z.string(),

@@ -8,9 +8,16 @@ const input = z
   .object({
     to: number.describe('Recipient WhatsApp number (E.164)'),
     from: number.optional().describe('Your WhatsApp-enabled Twilio number (E.164); or give messagingServiceSid'),
-    messagingServiceSid: z.string().regex(/^MG[0-9a-fA-F]{32}$/).optional(),
+    messagingServiceSid: z
+      .string()
+      .regex(/^MG[0-9a-fA-F]{32}$/)
+      .optional(),
     body: z.string().min(1).max(1600).optional().describe('Free text: reaches the user only within 24 hours of their last message'),
-    contentSid: z.string().regex(/^HX[0-9a-fA-F]{32}$/).optional().describe('An approved content template (HX…), usable outside the 24-hour window'),
+    contentSid: z
+      .string()
+      .regex(/^HX[0-9a-fA-F]{32}$/)
+      .optional()
+      .describe('An approved content template (HX…), usable outside the 24-hour window'),
     contentVariables: z.record(z.string().regex(/^\w+$/), z.string().max(1024)).optional().describe('Template variables by placeholder ({"1": "Ada"})'),
     mediaUrl: z.array(z.url()).max(1).optional(),
     statusCallback: z.url().optional(),

@@ -22,7 +22,11 @@ export default defineAction({
   docs: 'https://developer.zendesk.com/api-reference/ticketing/tickets/tickets/#update-ticket',
   async run(p, { http }) {
     const ticket = { comment: { body: p.body, public: p.public }, ...(p.status ? { status: p.status } : {}) };
-    const res = await http.request<{ ticket: { id: number; status?: string } }>({ method: 'PUT', path: `/api/v2/tickets/${p.ticket_id}.json`, json: { ticket } });
+    const res = await http.request<{ ticket: { id: number; status?: string } }>({
+      method: 'PUT',
+      path: `/api/v2/tickets/${p.ticket_id}.json`,
+      json: { ticket },
+    });
     return { id: res.body.ticket.id, status: res.body.ticket.status };
   },
 });

@@ -6,7 +6,11 @@ const input = z
     subject: z.string().min(1).max(255),
     comment: z.string().min(1).max(65_000).describe('The first comment (the description)'),
     public: z.boolean().default(true).describe('Whether the requester sees the first comment'),
-    requester: z.object({ name: z.string().min(1).max(255).optional(), email: z.email() }).strict().optional().describe('Who the ticket is from (created when new)'),
+    requester: z
+      .object({ name: z.string().min(1).max(255).optional(), email: z.email() })
+      .strict()
+      .optional()
+      .describe('Who the ticket is from (created when new)'),
     requester_id: z.number().int().positive().optional(),
     priority: z.enum(['urgent', 'high', 'normal', 'low']).optional(),
     type: z.enum(['problem', 'incident', 'question', 'task']).optional(),
@@ -33,7 +37,12 @@ export default defineAction({
   async run({ comment, public: isPublic, custom_field_values: values, ...rest }, { http, idempotencyKey }) {
     const custom_fields = values ? Object.entries(values).map(([id, value]) => ({ id: Number(id), value })) : undefined;
     const ticket = { ...rest, comment: { body: comment, public: isPublic }, custom_fields };
-    const res = await http.request<{ ticket: { id: number; status?: string } }>({ method: 'POST', path: '/api/v2/tickets.json', json: { ticket }, headers: { 'idempotency-key': idempotencyKey } });
+    const res = await http.request<{ ticket: { id: number; status?: string } }>({
+      method: 'POST',
+      path: '/api/v2/tickets.json',
+      json: { ticket },
+      headers: { 'idempotency-key': idempotencyKey },
+    });
     return { id: res.body.ticket.id, status: res.body.ticket.status };
   },
 });

@@ -23,7 +23,11 @@ export default defineAction({
   idempotent: true,
   docs: 'https://developer.zendesk.com/api-reference/ticketing/users/users/#create-or-update-user',
   async run(user, { http }) {
-    const res = await http.request<{ user: { id: number } }>({ method: 'POST', path: '/api/v2/users/create_or_update.json', json: { user: { ...user, role: 'end-user' } } });
+    const res = await http.request<{ user: { id: number } }>({
+      method: 'POST',
+      path: '/api/v2/users/create_or_update.json',
+      json: { user: { ...user, role: 'end-user' } },
+    });
     return { id: res.body.user.id, created: res.status === 201 };
   },
 });

@@ -14,4 +14,7 @@ export interface ZohoWrite {
 }
 
 /** Whether Zoho's workflow rules should run on the write (`trigger`). */
-export const triggers = z.array(z.enum(['workflow', 'approval', 'blueprint', 'pathfinder', 'orchestration'])).default(['workflow']).describe('Automation to run on the write');
+export const triggers = z
+  .array(z.enum(['workflow', 'approval', 'blueprint', 'pathfinder', 'orchestration']))
+  .default(['workflow'])
+  .describe('Automation to run on the write');

@@ -14,11 +14,13 @@ export function zohoBaseUrl(conn: Connection): string {
   const apiDomain = conn.settings.api_domain?.replace(/\/+$/, '');
   if (apiDomain) {
     const dc = /^https:\/\/(?:www\.)?zohoapis\.([a-z.]+)$/.exec(apiDomain)?.[1];
-    if (!dc || !ZOHO_DCS.includes(dc)) throw new VendorError('connection_incomplete', `the zoho_crm connection's api_domain is not a Zoho API host; reconnect the integration`, false);
+    if (!dc || !ZOHO_DCS.includes(dc))
+      throw new VendorError('connection_incomplete', `the zoho_crm connection's api_domain is not a Zoho API host; reconnect the integration`, false);
     return apiDomain;
   }
   const dc = conn.settings.dc ?? 'com';
-  if (!ZOHO_DCS.includes(dc)) throw new VendorError('connection_incomplete', `the zoho_crm connection's dc must be one of ${ZOHO_DCS.join(', ')}; reconnect the integration`, false);
+  if (!ZOHO_DCS.includes(dc))
+    throw new VendorError('connection_incomplete', `the zoho_crm connection's dc must be one of ${ZOHO_DCS.join(', ')}; reconnect the integration`, false);
   return `https://www.zohoapis.${dc}`;
 }
 

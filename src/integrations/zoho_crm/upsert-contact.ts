@@ -11,7 +11,11 @@ const input = z
     Mobile: z.string().max(30).optional(),
     Description: z.string().max(32_000).optional(),
     fields: zohoFields.optional(),
-    duplicate_check_fields: z.array(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/)).min(1).default(['Email']).describe('Fields that identify an existing contact'),
+    duplicate_check_fields: z
+      .array(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/))
+      .min(1)
+      .default(['Email'])
+      .describe('Fields that identify an existing contact'),
     trigger: triggers,
   })
   .strict();

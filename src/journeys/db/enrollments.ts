@@ -42,10 +42,11 @@ export async function recordEnrollmentStart(
 
 /** Moves an active enrollment to a step (and the run that now carries it). */
 export async function setEnrollmentStep(db: Queryable, id: string, step: string, runId?: string): Promise<void> {
-  await db.query(
-    `UPDATE enrollments SET current_step = $2, run_id = COALESCE($3, run_id), updated_at = now() WHERE id = $1 AND status = 'active'`,
-    [id, step, runId ?? null],
-  );
+  await db.query(`UPDATE enrollments SET current_step = $2, run_id = COALESCE($3, run_id), updated_at = now() WHERE id = $1 AND status = 'active'`, [
+    id,
+    step,
+    runId ?? null,
+  ]);
 }
 
 /** Ends an active enrollment; a second call changes nothing (the first end wins). */
@@ -78,10 +79,10 @@ export async function failOrphanedEnrollments(db: Queryable, workspaceId: string
 
 /** A lead's enrollments, newest first. */
 export async function listLeadEnrollments(db: Queryable, workspaceId: string, leadId: string): Promise<EnrollmentRow[]> {
-  return db.query<EnrollmentRow>(
-    'SELECT * FROM enrollments WHERE workspace_id = $1 AND lead_id = $2 ORDER BY created_at DESC, id LIMIT 500',
-    [workspaceId, leadId],
-  );
+  return db.query<EnrollmentRow>('SELECT * FROM enrollments WHERE workspace_id = $1 AND lead_id = $2 ORDER BY created_at DESC, id LIMIT 500', [
+    workspaceId,
+    leadId,
+  ]);
 }
 
 /** The enrollment as the api shows it. */

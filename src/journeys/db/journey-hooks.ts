@@ -108,22 +108,39 @@ export async function settleJourneyHook(
 }
 
 /** The settled deliveries of one event, by hook. */
-export function hookDeliveriesOf(db: Queryable, workspaceId: string, eventId: string): Promise<{ hook_id: string; outcome: HookOutcome; http_status: number | null }[]> {
-  return db.query('SELECT hook_id, outcome, http_status FROM journey_hook_deliveries WHERE workspace_id = $1 AND event_id = $2 ORDER BY settled_at', [workspaceId, eventId]);
+export function hookDeliveriesOf(
+  db: Queryable,
+  workspaceId: string,
+  eventId: string,
+): Promise<{ hook_id: string; outcome: HookOutcome; http_status: number | null }[]> {
+  return db.query('SELECT hook_id, outcome, http_status FROM journey_hook_deliveries WHERE workspace_id = $1 AND event_id = $2 ORDER BY settled_at', [
+    workspaceId,
+    eventId,
+  ]);
 }
 
 /** How many hooks a journey's step has. */
 export async function journeyHookCount(db: Queryable, workspaceId: string, journeyId: string, stepId: string): Promise<number> {
-  const row = await db.one<{ n: number }>('SELECT count(*)::int AS n FROM journey_hooks WHERE workspace_id = $1 AND journey_id = $2 AND step_id = $3', [workspaceId, journeyId, stepId]);
+  const row = await db.one<{ n: number }>('SELECT count(*)::int AS n FROM journey_hooks WHERE workspace_id = $1 AND journey_id = $2 AND step_id = $3', [
+    workspaceId,
+    journeyId,
+    stepId,
+  ]);
   return row?.n ?? 0;
 }
 
 /** Keeps a trigger event's body; the first one saved wins (a retried step keeps the same body). */
-export async function saveTriggerEvent(db: Queryable, e: { eventId: string; workspaceId: string; journeyId: string; stepId: string; body: string }): Promise<void> {
-  await db.query(
-    'INSERT INTO journey_trigger_events (event_id, workspace_id, journey_id, step_id, body) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
-    [e.eventId, e.workspaceId, e.journeyId, e.stepId, e.body],
-  );
+export async function saveTriggerEvent(
+  db: Queryable,
+  e: { eventId: string; workspaceId: string; journeyId: string; stepId: string; body: string },
+): Promise<void> {
+  await db.query('INSERT INTO journey_trigger_events (event_id, workspace_id, journey_id, step_id, body) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+    e.eventId,
+    e.workspaceId,
+    e.journeyId,
+    e.stepId,
+    e.body,
+  ]);
 }
 
 /** A trigger event's body, as saved when the enrollment reached the step. */

@@ -33,18 +33,19 @@ export async function importJourney(
 
 /** One version's steps as stored, when the journey exists in the workspace. */
 export async function journeyVersionSteps(db: Queryable, workspaceId: string, journeyId: string, version: number): Promise<unknown> {
-  const row = await db.one<{ steps: unknown }>(
-    'SELECT steps FROM journey_versions WHERE workspace_id = $2 AND journey_id = $1 AND version = $3',
-    [journeyId, workspaceId, version],
-  );
+  const row = await db.one<{ steps: unknown }>('SELECT steps FROM journey_versions WHERE workspace_id = $2 AND journey_id = $1 AND version = $3', [
+    journeyId,
+    workspaceId,
+    version,
+  ]);
   return row?.steps;
 }
 
 /** The number of a journey's newest version, when the journey exists in the workspace. */
 export async function latestJourneyVersion(db: Queryable, workspaceId: string, journeyId: string): Promise<number | undefined> {
-  const row = await db.one<{ version: number | null }>(
-    'SELECT max(version) AS version FROM journey_versions WHERE workspace_id = $2 AND journey_id = $1',
-    [journeyId, workspaceId],
-  );
+  const row = await db.one<{ version: number | null }>('SELECT max(version) AS version FROM journey_versions WHERE workspace_id = $2 AND journey_id = $1', [
+    journeyId,
+    workspaceId,
+  ]);
   return row?.version ?? undefined;
 }

@@ -10,11 +10,13 @@ const Uuid = { type: 'string', format: 'uuid' };
  * when it is used: POST enrolls a lead on file as it is); the document says both up front.
  */
 export const SendBody = documentAs(
-  z.object({
-    workflow_id: z.string().min(1).max(100),
-    record: z.record(z.string(), z.unknown()).optional(),
-    lead_id: z.string().max(100).optional(),
-  }).describe('Exactly one of record and lead_id'),
+  z
+    .object({
+      workflow_id: z.string().min(1).max(100),
+      record: z.record(z.string(), z.unknown()).optional(),
+      lead_id: z.string().max(100).optional(),
+    })
+    .describe('Exactly one of record and lead_id'),
   {
     type: 'object',
     properties: {

@@ -69,7 +69,12 @@ async function send(input: SendInput, update: boolean) {
   if ((record === undefined) === (lead_id === undefined)) throw badRequest('record, lead_id: provide exactly one of them');
   const journey = await latestJourney(db, ws, workflow_id, input.deps.journeyVersions);
   const { lead, ignored } = lead_id !== undefined ? { lead: await byId(db, ws, lead_id), ignored: [] } : await byRecord(db, ws, record!, update);
-  const assigned = await startEnrollment({ client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX, log: input.ctx.state.log }, ws, lead.id, journey);
+  const assigned = await startEnrollment(
+    { client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX, log: input.ctx.state.log },
+    ws,
+    lead.id,
+    journey,
+  );
   return {
     status: 'success' as const,
     lead_id: lead.id,

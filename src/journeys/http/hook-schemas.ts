@@ -18,7 +18,7 @@ export const WebhookUrlField = z
   .regex(/^https?:\/\//i, 'an http(s) URL')
   .regex(new RegExp(NO_NUL_PATTERN), 'no NUL characters')
   .meta({ format: 'uri' })
-  .describe('http(s) URL the step\'s data is POSTed to; it must be public (or in SSRF_ALLOWLIST)');
+  .describe("http(s) URL the step's data is POSTed to; it must be public (or in SSRF_ALLOWLIST)");
 const Platform = z
   .string()
   .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letters, digits, _ . - only (1-40 characters)')
@@ -27,8 +27,11 @@ const Platform = z
 
 /** Body credentials of the live platform's no-code routes (when no Bearer token is sent). */
 export const credentials = {
-  user: documentAs(z.email().max(254).optional().describe('A user\'s email (as for POST /api/auth/login), when no Bearer token is sent'), { ...EMAIL_JSON, maxLength: 254 }),
-  password: z.string().min(1).max(1024).optional().describe('That user\'s password'),
+  user: documentAs(z.email().max(254).optional().describe("A user's email (as for POST /api/auth/login), when no Bearer token is sent"), {
+    ...EMAIL_JSON,
+    maxLength: 254,
+  }),
+  password: z.string().min(1).max(1024).optional().describe("That user's password"),
 };
 
 /** Subscribe fields (both hosts). */
@@ -49,7 +52,9 @@ export const ListedHook = Hook.extend({
   last_delivery: z
     .object({
       event_id: z.string(),
-      outcome: z.enum(['delivered', 'rejected', 'blocked', 'failed']).describe('delivered (2xx); rejected (another 4xx); blocked (a private address); failed (retries used up)'),
+      outcome: z
+        .enum(['delivered', 'rejected', 'blocked', 'failed'])
+        .describe('delivered (2xx); rejected (another 4xx); blocked (a private address); failed (retries used up)'),
       http_status: z.int().nullable(),
       detail: z.string().nullable().describe('Why it was not delivered'),
       settled_at: z.iso.datetime(),
@@ -75,7 +80,7 @@ export const Unsubscribed = z.object({ status: z.literal('success'), hook_ids: z
 /** Documentation of a trigger delivery (both hosts). */
 export const TRIGGER_DELIVERY =
   'When an enrollment reaches the step, its data is POSTed as JSON `{id, event_id, type:"journey.trigger", created_at, account_id, accountId, ' +
-  'journey_id, step_id, step_name, enrollment_id, lead_id, lead, call}` (account_id and accountId are the workspace id; call is the lead\'s last call or null), ' +
+  "journey_id, step_id, step_name, enrollment_id, lead_id, lead, call}` (account_id and accountId are the workspace id; call is the lead's last call or null), " +
   'signed like the journey webhooks (`switchboard-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the workspace\'s ' +
   'webhook secret) with `switchboard-event-id`, the same on every retry. 5xx, 408, 429 and network errors are retried with backoff for about 37 minutes, ' +
   'then recorded as failed; any other 4xx is final. The journey never waits for a subscriber.';

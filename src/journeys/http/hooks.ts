@@ -30,11 +30,25 @@ export const SUBSCRIBE_RESPONSES = {
 };
 
 /** A subscribe body for the document. */
-export const SUBSCRIBE_EXAMPLE = { journey_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47', automation_node_id: 'handoff', webhook_url: 'https://hooks.example.com/journey', platform: 'n8n' };
+export const SUBSCRIBE_EXAMPLE = {
+  journey_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47',
+  automation_node_id: 'handoff',
+  webhook_url: 'https://hooks.example.com/journey',
+  platform: 'n8n',
+};
 
 /** Subscribes the body's URL to the journey's trigger step in the workspace; the same step and URL give the same hook. */
-export async function subscribe(deps: Parameters<typeof subscribeToTrigger>[0], workspaceId: string, b: { journey_id: string; automation_node_id: string; webhook_url: string; platform?: string }) {
-  const { hook } = await subscribeToTrigger(deps, workspaceId, { journeyId: b.journey_id, stepId: b.automation_node_id, url: b.webhook_url, platform: b.platform ?? 'api' });
+export async function subscribe(
+  deps: Parameters<typeof subscribeToTrigger>[0],
+  workspaceId: string,
+  b: { journey_id: string; automation_node_id: string; webhook_url: string; platform?: string },
+) {
+  const { hook } = await subscribeToTrigger(deps, workspaceId, {
+    journeyId: b.journey_id,
+    stepId: b.automation_node_id,
+    url: b.webhook_url,
+    platform: b.platform ?? 'api',
+  });
   return { status: 'success' as const, hook_id: hook.id, hook: presentHook(hook) };
 }
 
@@ -59,14 +73,17 @@ export const listHooksRoute = defineRoute({
   path: '/v1/hooks',
   tag: TAG,
   summary: 'List REST hooks',
-  description: 'Newest first, each with the latest event it settled (a subscriber that failed for good shows here); pass next_cursor as cursor for the next page.',
+  description:
+    'Newest first, each with the latest event it settled (a subscriber that failed for good shows here); pass next_cursor as cursor for the next page.',
   auth: 'apiKey',
   query: ListHooksQuery,
   example: { query: { limit: 20, cursor: encodeCursor({ at: '2026-06-01T12:00:00.000000Z', id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' }) } },
   responses: { 200: { description: 'A page of hooks', schema: HookPage }, 400: { description: 'A malformed limit or cursor' } },
   async handler(input) {
     const ws = workspaceOf(input);
-    const { page, next_cursor } = await keysetPage(input.query, (limit, after) => listJourneyHooks(input.deps.db, ws, limit, after && { at: after.createdAt, id: after.id }));
+    const { page, next_cursor } = await keysetPage(input.query, (limit, after) =>
+      listJourneyHooks(input.deps.db, ws, limit, after && { at: after.createdAt, id: after.id }),
+    );
     const hooks = page.map((h) => ({
       ...presentHook(h),
       last_delivery: h.last_delivery && { ...h.last_delivery, settled_at: new Date(h.last_delivery.settled_at).toISOString() },

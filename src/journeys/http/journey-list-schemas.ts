@@ -31,7 +31,7 @@ export const JourneyDetail = z.object({
   status: z.literal('success'),
   journey: z.object({
     ...summaryShape,
-    steps: z.array(StepOut).describe('The current version\'s steps, in order'),
+    steps: z.array(StepOut).describe("The current version's steps, in order"),
     versions: z
       .array(z.object({ version: z.int(), created_at: z.iso.datetime(), steps: z.int().describe('Number of steps') }))
       .describe('Every version, newest first'),

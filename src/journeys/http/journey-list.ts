@@ -24,7 +24,7 @@ export const listJourneysRoute = defineRoute({
   path: '/v1/journeys',
   tag: TAG,
   summary: 'List journeys',
-  description: 'Newest first by creation time, with each journey\'s current version and active enrollments; pass next_cursor as cursor for the next page.',
+  description: "Newest first by creation time, with each journey's current version and active enrollments; pass next_cursor as cursor for the next page.",
   auth: 'apiKey',
   query: ListJourneysQuery,
   example: { query: { limit: 20, cursor: encodeCursor({ at: '2026-06-01T12:00:00.000000Z', id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' }) } },

@@ -44,7 +44,7 @@ export const unenrollLead = defineRoute({
   tag: 'Journeys',
   summary: 'Remove a lead from a journey',
   description:
-    'Stops the lead\'s open run of the journey wherever it is (also in the middle of a wait); its enrollment ends with status ' +
+    "Stops the lead's open run of the journey wherever it is (also in the middle of a wait); its enrollment ends with status " +
     'unenrolled and the reason as detail. Answers once the run has stopped and the enrollment is recorded as ended. The lead can ' +
     'be enrolled again later. A lead with no open run → 404.',
   auth: 'apiKey',

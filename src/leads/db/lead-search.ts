@@ -55,7 +55,8 @@ export async function searchLeads(db: Queryable, workspaceId: string, filters: L
   const others = Number(Boolean(tags)) + Number(Boolean(filters.updatedSince)) + Number(filters.q !== undefined);
   const exactTags = tags && (tags.length === 1 || filters.tagMatch === 'any');
   const shortQ = filters.q !== undefined && [...filters.q].length <= PREFIX_BUCKETS;
-  if (others === 1 && (exactTags || shortQ)) return tags ? walkTags(db, workspaceId, { ...filters, tags }, limit, after) : walkPrefix(db, workspaceId, filters, limit, after);
+  if (others === 1 && (exactTags || shortQ))
+    return tags ? walkTags(db, workspaceId, { ...filters, tags }, limit, after) : walkPrefix(db, workspaceId, filters, limit, after);
   const candidates = await rareMatches(db, workspaceId, filters, 4 * limit);
   if (candidates) return pageOf(db, workspaceId, filters, candidates, limit, after);
   if (filters.q !== undefined) return walkPrefix(db, workspaceId, filters, limit, after);
@@ -109,7 +110,13 @@ function pageOf(db: Queryable, workspaceId: string, filters: LeadFilters, ids: s
  * Tags walked in page order through lead_tags (workspace, tag, created_at, lead_id), joined to the lead for the other
  * filters: all = the first tag's walk (the lead row must carry the others), any = one walk per tag, merged.
  */
-async function walkTags(db: Queryable, workspaceId: string, filters: LeadFilters & { tags: string[] }, limit: number, after?: LeadPosition): Promise<LeadListRow[]> {
+async function walkTags(
+  db: Queryable,
+  workspaceId: string,
+  filters: LeadFilters & { tags: string[] },
+  limit: number,
+  after?: LeadPosition,
+): Promise<LeadListRow[]> {
   const p = new Params();
   const lim = p.add(limit);
   const walk = (tag: string, rest: LeadFilters) => {

@@ -11,7 +11,7 @@ export const defineCustomFields = defineRoute({
   tag: TAG,
   summary: 'Define custom lead fields',
   description:
-    'Adds the listed fields to the workspace\'s custom lead fields, or relabels them; fields not listed stay defined. ' +
+    "Adds the listed fields to the workspace's custom lead fields, or relabels them; fields not listed stay defined. " +
     'Lead fields beyond the standard ones are stored only when defined here.',
   auth: 'apiKey',
   body: DefineCustomFieldsBody,

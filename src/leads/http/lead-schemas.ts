@@ -9,22 +9,21 @@ const orRequired = (message: string) => ({ error: (issue: { input?: unknown }) =
 export const LeadId = z.guid(orRequired('must be a UUID')).describe('Lead UUID');
 const PHONE_DESCRIPTION =
   "Phone number. Documented form: a US number as E.164 digits, with '+' or, in workspaces of a +1 region (the default, US), " +
-  "without (17145551234). The api also reads other " +
+  'without (17145551234). The api also reads other ' +
   "countries and common written forms (+1 (714) 555-1234, 714-555-1234); a number without country code is read in the workspace's " +
   "default region. Stored as E.164 digits without '+'";
 const PHONE_JSON = { type: 'string', pattern: PHONE_PATTERN, examples: ['17145551234'] };
 const Phone = documentAs(z.string().max(64).describe(PHONE_DESCRIPTION), PHONE_JSON);
 /** In a body some clients send the phone as a JSON number; it is read as its digits. */
-const BodyPhone = documentAs(
-  z.union([Phone, z.int().positive().transform(String)], orRequired('must be a string')).describe(PHONE_DESCRIPTION),
-  PHONE_JSON,
-);
+const BodyPhone = documentAs(z.union([Phone, z.int().positive().transform(String)], orRequired('must be a string')).describe(PHONE_DESCRIPTION), PHONE_JSON);
 const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
 const CustomValues = documentAs(
-  z.unknown().describe(
-    'Any further field: kept as a custom field when the workspace defines its key, otherwise listed in ignored_fields. A value is ' +
-      'a string, number, boolean or null, or arrays and objects of them nested at most 4 deep; no NUL characters in strings or keys',
-  ),
+  z
+    .unknown()
+    .describe(
+      'Any further field: kept as a custom field when the workspace defines its key, otherwise listed in ignored_fields. A value is ' +
+        'a string, number, boolean or null, or arrays and objects of them nested at most 4 deep; no NUL characters in strings or keys',
+    ),
   CUSTOM_VALUE_JSON,
 );
 

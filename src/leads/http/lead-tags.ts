@@ -12,7 +12,7 @@ export const addLeadTag = defineRoute({
   path: '/v1/lead/tag',
   tag: TAG,
   summary: 'Add a tag to a lead',
-  description: 'Adding a tag the lead already has succeeds without a duplicate. The tag dnc (any case) also adds the lead\'s phone to the do-not-call list.',
+  description: "Adding a tag the lead already has succeeds without a duplicate. The tag dnc (any case) also adds the lead's phone to the do-not-call list.",
   auth: 'apiKey',
   idempotent: true,
   body: TagBody,

@@ -88,7 +88,7 @@ export const createLead = defineRoute({
   body: CreateLeadBody,
   example: { body: { phone: '17145551234', first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com', company: 'Acme', timezone: 'America/Los_Angeles' } },
   links: {
-    GetEnrollments: { operationId: 'getV1LeadEnrollments', parameters: { lead_id: '$response.body#/lead_id' }, description: 'The new lead\'s enrollments' },
+    GetEnrollments: { operationId: 'getV1LeadEnrollments', parameters: { lead_id: '$response.body#/lead_id' }, description: "The new lead's enrollments" },
     AddTag: { operationId: 'patchV1LeadTag', requestBody: { lead_id: '$response.body#/lead_id', tag: 'High_Priority' }, description: 'Tag the new lead' },
     RemoveTag: { operationId: 'deleteV1LeadTag', parameters: { lead_id: '$response.body#/lead_id', tag: 'High_Priority' }, description: 'Untag the new lead' },
     Update: { operationId: 'patchV1LeadUpdate', requestBody: { lead_id: '$response.body#/lead_id', company: 'Initech' }, description: 'Update the new lead' },

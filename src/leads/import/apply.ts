@@ -9,7 +9,6 @@ import type { ChunkResult } from './types';
 
 export type { ChunkResult };
 
-
 type Ready = { row: StagedRow; lead: ImportLead };
 
 /**
@@ -29,7 +28,11 @@ export async function applyNextChunk(db: Db, importId: string, chunkRows: number
     const item = (row: StagedRow, outcome: ImportItem['outcome'], leadId: string | null = null, reason: string | null = null) =>
       items.set(row.row_number, { row: row.row_number, line: row.line, leadId, outcome, reason });
 
-    const ctx: RowContext = { region: await workspaceRegion(db, imp.workspace_id), customKeys: await customFieldKeys(db, imp.workspace_id), tag: imp.tag ?? undefined };
+    const ctx: RowContext = {
+      region: await workspaceRegion(db, imp.workspace_id),
+      customKeys: await customFieldKeys(db, imp.workspace_id),
+      tag: imp.tag ?? undefined,
+    };
     const ready: Ready[] = [];
     for (const row of rows) {
       const read = row.problem ? { ok: false as const, reason: row.problem } : readRow(parseStaged(row), ctx);
@@ -40,7 +43,11 @@ export async function applyNextChunk(db: Db, importId: string, chunkRows: number
     const onFile = await leadIdsByPhone(q, imp.workspace_id, [...new Set(ready.map((r) => r.lead.phone))]);
     const firsts = new Map<string, Ready & { id: string }>();
     for (const r of ready) if (!onFile.has(r.lead.phone) && !firsts.has(r.lead.phone)) firsts.set(r.lead.phone, { ...r, id: randomUUID() });
-    const inserted = await insertLeads(q, imp.workspace_id, [...firsts.values()].map((f) => ({ ...f.lead, id: f.id })));
+    const inserted = await insertLeads(
+      q,
+      imp.workspace_id,
+      [...firsts.values()].map((f) => ({ ...f.lead, id: f.id })),
+    );
     // A phone another writer took between the lookup and the insert is on file now, as any later row of a new phone.
     const taken = [...firsts.keys()].filter((p) => !inserted.has(p));
     for (const [phone, id] of await leadIdsByPhone(q, imp.workspace_id, taken)) onFile.set(phone, id);

@@ -39,8 +39,10 @@ export interface ImportDeps {
  */
 export async function startImport(deps: ImportDeps, req: ImportRequest): Promise<{ importId: string; digest: Buffer }> {
   const importId = randomUUID();
-  const { digest } = await storeUpload(deps.db, { id: importId, workspaceId: req.workspaceId, format: req.format, onConflict: req.onConflict, tag: req.tag }, (copy) =>
-    streamUpload(req.source, copy, { importId, workspaceId: req.workspaceId, format: req.format, limitBytes: deps.limitBytes }),
+  const { digest } = await storeUpload(
+    deps.db,
+    { id: importId, workspaceId: req.workspaceId, format: req.format, onConflict: req.onConflict, tag: req.tag },
+    (copy) => streamUpload(req.source, copy, { importId, workspaceId: req.workspaceId, format: req.format, limitBytes: deps.limitBytes }),
   );
   try {
     await deps.client.workflow.start(LEAD_IMPORT_WORKFLOW, {
@@ -57,7 +59,11 @@ export async function startImport(deps: ImportDeps, req: ImportRequest): Promise
 }
 
 /** The workspace's import with its first failed rows; import_not_found for another workspace's or an unknown id. */
-export async function importWithErrors(db: Db, workspaceId: string, id: string): Promise<ImportRow & { errors: { row: number; line: number; reason: string }[] }> {
+export async function importWithErrors(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<ImportRow & { errors: { row: number; line: number; reason: string }[] }> {
   const row = isUuid(id) ? await findImport(db, workspaceId, id.toLowerCase()) : undefined;
   if (!row) throw new DomainError('import_not_found', 'Import not found');
   return { ...row, errors: await importErrors(db, row.id, IMPORT_ERRORS_SHOWN) };

@@ -48,7 +48,8 @@ export async function streamUpload(
     await pipeline(source, meter, ...(stages as [Transform]), copy);
   } catch (err) {
     if (err instanceof DomainError) throw err;
-    if ((err as CsvError).code?.startsWith?.('CSV_')) throw malformed(`CSV line ${lines.of(Number((err as CsvError).lines))}: ${(err as Error).message.replace(/ at line \d+/, '')}`);
+    if ((err as CsvError).code?.startsWith?.('CSV_'))
+      throw malformed(`CSV line ${lines.of(Number((err as CsvError).lines))}: ${(err as Error).message.replace(/ at line \d+/, '')}`);
     throw err;
   }
   return { rows: encoder.rows, digest: hash.digest() };

@@ -11,7 +11,7 @@ import { HOOK_NOT_FOUND, subscribe, SUBSCRIBE_EXAMPLE, SUBSCRIBE_RESPONSES } fro
 const TAG = 'No-code platforms';
 const BASE = '/api/make-com/automation';
 const AUTH =
-  'Auth: `Authorization: Bearer <API key or user JWT>` (preferred), or the live platform\'s `{user, password}` in the body (a user as for ' +
+  "Auth: `Authorization: Bearer <API key or user JWT>` (preferred), or the live platform's `{user, password}` in the body (a user as for " +
   'POST /api/auth/login, limited like login).';
 
 type Credentials = { user?: string; password?: string };
@@ -34,7 +34,7 @@ async function scopedWorkspace(input: RouteInput<unknown, Credentials & { worksp
 }
 
 const Items = z.object({ items: z.array(z.object({ label: z.string(), value: z.string() })).describe('Dropdown entries') });
-const WorkspaceIdField = z.guid({ error: 'must be a UUID' }).optional().describe('The workspace (from the workspaces list); default the caller\'s');
+const WorkspaceIdField = z.guid({ error: 'must be a UUID' }).optional().describe("The workspace (from the workspaces list); default the caller's");
 const example = { body: { user: 'ops@example.com', password: 'correct horse battery staple' } };
 
 function optionRoute<B extends Credentials>(
@@ -72,16 +72,17 @@ export const journeyOptionsRoute = optionRoute(
   'Option list: journeys',
   z.strictObject({ ...credentials, workspace_id: WorkspaceIdField }),
   async (input) => journeyOptions(input.deps.db, await scopedWorkspace(input)),
-  { 404: { description: 'workspace_id is not the caller\'s workspace' } },
+  { 404: { description: "workspace_id is not the caller's workspace" } },
 );
 
 /** POST …/options/nodes: a journey's trigger steps (the points outside platforms can subscribe to). */
 export const nodeOptionsRoute = optionRoute(
   'nodes',
-  'Option list: a journey\'s trigger steps',
+  "Option list: a journey's trigger steps",
   z.strictObject({ ...credentials, journey_id: JourneyIdField }),
-  async (input) => (await triggerSteps(input.deps.db, await callerWorkspace(input), input.body.journey_id)).triggers.map((t) => ({ label: t.name ?? t.id, value: t.id })),
-  { 404: { description: 'No such journey in the caller\'s workspace (Workflow not found)' } },
+  async (input) =>
+    (await triggerSteps(input.deps.db, await callerWorkspace(input), input.body.journey_id)).triggers.map((t) => ({ label: t.name ?? t.id, value: t.id })),
+  { 404: { description: "No such journey in the caller's workspace (Workflow not found)" } },
   { journey_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' },
 );
 
@@ -91,7 +92,7 @@ export const agentOptionsRoute = optionRoute(
   'Option list: agents',
   z.strictObject({ ...credentials, workspace_id: WorkspaceIdField }),
   async (input) => agentOptions(input.deps.db, await scopedWorkspace(input)),
-  { 404: { description: 'workspace_id is not the caller\'s workspace' } },
+  { 404: { description: "workspace_id is not the caller's workspace" } },
 );
 
 /** POST …/subscribe: a REST hook on a journey's trigger step. */

@@ -21,7 +21,14 @@ async function main() {
   const speed = Number(values.speed);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (got ${values.port})`);
   if (!(speed > 0)) throw new Error(`--speed must be a positive number (got ${values.speed})`);
-  const sim = await startSimulator({ port, host: values.host, speed, authToken: config.TWILIO_AUTH_TOKEN, accountSid: config.TWILIO_ACCOUNT_SID, stateFile: values.state });
+  const sim = await startSimulator({
+    port,
+    host: values.host,
+    speed,
+    authToken: config.TWILIO_AUTH_TOKEN,
+    accountSid: config.TWILIO_ACCOUNT_SID,
+    stateFile: values.state,
+  });
   process.stdout.write(`carrier simulator listening on ${sim.url} (account ${sim.accountSid}, speed ${speed}); ledger at ${sim.url}/ledger\n`);
   const stop = () => void sim.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

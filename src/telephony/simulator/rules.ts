@@ -41,7 +41,10 @@ const answered = (amd: MachineDetection, by: AnsweredBy) => (amd === 'off' ? {} 
 
 /** The callbacks a rule plays, in time order; every script ends within 10 s at speed 1 ('silent' has none). */
 export function scriptFor(rule: Rule, amd: MachineDetection): Step[] {
-  const start: Step[] = [{ at: 0, leg: 0, status: 'queued' }, { at: 800, leg: 0, status: 'ringing' }];
+  const start: Step[] = [
+    { at: 0, leg: 0, status: 'queued' },
+    { at: 800, leg: 0, status: 'ringing' },
+  ];
   const talk = (answerAt: number, endAt: number, extra: Partial<Step> = {}): Step[] => [
     ...start,
     { at: answerAt, leg: 0, status: 'in-progress', ...answered(amd, 'human') },
@@ -50,9 +53,7 @@ export function scriptFor(rule: Rule, amd: MachineDetection): Step[] {
   const leg = (n: number, at: number, fails: boolean): Step[] => [
     { at, leg: n, status: 'queued' },
     { at: at + 400, leg: n, status: 'ringing' },
-    fails
-      ? { at: at + 1400, leg: n, status: 'failed', sipResponseCode: 503 }
-      : { at: at + 1400, leg: n, status: 'in-progress' },
+    fails ? { at: at + 1400, leg: n, status: 'failed', sipResponseCode: 503 } : { at: at + 1400, leg: n, status: 'in-progress' },
     ...(fails ? [] : [{ at: at + 3400, leg: n, status: 'completed' as const, sipResponseCode: 200, durationSeconds: 2 }]),
   ];
   switch (rule) {
@@ -73,7 +74,10 @@ export function scriptFor(rule: Rule, amd: MachineDetection): Step[] {
     case 'no_answer':
       return [...start, { at: 9000, leg: 0, status: 'no-answer', sipResponseCode: 480 }];
     case 'busy':
-      return [{ at: 0, leg: 0, status: 'queued' }, { at: 1500, leg: 0, status: 'busy', sipResponseCode: 486 }];
+      return [
+        { at: 0, leg: 0, status: 'queued' },
+        { at: 1500, leg: 0, status: 'busy', sipResponseCode: 486 },
+      ];
     case 'one_transfer':
       return sortByTime([...talk(2500, 9200), ...leg(1, 4500, false)]);
     case 'two_transfers':
@@ -82,4 +86,8 @@ export function scriptFor(rule: Rule, amd: MachineDetection): Step[] {
 }
 
 // Stable: steps at the same instant keep their order (a leg completes before its parent).
-const sortByTime = (steps: Step[]) => steps.map((s, i) => [s, i] as const).sort((a, b) => a[0].at - b[0].at || a[1] - b[1]).map(([s]) => s);
+const sortByTime = (steps: Step[]) =>
+  steps
+    .map((s, i) => [s, i] as const)
+    .sort((a, b) => a[0].at - b[0].at || a[1] - b[1])
+    .map(([s]) => s);

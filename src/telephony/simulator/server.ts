@@ -87,7 +87,18 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (statusCallback && !URL.canParse(statusCallback)) return [400, twilioError(400, 21609, 'StatusCallback is not a valid URL')];
     const amd = form.get('MachineDetection');
     if (amd && !MACHINE_DETECTION.has(amd)) return [400, twilioError(400, 21626, 'MachineDetection must be Enable or DetectMessageEnd')];
-    const call: SimCall = { sid: newCallSid(), parentSid: null, to, from, status: 'queued', answeredAt: null, createdAt: new Date().toISOString(), nextSequence: 0, leg: 0, played: 0 };
+    const call: SimCall = {
+      sid: newCallSid(),
+      parentSid: null,
+      to,
+      from,
+      status: 'queued',
+      answeredAt: null,
+      createdAt: new Date().toISOString(),
+      nextSequence: 0,
+      leg: 0,
+      played: 0,
+    };
     const entry: LedgerEntry = {
       callId,
       sid: call.sid,

@@ -30,10 +30,10 @@ const opened = (row: SealedRow | undefined, workspaceId: string, keyring: Keyrin
 /** The workspace's secrets (the current one is created on first use); undefined when there is no such workspace. */
 export async function webhookSecrets(db: Queryable, workspaceId: string, keyring: Keyring = defaultKeyring()): Promise<WebhookSecrets | undefined> {
   await sealLegacyWebhookSecrets(db, keyring, workspaceId);
-  const row = await db.one<SealedRow>(
-    `UPDATE workspaces SET webhook_secret_enc = COALESCE(webhook_secret_enc, $2) WHERE id = $1 ${RETURNING}`,
-    [workspaceId, keyring.seal(newSecret(), webhookSecretAad(workspaceId))],
-  );
+  const row = await db.one<SealedRow>(`UPDATE workspaces SET webhook_secret_enc = COALESCE(webhook_secret_enc, $2) WHERE id = $1 ${RETURNING}`, [
+    workspaceId,
+    keyring.seal(newSecret(), webhookSecretAad(workspaceId)),
+  ]);
   return opened(row, workspaceId, keyring);
 }
 
@@ -41,7 +41,12 @@ export async function webhookSecrets(db: Queryable, workspaceId: string, keyring
  * Replaces the current secret with a new one; the replaced one stays valid for graceSeconds (0: not at all). A secret
  * still in its grace period from an earlier rotation ends now.
  */
-export async function rotateWebhookSecret(db: Queryable, workspaceId: string, graceSeconds: number, keyring: Keyring = defaultKeyring()): Promise<WebhookSecrets | undefined> {
+export async function rotateWebhookSecret(
+  db: Queryable,
+  workspaceId: string,
+  graceSeconds: number,
+  keyring: Keyring = defaultKeyring(),
+): Promise<WebhookSecrets | undefined> {
   await sealLegacyWebhookSecrets(db, keyring, workspaceId);
   // SET expressions read the row as it was: previous_webhook_secret_enc takes the secret being replaced.
   const row = await db.one<SealedRow>(

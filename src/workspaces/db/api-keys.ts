@@ -67,10 +67,7 @@ export async function findLiveKey(
   db: Queryable,
   key: string,
 ): Promise<{ id: string; workspace_id: string; superuser: boolean; scopes: ApiKeyScope[] } | undefined> {
-  return db.one(
-    'SELECT id, workspace_id, superuser, scopes FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-    [hashKey(key)],
-  );
+  return db.one('SELECT id, workspace_id, superuser, scopes FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [hashKey(key)]);
 }
 
 /** Records that a key was used just now. */

@@ -42,7 +42,10 @@ export async function lockPhones(db: Queryable, phones: string[]): Promise<void>
 
 /** Which of these digits another workspace holds. */
 export async function phonesOfOtherWorkspaces(db: Queryable, workspaceId: string, phones: string[]): Promise<string[]> {
-  const rows = await db.query<{ phone: string }>('SELECT DISTINCT phone FROM phone_numbers WHERE phone = ANY($2::text[]) AND workspace_id <> $1', [workspaceId, phones]);
+  const rows = await db.query<{ phone: string }>('SELECT DISTINCT phone FROM phone_numbers WHERE phone = ANY($2::text[]) AND workspace_id <> $1', [
+    workspaceId,
+    phones,
+  ]);
   return rows.map((r) => r.phone);
 }
 

@@ -26,11 +26,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
-export async function createUser(
-  db: Queryable,
-  workspaceId: string,
-  u: { email: string; password: string },
-): Promise<{ id: string; email: string }> {
+export async function createUser(db: Queryable, workspaceId: string, u: { email: string; password: string }): Promise<{ id: string; email: string }> {
   const row = await db.one<{ id: string; email: string }>(
     'INSERT INTO users (id, workspace_id, email, password_hash) VALUES ($1, $2, $3, $4) RETURNING id, email',
     [randomUUID(), workspaceId, u.email.toLowerCase(), await hashPassword(u.password)],
@@ -56,7 +52,12 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<{ i
 }
 
 /** Restricts a user (by id or email) to some integrations (null: all); undefined when the workspace has no such user. */
-export async function setAllowedIntegrations(db: Queryable, workspaceId: string, userRef: string, integrations: string[] | null): Promise<{ id: string; email: string } | undefined> {
+export async function setAllowedIntegrations(
+  db: Queryable,
+  workspaceId: string,
+  userRef: string,
+  integrations: string[] | null,
+): Promise<{ id: string; email: string } | undefined> {
   return db.one(
     `UPDATE users SET allowed_integrations = $3 WHERE workspace_id = $1 AND ${isUuid(userRef) ? 'id = $2::uuid' : 'email = lower($2)'} RETURNING id, email`,
     [workspaceId, userRef, integrations],

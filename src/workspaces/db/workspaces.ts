@@ -9,14 +9,13 @@ export interface WorkspaceRow {
   created_at: Date;
 }
 
-export async function createWorkspace(
-  db: Queryable,
-  w: { name: string; defaultRegion?: string; timezone?: string },
-): Promise<WorkspaceRow> {
-  const row = await db.one<WorkspaceRow>(
-    `INSERT INTO workspaces (id, name, default_region, timezone) VALUES ($1, $2, $3, $4) RETURNING *`,
-    [randomUUID(), w.name, w.defaultRegion ?? 'US', w.timezone ?? 'America/New_York'],
-  );
+export async function createWorkspace(db: Queryable, w: { name: string; defaultRegion?: string; timezone?: string }): Promise<WorkspaceRow> {
+  const row = await db.one<WorkspaceRow>(`INSERT INTO workspaces (id, name, default_region, timezone) VALUES ($1, $2, $3, $4) RETURNING *`, [
+    randomUUID(),
+    w.name,
+    w.defaultRegion ?? 'US',
+    w.timezone ?? 'America/New_York',
+  ]);
   return row!;
 }
 
@@ -31,13 +30,9 @@ export async function workspaceDefaultRegion(db: Queryable, id: string): Promise
 }
 
 /** The workspace's name and the prefix of one of its API keys (GET /v1/me), when both exist. */
-export async function workspaceKeyIdentity(
-  db: Queryable,
-  workspaceId: string,
-  apiKeyId: string,
-): Promise<{ name: string; prefix: string } | undefined> {
-  return db.one(
-    'SELECT w.name, k.prefix FROM workspaces w JOIN api_keys k ON k.workspace_id = w.id WHERE w.id = $1 AND k.workspace_id = $1 AND k.id = $2',
-    [workspaceId, apiKeyId],
-  );
+export async function workspaceKeyIdentity(db: Queryable, workspaceId: string, apiKeyId: string): Promise<{ name: string; prefix: string } | undefined> {
+  return db.one('SELECT w.name, k.prefix FROM workspaces w JOIN api_keys k ON k.workspace_id = w.id WHERE w.id = $1 AND k.workspace_id = $1 AND k.id = $2', [
+    workspaceId,
+    apiKeyId,
+  ]);
 }

@@ -59,7 +59,7 @@ export const addPhoneNumberRoute = defineRoute({
     200: { description: 'The number as added', schema: PhoneNumberBody },
     400: { description: 'An invalid number or agent_id' },
     404: { description: 'Agent not found' },
-    409: { description: 'The number is already this workspace\'s or another workspace\'s' },
+    409: { description: "The number is already this workspace's or another workspace's" },
   },
   async handler(input) {
     const ws = workspaceOf(input);
@@ -74,7 +74,7 @@ export const assignPhoneNumberRoute = defineRoute({
   tag: TAG,
   summary: 'Move or detach a phone number',
   description:
-    "The number (its id, or the number in any written form) joins the phone group of agent_id (created if the agent has none), or " +
+    'The number (its id, or the number in any written form) joins the phone group of agent_id (created if the agent has none), or ' +
     "with agent_id null leaves every agent and stays the workspace's. Another workspace's number or agent → 404. Honours Idempotency-Key.",
   auth: 'apiKey',
   idempotent: true,

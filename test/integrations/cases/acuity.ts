@@ -21,11 +21,26 @@ export const acuity: IntegrationCases = {
       params: { appointmentTypeID: 5, date: '2026-03-02', timezone: 'America/Los_Angeles' },
       exchanges: [
         {
-          request: { method: 'GET', path: '/api/v1/availability/times', query: { appointmentTypeID: '5', date: '2026-03-02', timezone: 'America/Los_Angeles' }, headers: H },
-          response: { body: [{ time: '2026-03-02T09:00:00-0800', slotsAvailable: 1 }, { time: '2026-03-02T09:30:00-0800', slotsAvailable: 1 }] },
+          request: {
+            method: 'GET',
+            path: '/api/v1/availability/times',
+            query: { appointmentTypeID: '5', date: '2026-03-02', timezone: 'America/Los_Angeles' },
+            headers: H,
+          },
+          response: {
+            body: [
+              { time: '2026-03-02T09:00:00-0800', slotsAvailable: 1 },
+              { time: '2026-03-02T09:30:00-0800', slotsAvailable: 1 },
+            ],
+          },
         },
       ],
-      data: { times: [{ time: '2026-03-02T09:00:00-0800', slotsAvailable: 1 }, { time: '2026-03-02T09:30:00-0800', slotsAvailable: 1 }] },
+      data: {
+        times: [
+          { time: '2026-03-02T09:00:00-0800', slotsAvailable: 1 },
+          { time: '2026-03-02T09:30:00-0800', slotsAvailable: 1 },
+        ],
+      },
     },
     {
       action: 'create_appointment',
@@ -41,13 +56,23 @@ export const acuity: IntegrationCases = {
     {
       action: 'reschedule_appointment',
       params: { id: 880, datetime: '2026-03-03T10:00:00-08:00' },
-      exchanges: [{ request: { method: 'PUT', path: '/api/v1/appointments/880/reschedule', headers: H, body: { datetime: '2026-03-03T10:00:00-08:00' } }, response: { body: { id: 880, datetime: '2026-03-03T10:00:00-0800' } } }],
+      exchanges: [
+        {
+          request: { method: 'PUT', path: '/api/v1/appointments/880/reschedule', headers: H, body: { datetime: '2026-03-03T10:00:00-08:00' } },
+          response: { body: { id: 880, datetime: '2026-03-03T10:00:00-0800' } },
+        },
+      ],
       data: { id: 880, datetime: '2026-03-03T10:00:00-0800' },
     },
     {
       action: 'cancel_appointment',
       params: { id: 880, cancelNote: 'Caller cancelled by phone' },
-      exchanges: [{ request: { method: 'PUT', path: '/api/v1/appointments/880/cancel', headers: H, body: { cancelNote: 'Caller cancelled by phone' } }, response: { body: { id: 880, canceled: true } } }],
+      exchanges: [
+        {
+          request: { method: 'PUT', path: '/api/v1/appointments/880/cancel', headers: H, body: { cancelNote: 'Caller cancelled by phone' } },
+          response: { body: { id: 880, canceled: true } },
+        },
+      ],
       data: { id: 880, canceled: true },
     },
   ],

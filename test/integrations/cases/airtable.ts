@@ -13,8 +13,14 @@ export const airtable: IntegrationCases = {
       action: 'find_records',
       params: { baseId: 'appBase123', table: 'Leads', where: { Phone: '+15550100', 'Say "hi"': 'a\\b"c' }, maxRecords: 3 },
       exchanges: [
-        { request: { method: 'GET', path: '/v0/appBase123/Leads', query: { filterByFormula: FORMULA, pageSize: '100' }, headers: H }, response: { body: { records: [record('rec1'), record('rec2')], offset: 'itr1/rec2' } } },
-        { request: { method: 'GET', path: '/v0/appBase123/Leads', query: { filterByFormula: FORMULA, pageSize: '100', offset: 'itr1/rec2' }, headers: H }, response: { body: { records: [record('rec3'), record('rec4')], offset: 'itr2/rec4' } } },
+        {
+          request: { method: 'GET', path: '/v0/appBase123/Leads', query: { filterByFormula: FORMULA, pageSize: '100' }, headers: H },
+          response: { body: { records: [record('rec1'), record('rec2')], offset: 'itr1/rec2' } },
+        },
+        {
+          request: { method: 'GET', path: '/v0/appBase123/Leads', query: { filterByFormula: FORMULA, pageSize: '100', offset: 'itr1/rec2' }, headers: H },
+          response: { body: { records: [record('rec3'), record('rec4')], offset: 'itr2/rec4' } },
+        },
       ],
       data: { records: [record('rec1'), record('rec2'), record('rec3')], truncated: true },
     },
@@ -24,7 +30,13 @@ export const airtable: IntegrationCases = {
       params: { baseId: 'appBase123', table: 'Leads', filterByFormula: "{Status}='New'", view: 'Grid view' },
       exchanges: [
         {
-          request: { method: 'GET', path: '/v0/appBase123/Leads', query: { filterByFormula: "{Status}='New'", view: 'Grid view', pageSize: '100' }, headers: H, rawBody: '' },
+          request: {
+            method: 'GET',
+            path: '/v0/appBase123/Leads',
+            query: { filterByFormula: "{Status}='New'", view: 'Grid view', pageSize: '100' },
+            headers: H,
+            rawBody: '',
+          },
           response: { body: { records: [{ id: 'rec9', fields: {} }] } },
         },
       ],
@@ -35,7 +47,12 @@ export const airtable: IntegrationCases = {
       params: { baseId: 'appBase123', table: 'Inbound Calls', fields: { Name: 'Ada', Phone: '+15550100' } },
       exchanges: [
         {
-          request: { method: 'POST', path: '/v0/appBase123/Inbound%20Calls', headers: { ...H, 'content-type': 'application/json' }, body: { records: [{ fields: { Name: 'Ada', Phone: '+15550100' } }], typecast: true } },
+          request: {
+            method: 'POST',
+            path: '/v0/appBase123/Inbound%20Calls',
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { records: [{ fields: { Name: 'Ada', Phone: '+15550100' } }], typecast: true },
+          },
           response: { body: { records: [{ id: 'rec1', createdTime: '2026-03-01T10:00:00.000Z', fields: { Name: 'Ada' } }] } },
         },
       ],
@@ -43,12 +60,26 @@ export const airtable: IntegrationCases = {
     },
     {
       action: 'upsert_record',
-      params: { baseId: 'appBase123', table: 'tblLeads', fields: { Phone: '+15550100', Budget: 'budget' }, mergeOn: ['Phone'], typecast: false, customFields: [{ field: 'fields.Budget', customFieldEnabled: true }] },
+      params: {
+        baseId: 'appBase123',
+        table: 'tblLeads',
+        fields: { Phone: '+15550100', Budget: 'budget' },
+        mergeOn: ['Phone'],
+        typecast: false,
+        customFields: [{ field: 'fields.Budget', customFieldEnabled: true }],
+      },
       callData: { fields: { budget: '5k' } },
       exchanges: [
         {
-          request: { method: 'PATCH', path: '/v0/appBase123/tblLeads', headers: H, body: { performUpsert: { fieldsToMergeOn: ['Phone'] }, records: [{ fields: { Phone: '+15550100', Budget: '5k' } }], typecast: false } },
-          response: { body: { records: [{ id: 'rec2', createdTime: 'x', fields: { Phone: '+15550100', Budget: '5k' } }], createdRecords: [], updatedRecords: ['rec2'] } },
+          request: {
+            method: 'PATCH',
+            path: '/v0/appBase123/tblLeads',
+            headers: H,
+            body: { performUpsert: { fieldsToMergeOn: ['Phone'] }, records: [{ fields: { Phone: '+15550100', Budget: '5k' } }], typecast: false },
+          },
+          response: {
+            body: { records: [{ id: 'rec2', createdTime: 'x', fields: { Phone: '+15550100', Budget: '5k' } }], createdRecords: [], updatedRecords: ['rec2'] },
+          },
         },
       ],
       data: { id: 'rec2', createdTime: 'x', fields: { Phone: '+15550100', Budget: '5k' }, created: false },

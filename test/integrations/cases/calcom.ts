@@ -30,7 +30,12 @@ export const calcom: IntegrationCases = {
       params: { eventTypeId: 42, start: '2050-09-05', end: '2050-09-06', timeZone: 'Europe/Rome' },
       exchanges: [
         {
-          request: { method: 'GET', path: '/v2/slots', query: { eventTypeId: '42', start: '2050-09-05', end: '2050-09-06', timeZone: 'Europe/Rome', format: 'range' }, headers: { authorization: 'Bearer cal_live_test', 'cal-api-version': '2024-09-04' } },
+          request: {
+            method: 'GET',
+            path: '/v2/slots',
+            query: { eventTypeId: '42', start: '2050-09-05', end: '2050-09-06', timeZone: 'Europe/Rome', format: 'range' },
+            headers: { authorization: 'Bearer cal_live_test', 'cal-api-version': '2024-09-04' },
+          },
           response: { body: { status: 'success', data: { '2050-09-05': [{ start: '2050-09-05T09:00:00.000Z', end: '2050-09-05T09:30:00.000Z' }] } } },
         },
       ],
@@ -42,7 +47,20 @@ export const calcom: IntegrationCases = {
       exchanges: [
         {
           request: { method: 'POST', path: '/v2/bookings', headers: { ...BOOKINGS, 'content-type': 'application/json' }, body: BOOKING },
-          response: { status: 201, body: { status: 'success', data: { id: 7, uid: 'bk_1', status: 'accepted', start: '2050-09-05T09:00:00.000Z', end: '2050-09-05T09:30:00.000Z', meetingUrl: 'https://cal.video/x' } } },
+          response: {
+            status: 201,
+            body: {
+              status: 'success',
+              data: {
+                id: 7,
+                uid: 'bk_1',
+                status: 'accepted',
+                start: '2050-09-05T09:00:00.000Z',
+                end: '2050-09-05T09:30:00.000Z',
+                meetingUrl: 'https://cal.video/x',
+              },
+            },
+          },
         },
       ],
       data: { uid: 'bk_1', id: 7, status: 'accepted', start: '2050-09-05T09:00:00.000Z', end: '2050-09-05T09:30:00.000Z', meetingUrl: 'https://cal.video/x' },
@@ -52,7 +70,12 @@ export const calcom: IntegrationCases = {
       params: { bookingUid: 'bk_1', start: '2050-09-06T10:00:00Z', reschedulingReason: 'Caller asked' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/v2/bookings/bk_1/reschedule', headers: BOOKINGS, body: { start: '2050-09-06T10:00:00Z', reschedulingReason: 'Caller asked' } },
+          request: {
+            method: 'POST',
+            path: '/v2/bookings/bk_1/reschedule',
+            headers: BOOKINGS,
+            body: { start: '2050-09-06T10:00:00Z', reschedulingReason: 'Caller asked' },
+          },
           response: { status: 201, body: { status: 'success', data: { id: 8, uid: 'bk_2', status: 'accepted', start: '2050-09-06T10:00:00.000Z' } } },
         },
       ],
@@ -62,14 +85,26 @@ export const calcom: IntegrationCases = {
     {
       action: 'cancel_booking',
       params: { bookingUid: 'bk_2', cancellationReason: 'No longer needed' },
-      exchanges: [{ request: { method: 'POST', path: '/v2/bookings/bk_2/cancel', headers: BOOKINGS, body: { cancellationReason: 'No longer needed' } }, response: { body: { status: 'success', data: { id: 8, uid: 'bk_2', status: 'cancelled' } } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/v2/bookings/bk_2/cancel', headers: BOOKINGS, body: { cancellationReason: 'No longer needed' } },
+          response: { body: { status: 'success', data: { id: 8, uid: 'bk_2', status: 'cancelled' } } },
+        },
+      ],
       data: { uid: 'bk_2', id: 8, status: 'cancelled' },
       notDescribed: 'calcom.json keeps POST /v2/bookings and GET /v2/slots only',
     },
     {
       action: 'get_booking',
       params: { bookingUid: 'bk_1' },
-      exchanges: [{ request: { method: 'GET', path: '/v2/bookings/bk_1', headers: BOOKINGS }, response: { body: { status: 'success', data: { id: 7, uid: 'bk_1', status: 'accepted', start: '2050-09-05T09:00:00.000Z', end: '2050-09-05T09:30:00.000Z' } } } }],
+      exchanges: [
+        {
+          request: { method: 'GET', path: '/v2/bookings/bk_1', headers: BOOKINGS },
+          response: {
+            body: { status: 'success', data: { id: 7, uid: 'bk_1', status: 'accepted', start: '2050-09-05T09:00:00.000Z', end: '2050-09-05T09:30:00.000Z' } },
+          },
+        },
+      ],
       data: { uid: 'bk_1', id: 7, status: 'accepted', start: '2050-09-05T09:00:00.000Z', end: '2050-09-05T09:30:00.000Z' },
       notDescribed: 'calcom.json keeps POST /v2/bookings and GET /v2/slots only',
     },

@@ -14,8 +14,25 @@ export const calendly: IntegrationCases = {
       params: { event_type: EVENT_TYPE, start_time: '2026-03-02T00:00:00Z', end_time: '2026-03-05T00:00:00Z' },
       exchanges: [
         {
-          request: { method: 'GET', path: '/event_type_available_times', query: { event_type: EVENT_TYPE, start_time: '2026-03-02T00:00:00Z', end_time: '2026-03-05T00:00:00Z' }, headers: H, rawBody: '' },
-          response: { body: { collection: [{ status: 'available', start_time: '2026-03-02T15:00:00Z', invitees_remaining: 1, scheduling_url: 'https://calendly.com/acme/30min/2026-03-02T15:00:00Z' }] } },
+          request: {
+            method: 'GET',
+            path: '/event_type_available_times',
+            query: { event_type: EVENT_TYPE, start_time: '2026-03-02T00:00:00Z', end_time: '2026-03-05T00:00:00Z' },
+            headers: H,
+            rawBody: '',
+          },
+          response: {
+            body: {
+              collection: [
+                {
+                  status: 'available',
+                  start_time: '2026-03-02T15:00:00Z',
+                  invitees_remaining: 1,
+                  scheduling_url: 'https://calendly.com/acme/30min/2026-03-02T15:00:00Z',
+                },
+              ],
+            },
+          },
         },
       ],
       data: { times: [{ start_time: '2026-03-02T15:00:00Z', scheduling_url: 'https://calendly.com/acme/30min/2026-03-02T15:00:00Z', invitees_remaining: 1 }] },
@@ -53,15 +70,27 @@ export const calendly: IntegrationCases = {
           },
         },
       ],
-      data: { invitee: `${EVENT}/invitees/CCCCCCCCCCCCCCCC`, reschedule_url: 'https://calendly.com/reschedulings/CCCCCCCCCCCCCCCC', cancel_url: 'https://calendly.com/cancellations/CCCCCCCCCCCCCCCC' },
+      data: {
+        invitee: `${EVENT}/invitees/CCCCCCCCCCCCCCCC`,
+        reschedule_url: 'https://calendly.com/reschedulings/CCCCCCCCCCCCCCCC',
+        cancel_url: 'https://calendly.com/cancellations/CCCCCCCCCCCCCCCC',
+      },
     },
     {
       action: 'cancel_event',
       params: { event: EVENT, reason: 'The caller cancelled' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/scheduled_events/BBBBBBBBBBBBBBBB/cancellation', headers: { ...H, 'content-type': 'application/json' }, body: { reason: 'The caller cancelled' } },
-          response: { status: 201, body: { resource: { canceled_by: 'Acme Bot', reason: 'The caller cancelled', canceler_type: 'host', created_at: '2026-03-01T10:00:00.000000Z' } } },
+          request: {
+            method: 'POST',
+            path: '/scheduled_events/BBBBBBBBBBBBBBBB/cancellation',
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { reason: 'The caller cancelled' },
+          },
+          response: {
+            status: 201,
+            body: { resource: { canceled_by: 'Acme Bot', reason: 'The caller cancelled', canceler_type: 'host', created_at: '2026-03-01T10:00:00.000000Z' } },
+          },
         },
       ],
       data: { already_canceled: false, canceled_by: 'Acme Bot', reason: 'The caller cancelled', created_at: '2026-03-01T10:00:00.000000Z' },

@@ -9,7 +9,16 @@ export const clickup: IntegrationCases = {
   cases: [
     {
       action: 'create_task',
-      params: { listId: '901', name: 'Call back Ada', description: 'Wants pricing', assignees: [183], tags: ['voice'], priority: 2, dueDate: '2026-03-02T17:00:00Z', customFieldValues: [{ id: '0a52c486-5f05-403b-b4fd-c512ff05131c', value: '5k' }] },
+      params: {
+        listId: '901',
+        name: 'Call back Ada',
+        description: 'Wants pricing',
+        assignees: [183],
+        tags: ['voice'],
+        priority: 2,
+        dueDate: '2026-03-02T17:00:00Z',
+        customFieldValues: [{ id: '0a52c486-5f05-403b-b4fd-c512ff05131c', value: '5k' }],
+      },
       exchanges: [
         {
           request: {
@@ -35,7 +44,12 @@ export const clickup: IntegrationCases = {
     {
       action: 'add_comment',
       params: { taskId: '86a1b2c3', text: 'Called back.' },
-      exchanges: [{ request: { method: 'POST', path: '/api/v2/task/86a1b2c3/comment', headers: H, body: { comment_text: 'Called back.', notify_all: false } }, response: { body: { id: 458, hist_id: '26508', date: 1568036964079 } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/api/v2/task/86a1b2c3/comment', headers: H, body: { comment_text: 'Called back.', notify_all: false } },
+          response: { body: { id: 458, hist_id: '26508', date: 1568036964079 } },
+        },
+      ],
       data: { id: '458' },
     },
   ],

@@ -10,7 +10,11 @@ export const close: IntegrationCases = {
   cases: [
     {
       action: 'create_lead',
-      params: { name: 'Engines Ltd', contacts: [{ name: 'Ada', emails: ['ada@example.com'], phones: ['+15551234567'] }], custom_fields: { cf_v6S011I6MqcbVvB2FA5Nk8dr5MkL8sWuCiG8cUleO9c: 'AI call' } },
+      params: {
+        name: 'Engines Ltd',
+        contacts: [{ name: 'Ada', emails: ['ada@example.com'], phones: ['+15551234567'] }],
+        custom_fields: { cf_v6S011I6MqcbVvB2FA5Nk8dr5MkL8sWuCiG8cUleO9c: 'AI call' },
+      },
       exchanges: [
         {
           request: {
@@ -31,7 +35,12 @@ export const close: IntegrationCases = {
     {
       action: 'add_note',
       params: { lead_id: 'lead_abc', note: 'Wants pricing' },
-      exchanges: [{ request: { method: 'POST', path: '/api/v1/activity/note/', headers: H, body: { lead_id: 'lead_abc', note: 'Wants pricing' } }, response: { status: 200, body: { id: 'acti_note1' } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/api/v1/activity/note/', headers: H, body: { lead_id: 'lead_abc', note: 'Wants pricing' } },
+          response: { status: 200, body: { id: 'acti_note1' } },
+        },
+      ],
       data: { id: 'acti_note1' },
     },
     {
@@ -39,7 +48,20 @@ export const close: IntegrationCases = {
       params: { lead_id: 'lead_abc', direction: 'inbound', duration: 95, phone: '+15551234567', note: 'Booked', disposition: 'answered' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/api/v1/activity/call/', headers: H, body: { lead_id: 'lead_abc', direction: 'inbound', duration: 95, phone: '+15551234567', note: 'Booked', disposition: 'answered', status: 'completed' } },
+          request: {
+            method: 'POST',
+            path: '/api/v1/activity/call/',
+            headers: H,
+            body: {
+              lead_id: 'lead_abc',
+              direction: 'inbound',
+              duration: 95,
+              phone: '+15551234567',
+              note: 'Booked',
+              disposition: 'answered',
+              status: 'completed',
+            },
+          },
           response: { status: 200, body: { id: 'acti_call1' } },
         },
       ],

@@ -9,14 +9,30 @@ export const freshdesk: IntegrationCases = {
   cases: [
     {
       action: 'create_ticket',
-      params: { subject: 'Callback', description: 'Wants a callback', email: 'ada@example.com', priority: 'high', tags: ['ai-call'], custom_fields: { cf_reason: 'billing' } },
+      params: {
+        subject: 'Callback',
+        description: 'Wants a callback',
+        email: 'ada@example.com',
+        priority: 'high',
+        tags: ['ai-call'],
+        custom_fields: { cf_reason: 'billing' },
+      },
       exchanges: [
         {
           request: {
             method: 'POST',
             path: '/api/v2/tickets',
             headers: { ...H, 'content-type': 'application/json' },
-            body: { subject: 'Callback', description: 'Wants a callback', email: 'ada@example.com', priority: 3, status: 2, source: 3, tags: ['ai-call'], custom_fields: { cf_reason: 'billing' } },
+            body: {
+              subject: 'Callback',
+              description: 'Wants a callback',
+              email: 'ada@example.com',
+              priority: 3,
+              status: 2,
+              source: 3,
+              tags: ['ai-call'],
+              custom_fields: { cf_reason: 'billing' },
+            },
           },
           response: { status: 201, body: { id: 1001 } },
         },
@@ -26,13 +42,23 @@ export const freshdesk: IntegrationCases = {
     {
       action: 'add_note',
       params: { ticket_id: 1001, body: 'Call summary' },
-      exchanges: [{ request: { method: 'POST', path: '/api/v2/tickets/1001/notes', headers: H, body: { body: 'Call summary', private: true } }, response: { status: 201, body: { id: 55 } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/api/v2/tickets/1001/notes', headers: H, body: { body: 'Call summary', private: true } },
+          response: { status: 201, body: { id: 55 } },
+        },
+      ],
       data: { id: 55 },
     },
     {
       action: 'create_contact',
       params: { name: 'Ada', phone: '+15551234567' },
-      exchanges: [{ request: { method: 'POST', path: '/api/v2/contacts', headers: H, body: { name: 'Ada', phone: '+15551234567' } }, response: { status: 201, body: { id: 77 } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/api/v2/contacts', headers: H, body: { name: 'Ada', phone: '+15551234567' } },
+          response: { status: 201, body: { id: 77 } },
+        },
+      ],
       data: { id: 77 },
     },
   ],

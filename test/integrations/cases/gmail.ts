@@ -11,7 +11,17 @@ export function gmailMessage(req: RecordedRequest): Record<string, unknown> {
     headers[line.slice(0, at).toLowerCase()] = line.slice(at + 1).trim();
   }
   const { to, cc, bcc, subject } = headers;
-  return { to, cc, bcc, replyTo: headers['reply-to'], subject, mimeVersion: headers['mime-version'], type: headers['content-type']?.split(';')[0], text: text.includes('\r\n\r\nThanks for calling'), html: text.includes('<p>Thanks for calling</p>') };
+  return {
+    to,
+    cc,
+    bcc,
+    replyTo: headers['reply-to'],
+    subject,
+    mimeVersion: headers['mime-version'],
+    type: headers['content-type']?.split(';')[0],
+    text: text.includes('\r\n\r\nThanks for calling'),
+    html: text.includes('<p>Thanks for calling</p>'),
+  };
 }
 
 /** Gmail: users.messages.send with an OAuth bearer. */
@@ -22,7 +32,16 @@ export const gmail: IntegrationCases = {
   cases: [
     {
       action: 'send_email',
-      params: { to: ['ada@example.com'], cc: ['ops@example.com'], bcc: ['audit@example.com'], replyTo: 'help@example.com', subject: 'Résumé of your call', text: 'Thanks for calling', html: '<p>Thanks for calling</p>', threadId: '18c0' },
+      params: {
+        to: ['ada@example.com'],
+        cc: ['ops@example.com'],
+        bcc: ['audit@example.com'],
+        replyTo: 'help@example.com',
+        subject: 'Résumé of your call',
+        text: 'Thanks for calling',
+        html: '<p>Thanks for calling</p>',
+        threadId: '18c0',
+      },
       exchanges: [
         {
           request: {
@@ -32,7 +51,17 @@ export const gmail: IntegrationCases = {
             body: { raw: expect.stringMatching(/^[A-Za-z0-9_-]+$/), threadId: '18c0' },
             decoded: {
               of: gmailMessage,
-              equals: { to: 'ada@example.com', cc: 'ops@example.com', bcc: 'audit@example.com', replyTo: 'help@example.com', subject: '=?UTF-8?Q?R=C3=A9sum=C3=A9_of_your_call?=', mimeVersion: '1.0', type: 'multipart/alternative', text: true, html: true },
+              equals: {
+                to: 'ada@example.com',
+                cc: 'ops@example.com',
+                bcc: 'audit@example.com',
+                replyTo: 'help@example.com',
+                subject: '=?UTF-8?Q?R=C3=A9sum=C3=A9_of_your_call?=',
+                mimeVersion: '1.0',
+                type: 'multipart/alternative',
+                text: true,
+                html: true,
+              },
             },
           },
           response: { status: 200, body: { id: '18c1', threadId: '18c0', labelIds: ['SENT'] } },

@@ -13,7 +13,13 @@ export const gohighlevel: IntegrationCases = {
   cases: [
     {
       action: 'upsert_contact',
-      params: { firstName: 'Ada', email: 'ada@example.com', phone: '+15551234567', tags: ['ai-call'], custom_field_values: { '6dvNaf7VhkQ9snc5vnjJ': 'booked', Zl9a0nP7T1NhGv3QXpBq: 3 } },
+      params: {
+        firstName: 'Ada',
+        email: 'ada@example.com',
+        phone: '+15551234567',
+        tags: ['ai-call'],
+        custom_field_values: { '6dvNaf7VhkQ9snc5vnjJ': 'booked', Zl9a0nP7T1NhGv3QXpBq: 3 },
+      },
       exchanges: [
         {
           request: {
@@ -40,11 +46,23 @@ export const gohighlevel: IntegrationCases = {
     {
       action: 'upsert_contact',
       name: 'custom fields from callData',
-      params: { email: 'caller_email', custom_field_values: { '6dvNaf7VhkQ9snc5vnjJ': 'outcome' }, customFields: [{ field: 'email', customFieldEnabled: true }, { field: 'custom_field_values.6dvNaf7VhkQ9snc5vnjJ', customFieldEnabled: true }] },
+      params: {
+        email: 'caller_email',
+        custom_field_values: { '6dvNaf7VhkQ9snc5vnjJ': 'outcome' },
+        customFields: [
+          { field: 'email', customFieldEnabled: true },
+          { field: 'custom_field_values.6dvNaf7VhkQ9snc5vnjJ', customFieldEnabled: true },
+        ],
+      },
       callData: { fields: { caller_email: 'ada@example.com', outcome: 'booked' } },
       exchanges: [
         {
-          request: { method: 'POST', path: '/contacts/upsert', headers: CONTACTS, body: { email: 'ada@example.com', locationId: LOCATION, customFields: [{ id: '6dvNaf7VhkQ9snc5vnjJ', field_value: 'booked' }] } },
+          request: {
+            method: 'POST',
+            path: '/contacts/upsert',
+            headers: CONTACTS,
+            body: { email: 'ada@example.com', locationId: LOCATION, customFields: [{ id: '6dvNaf7VhkQ9snc5vnjJ', field_value: 'booked' }] },
+          },
           response: { status: 200, body: { new: false, contact: { id: CONTACT } } },
         },
       ],
@@ -53,13 +71,23 @@ export const gohighlevel: IntegrationCases = {
     {
       action: 'add_tags',
       params: { contactId: CONTACT, tags: ['hot'] },
-      exchanges: [{ request: { method: 'POST', path: `/contacts/${CONTACT}/tags`, headers: CONTACTS, body: { tags: ['hot'] } }, response: { status: 201, body: { tags: ['ai-call', 'hot'] } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: `/contacts/${CONTACT}/tags`, headers: CONTACTS, body: { tags: ['hot'] } },
+          response: { status: 201, body: { tags: ['ai-call', 'hot'] } },
+        },
+      ],
       data: { tags: ['ai-call', 'hot'] },
     },
     {
       action: 'add_note',
       params: { contactId: CONTACT, body: 'Asked for a callback' },
-      exchanges: [{ request: { method: 'POST', path: `/contacts/${CONTACT}/notes`, headers: CONTACTS, body: { body: 'Asked for a callback' } }, response: { status: 201, body: { note: { id: 'n0te0000001', body: 'x' } } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: `/contacts/${CONTACT}/notes`, headers: CONTACTS, body: { body: 'Asked for a callback' } },
+          response: { status: 201, body: { note: { id: 'n0te0000001', body: 'x' } } },
+        },
+      ],
       data: { id: 'n0te0000001' },
     },
     {
@@ -73,7 +101,14 @@ export const gohighlevel: IntegrationCases = {
             query: { startDate: String(Date.parse('2026-12-01T00:00:00Z')), endDate: String(Date.parse('2026-12-03T00:00:00Z')), timezone: 'America/Chicago' },
             headers: CALENDARS,
           },
-          response: { status: 200, body: { '2026-12-01': { slots: ['2026-12-01T10:00:00-06:00', '2026-12-01T10:30:00-06:00'] }, '2026-12-02': { slots: ['2026-12-02T09:00:00-06:00'] }, traceId: 'x' } },
+          response: {
+            status: 200,
+            body: {
+              '2026-12-01': { slots: ['2026-12-01T10:00:00-06:00', '2026-12-01T10:30:00-06:00'] },
+              '2026-12-02': { slots: ['2026-12-02T09:00:00-06:00'] },
+              traceId: 'x',
+            },
+          },
         },
       ],
       data: { slots: ['2026-12-01T10:00:00-06:00', '2026-12-01T10:30:00-06:00', '2026-12-02T09:00:00-06:00'] },
@@ -83,7 +118,19 @@ export const gohighlevel: IntegrationCases = {
       params: { calendarId: CALENDAR, contactId: CONTACT, startTime: '2026-12-01T10:00:00-06:00', title: 'Demo' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/calendars/events/appointments', headers: CALENDARS, body: { calendarId: CALENDAR, contactId: CONTACT, startTime: '2026-12-01T10:00:00-06:00', title: 'Demo', appointmentStatus: 'confirmed', locationId: LOCATION } },
+          request: {
+            method: 'POST',
+            path: '/calendars/events/appointments',
+            headers: CALENDARS,
+            body: {
+              calendarId: CALENDAR,
+              contactId: CONTACT,
+              startTime: '2026-12-01T10:00:00-06:00',
+              title: 'Demo',
+              appointmentStatus: 'confirmed',
+              locationId: LOCATION,
+            },
+          },
           response: { status: 201, body: { id: 'appt00000001', startTime: '2026-12-01T10:00:00-06:00' } },
         },
       ],

@@ -13,7 +13,13 @@ export const google_calendar: IntegrationCases = {
   cases: [
     {
       action: 'appointment',
-      params: { summary: 'Demo call', start: '2026-12-01T10:00:00+01:00', durationMinutes: 45, timeZone: 'Europe/Paris', attendees: [{ email: 'ada@example.com' }] },
+      params: {
+        summary: 'Demo call',
+        start: '2026-12-01T10:00:00+01:00',
+        durationMinutes: 45,
+        timeZone: 'Europe/Paris',
+        attendees: [{ email: 'ada@example.com' }],
+      },
       exchanges: [
         {
           request: {
@@ -32,7 +38,13 @@ export const google_calendar: IntegrationCases = {
           response: { status: 200, body: { id: 'evt1', htmlLink: 'https://calendar.google.com/event?eid=x' } },
         },
       ],
-      data: { id: 'evt1', htmlLink: 'https://calendar.google.com/event?eid=x', start: '2026-12-01T09:00:00.000Z', end: '2026-12-01T09:45:00.000Z', existing: false },
+      data: {
+        id: 'evt1',
+        htmlLink: 'https://calendar.google.com/event?eid=x',
+        start: '2026-12-01T09:00:00.000Z',
+        end: '2026-12-01T09:45:00.000Z',
+        existing: false,
+      },
     },
     {
       action: 'appointment',
@@ -40,10 +52,25 @@ export const google_calendar: IntegrationCases = {
       params: { summary: 'Demo', start: '2026-12-01T09:00:00Z', durationMinutes: 30, findFreeSlot: true },
       exchanges: [
         {
-          request: { method: 'POST', path: '/calendar/v3/freeBusy', headers: H, body: { timeMin: '2026-12-01T09:00:00.000Z', timeMax: '2026-12-08T09:00:00.000Z', items: [{ id: 'primary' }] } },
+          request: {
+            method: 'POST',
+            path: '/calendar/v3/freeBusy',
+            headers: H,
+            body: { timeMin: '2026-12-01T09:00:00.000Z', timeMax: '2026-12-08T09:00:00.000Z', items: [{ id: 'primary' }] },
+          },
           response: {
             status: 200,
-            body: { kind: 'calendar#freeBusy', calendars: { primary: { busy: [{ start: '2026-12-01T09:00:00Z', end: '2026-12-01T09:40:00Z' }, { start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z' }] } } },
+            body: {
+              kind: 'calendar#freeBusy',
+              calendars: {
+                primary: {
+                  busy: [
+                    { start: '2026-12-01T09:00:00Z', end: '2026-12-01T09:40:00Z' },
+                    { start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z' },
+                  ],
+                },
+              },
+            },
           },
         },
         {
@@ -72,7 +99,13 @@ export const google_calendar: IntegrationCases = {
             headers: { ...H, 'content-type': 'application/json' },
             body: { timeMin: '2026-12-01T09:00:00+01:00', timeMax: '2026-12-01T18:00:00+01:00', items: [{ id: 'primary' }, { id: 'room@example.com' }] },
           },
-          response: { status: 200, body: { kind: 'calendar#freeBusy', calendars: { primary: { busy: [{ start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z' }] }, 'room@example.com': { busy: [] } } } },
+          response: {
+            status: 200,
+            body: {
+              kind: 'calendar#freeBusy',
+              calendars: { primary: { busy: [{ start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z' }] }, 'room@example.com': { busy: [] } },
+            },
+          },
         },
       ],
       data: { free: false, busy: [{ calendarId: 'primary', start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z' }] },
@@ -86,7 +119,14 @@ export const google_calendar: IntegrationCases = {
           request: {
             method: 'GET',
             path: '/calendar/v3/calendars/primary/events',
-            query: { timeMin: '2026-12-01T00:00:00Z', timeMax: '2026-12-02T00:00:00Z', singleEvents: 'true', orderBy: 'startTime', maxResults: '10', q: 'demo' },
+            query: {
+              timeMin: '2026-12-01T00:00:00Z',
+              timeMax: '2026-12-02T00:00:00Z',
+              singleEvents: 'true',
+              orderBy: 'startTime',
+              maxResults: '10',
+              q: 'demo',
+            },
             headers: H,
           },
           response: {
@@ -94,7 +134,14 @@ export const google_calendar: IntegrationCases = {
             body: {
               kind: 'calendar#events',
               items: [
-                { id: 'evt1', summary: 'Demo call', status: 'confirmed', htmlLink: 'https://calendar.google.com/event?eid=1', start: { dateTime: '2026-12-01T10:00:00Z' }, end: { dateTime: '2026-12-01T10:45:00Z' } },
+                {
+                  id: 'evt1',
+                  summary: 'Demo call',
+                  status: 'confirmed',
+                  htmlLink: 'https://calendar.google.com/event?eid=1',
+                  start: { dateTime: '2026-12-01T10:00:00Z' },
+                  end: { dateTime: '2026-12-01T10:45:00Z' },
+                },
                 { id: 'evt2', status: 'tentative', start: { date: '2026-12-01' }, end: { date: '2026-12-02' } },
               ],
               nextPageToken: 'page-2',
@@ -104,7 +151,14 @@ export const google_calendar: IntegrationCases = {
       ],
       data: {
         events: [
-          { id: 'evt1', summary: 'Demo call', start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:45:00Z', status: 'confirmed', htmlLink: 'https://calendar.google.com/event?eid=1' },
+          {
+            id: 'evt1',
+            summary: 'Demo call',
+            start: '2026-12-01T10:00:00Z',
+            end: '2026-12-01T10:45:00Z',
+            status: 'confirmed',
+            htmlLink: 'https://calendar.google.com/event?eid=1',
+          },
           { id: 'evt2', summary: null, start: '2026-12-01', end: '2026-12-02', status: 'tentative', htmlLink: null },
         ],
         nextPageToken: 'page-2',
@@ -123,7 +177,15 @@ export const google_calendar: IntegrationCases = {
             headers: { ...H, 'content-type': 'application/json' },
             body: { start: { dateTime: '2026-12-02T14:00:00.000Z' }, end: { dateTime: '2026-12-02T14:45:00.000Z' } },
           },
-          response: { status: 200, body: { id: 'evt1', htmlLink: 'https://calendar.google.com/event?eid=1', start: { dateTime: '2026-12-02T15:00:00+01:00' }, end: { dateTime: '2026-12-02T15:45:00+01:00' } } },
+          response: {
+            status: 200,
+            body: {
+              id: 'evt1',
+              htmlLink: 'https://calendar.google.com/event?eid=1',
+              start: { dateTime: '2026-12-02T15:00:00+01:00' },
+              end: { dateTime: '2026-12-02T15:45:00+01:00' },
+            },
+          },
         },
       ],
       data: { id: 'evt1', start: '2026-12-02T15:00:00+01:00', end: '2026-12-02T15:45:00+01:00', htmlLink: 'https://calendar.google.com/event?eid=1' },
@@ -132,7 +194,12 @@ export const google_calendar: IntegrationCases = {
     {
       action: 'cancel_appointment',
       params: { eventId: 'evt1', sendUpdates: 'all' },
-      exchanges: [{ request: { method: 'DELETE', path: '/calendar/v3/calendars/primary/events/evt1', query: { sendUpdates: 'all' }, headers: H }, response: { status: 204 } }],
+      exchanges: [
+        {
+          request: { method: 'DELETE', path: '/calendar/v3/calendars/primary/events/evt1', query: { sendUpdates: 'all' }, headers: H },
+          response: { status: 204 },
+        },
+      ],
       data: { id: 'evt1', cancelled: true, alreadyCancelled: false },
       notDescribed: NOT_DESCRIBED,
     },

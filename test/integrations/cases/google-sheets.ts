@@ -20,7 +20,13 @@ export const google_sheets: IntegrationCases = {
             headers: { ...H, 'content-type': 'application/json' },
             body: { range: 'Leads!A:D', majorDimension: 'ROWS', values: [['Ada Caller', '+15550100', 42, true]] },
           },
-          response: { body: { spreadsheetId: 'sheet-1', tableRange: 'Leads!A1:D11', updates: { spreadsheetId: 'sheet-1', updatedRange: 'Leads!A12:D12', updatedRows: 1 } } },
+          response: {
+            body: {
+              spreadsheetId: 'sheet-1',
+              tableRange: 'Leads!A1:D11',
+              updates: { spreadsheetId: 'sheet-1', updatedRange: 'Leads!A12:D12', updatedRows: 1 },
+            },
+          },
         },
       ],
       data: { spreadsheetId: 'sheet-1', updatedRange: 'Leads!A12:D12', updatedRows: 1 },
@@ -30,11 +36,31 @@ export const google_sheets: IntegrationCases = {
       params: { spreadsheetId: 'sheet-1', range: 'Leads!A1:B2' },
       exchanges: [
         {
-          request: { method: 'GET', path: '/v4/spreadsheets/sheet-1/values/Leads!A1%3AB2', query: { majorDimension: 'ROWS', valueRenderOption: 'FORMATTED_VALUE' }, headers: H },
-          response: { body: { range: 'Leads!A1:B2', majorDimension: 'ROWS', values: [['name', 'phone'], ['Ada', '+15550100']] } },
+          request: {
+            method: 'GET',
+            path: '/v4/spreadsheets/sheet-1/values/Leads!A1%3AB2',
+            query: { majorDimension: 'ROWS', valueRenderOption: 'FORMATTED_VALUE' },
+            headers: H,
+          },
+          response: {
+            body: {
+              range: 'Leads!A1:B2',
+              majorDimension: 'ROWS',
+              values: [
+                ['name', 'phone'],
+                ['Ada', '+15550100'],
+              ],
+            },
+          },
         },
       ],
-      data: { range: 'Leads!A1:B2', values: [['name', 'phone'], ['Ada', '+15550100']] },
+      data: {
+        range: 'Leads!A1:B2',
+        values: [
+          ['name', 'phone'],
+          ['Ada', '+15550100'],
+        ],
+      },
       notDescribed: 'google-sheets.json keeps values.append only',
     },
   ],

@@ -28,11 +28,23 @@ export const hubspot: IntegrationCases = {
     {
       action: 'create_contact',
       name: 'custom fields from callData',
-      params: { email: 'lead_email', customFields: [{ field: 'email', customFieldEnabled: true }, { field: 'firstname', customFieldEnabled: false }], firstname: 'Bob' },
+      params: {
+        email: 'lead_email',
+        customFields: [
+          { field: 'email', customFieldEnabled: true },
+          { field: 'firstname', customFieldEnabled: false },
+        ],
+        firstname: 'Bob',
+      },
       callData: { fields: { lead_email: 'bob@example.com' } },
       exchanges: [
         {
-          request: { method: 'POST', path: '/crm/v3/objects/contacts', headers: { authorization: 'Bearer pat-na1-test' }, body: { properties: { email: 'bob@example.com', firstname: 'Bob' }, associations: [] } },
+          request: {
+            method: 'POST',
+            path: '/crm/v3/objects/contacts',
+            headers: { authorization: 'Bearer pat-na1-test' },
+            body: { properties: { email: 'bob@example.com', firstname: 'Bob' }, associations: [] },
+          },
           response: { status: 201, body: { id: '502', properties: {} } },
         },
       ],
@@ -44,12 +56,25 @@ export const hubspot: IntegrationCases = {
       params: { email: 'ada@example.com', firstname: 'Ada', phone: '+14155550100' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/crm/v3/objects/contacts', headers: H, body: { properties: { email: 'ada@example.com', firstname: 'Ada', phone: '+14155550100' }, associations: [] } },
+          request: {
+            method: 'POST',
+            path: '/crm/v3/objects/contacts',
+            headers: H,
+            body: { properties: { email: 'ada@example.com', firstname: 'Ada', phone: '+14155550100' }, associations: [] },
+          },
           response: { status: 409, body: { status: 'error', message: 'Contact already exists. Existing ID: 777', category: 'CONFLICT' } },
         },
         {
-          request: { method: 'PATCH', path: '/crm/v3/objects/contacts/777', headers: H, body: { properties: { email: 'ada@example.com', firstname: 'Ada', phone: '+14155550100' } } },
-          response: { status: 200, body: { id: '777', properties: { email: 'ada@example.com', firstname: 'Ada', phone: '+14155550100', lastname: 'Lovelace' } } },
+          request: {
+            method: 'PATCH',
+            path: '/crm/v3/objects/contacts/777',
+            headers: H,
+            body: { properties: { email: 'ada@example.com', firstname: 'Ada', phone: '+14155550100' } },
+          },
+          response: {
+            status: 200,
+            body: { id: '777', properties: { email: 'ada@example.com', firstname: 'Ada', phone: '+14155550100', lastname: 'Lovelace' } },
+          },
         },
       ],
       data: { id: '777', existing: true, properties: { email: 'ada@example.com', firstname: 'Ada', phone: '+14155550100', lastname: 'Lovelace' } },
@@ -60,8 +85,23 @@ export const hubspot: IntegrationCases = {
       params: { email: 'ada@example.com', properties: { firstname: 'Ada', hs_lead_status: 'OPEN' } },
       exchanges: [
         {
-          request: { method: 'POST', path: '/crm/v3/objects/contacts/batch/upsert', headers: H, body: { inputs: [{ idProperty: 'email', id: 'ada@example.com', properties: { firstname: 'Ada', hs_lead_status: 'OPEN', email: 'ada@example.com' } }] } },
-          response: { status: 200, body: { status: 'COMPLETE', results: [{ id: '501', new: false, properties: { email: 'ada@example.com', firstname: 'Ada' } }], startedAt: '2026-01-01T00:00:00Z', completedAt: '2026-01-01T00:00:01Z' } },
+          request: {
+            method: 'POST',
+            path: '/crm/v3/objects/contacts/batch/upsert',
+            headers: H,
+            body: {
+              inputs: [{ idProperty: 'email', id: 'ada@example.com', properties: { firstname: 'Ada', hs_lead_status: 'OPEN', email: 'ada@example.com' } }],
+            },
+          },
+          response: {
+            status: 200,
+            body: {
+              status: 'COMPLETE',
+              results: [{ id: '501', new: false, properties: { email: 'ada@example.com', firstname: 'Ada' } }],
+              startedAt: '2026-01-01T00:00:00Z',
+              completedAt: '2026-01-01T00:00:01Z',
+            },
+          },
         },
       ],
       data: { id: '501', created: false, properties: { email: 'ada@example.com', firstname: 'Ada' } },
@@ -72,7 +112,13 @@ export const hubspot: IntegrationCases = {
       params: { email: 'ada@example.com', properties: { lifecyclestage: 'opportunity' } },
       exchanges: [
         {
-          request: { method: 'PATCH', path: '/crm/v3/objects/contacts/ada%40example.com', query: { idProperty: 'email' }, headers: H, body: { properties: { lifecyclestage: 'opportunity' } } },
+          request: {
+            method: 'PATCH',
+            path: '/crm/v3/objects/contacts/ada%40example.com',
+            query: { idProperty: 'email' },
+            headers: H,
+            body: { properties: { lifecyclestage: 'opportunity' } },
+          },
           response: { status: 200, body: { id: '501', properties: { lifecyclestage: 'opportunity' } } },
         },
       ],
@@ -101,7 +147,11 @@ export const hubspot: IntegrationCases = {
             method: 'POST',
             path: '/crm/v3/objects/contacts/search',
             headers: H,
-            body: { filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'ada@example.com' }] }], properties: ['email', 'firstname', 'lastname', 'phone'], limit: 5 },
+            body: {
+              filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'ada@example.com' }] }],
+              properties: ['email', 'firstname', 'lastname', 'phone'],
+              limit: 5,
+            },
           },
           response: { status: 200, body: { total: 1, results: [{ id: '501', properties: { email: 'ada@example.com', firstname: 'Ada' } }] } },
         },
@@ -111,7 +161,14 @@ export const hubspot: IntegrationCases = {
     },
     {
       action: 'add_note',
-      params: { body: 'Caller wants a demo on Tuesday', attach_to: [{ type: 'contacts', id: '501' }, { type: 'deals', id: '900' }], timestamp: '2026-12-01T10:00:00+01:00' },
+      params: {
+        body: 'Caller wants a demo on Tuesday',
+        attach_to: [
+          { type: 'contacts', id: '501' },
+          { type: 'deals', id: '900' },
+        ],
+        timestamp: '2026-12-01T10:00:00+01:00',
+      },
       exchanges: [
         {
           request: {
@@ -158,7 +215,13 @@ export const hubspot: IntegrationCases = {
       exchanges: [
         {
           request: { method: 'PUT', path: '/crm/v4/objects/contacts/501/associations/default/companies/42', headers: { authorization: 'Bearer pat-na1-test' } },
-          response: { status: 200, body: { status: 'COMPLETE', results: [{ from: { id: '501' }, to: { id: '42' }, associationSpec: { associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 } }] } },
+          response: {
+            status: 200,
+            body: {
+              status: 'COMPLETE',
+              results: [{ from: { id: '501' }, to: { id: '42' }, associationSpec: { associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 } }],
+            },
+          },
         },
       ],
       data: { associated: true },

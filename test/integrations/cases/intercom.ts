@@ -28,14 +28,24 @@ export const intercom: IntegrationCases = {
     {
       action: 'add_note',
       params: { contact_id: CONTACT, body: '<p>Booked a demo</p>', admin_id: '991267' },
-      exchanges: [{ request: { method: 'POST', path: `/contacts/${CONTACT}/notes`, headers: H, body: { body: '<p>Booked a demo</p>', admin_id: '991267' } }, response: { status: 200, body: { type: 'note', id: 31 } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: `/contacts/${CONTACT}/notes`, headers: H, body: { body: '<p>Booked a demo</p>', admin_id: '991267' } },
+          response: { status: 200, body: { type: 'note', id: 31 } },
+        },
+      ],
       data: { id: '31' },
       notDescribed: 'intercom.json keeps POST /contacts only',
     },
     {
       action: 'add_tag',
       params: { contact_id: CONTACT, tag_id: '81' },
-      exchanges: [{ request: { method: 'POST', path: `/contacts/${CONTACT}/tags`, headers: H, body: { id: '81' } }, response: { status: 200, body: { type: 'tag', id: '81', name: 'called' } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: `/contacts/${CONTACT}/tags`, headers: H, body: { id: '81' } },
+          response: { status: 200, body: { type: 'tag', id: '81', name: 'called' } },
+        },
+      ],
       data: { id: '81', name: 'called' },
       notDescribed: 'intercom.json keeps POST /contacts only',
     },

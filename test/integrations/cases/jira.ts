@@ -10,7 +10,14 @@ export const jira: IntegrationCases = {
   cases: [
     {
       action: 'create_issue',
-      params: { projectKey: 'SUP', summary: 'Caller reports outage', description: 'Line one\n\nLine three', labels: ['voice'], priority: 'High', customFieldValues: { customfield_10010: 'acct' } },
+      params: {
+        projectKey: 'SUP',
+        summary: 'Caller reports outage',
+        description: 'Line one\n\nLine three',
+        labels: ['voice'],
+        priority: 'High',
+        customFieldValues: { customfield_10010: 'acct' },
+      },
       exchanges: [
         {
           request: {
@@ -39,7 +46,12 @@ export const jira: IntegrationCases = {
       params: { issue: 'SUP-42', text: 'Called back, resolved.' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/rest/api/3/issue/SUP-42/comment', headers: H, body: { body: { type: 'doc', version: 1, content: [paragraph('Called back, resolved.')] } } },
+          request: {
+            method: 'POST',
+            path: '/rest/api/3/issue/SUP-42/comment',
+            headers: H,
+            body: { body: { type: 'doc', version: 1, content: [paragraph('Called back, resolved.')] } },
+          },
           response: { status: 201, body: { id: '500', created: '2026-03-01T10:00:00.000+0000' } },
         },
       ],

@@ -1,7 +1,12 @@
 import type { IntegrationCases } from '../../helpers/action-cases';
 
 const PROFILE_ID = '01GDDKASAP8TKDDA2GRZDSVP4H';
-const H = { authorization: 'Klaviyo-API-Key pk_test_123', revision: '2026-07-15', 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' };
+const H = {
+  authorization: 'Klaviyo-API-Key pk_test_123',
+  revision: '2026-07-15',
+  'content-type': 'application/vnd.api+json',
+  accept: 'application/vnd.api+json',
+};
 
 /** Klaviyo: private key header, the `revision` header, JSON:API bodies. */
 export const klaviyo: IntegrationCases = {
@@ -18,7 +23,18 @@ export const klaviyo: IntegrationCases = {
             method: 'POST',
             path: '/api/profiles',
             headers: H,
-            body: { data: { type: 'profile', attributes: { email: 'ada@example.com', phone_number: '+15005550006', first_name: 'Ada', properties: { last_call: 'booked' }, location: { city: 'London' } } } },
+            body: {
+              data: {
+                type: 'profile',
+                attributes: {
+                  email: 'ada@example.com',
+                  phone_number: '+15005550006',
+                  first_name: 'Ada',
+                  properties: { last_call: 'booked' },
+                  location: { city: 'London' },
+                },
+              },
+            },
           },
           response: { status: 201, body: { data: { type: 'profile', id: PROFILE_ID } } },
         },
@@ -30,7 +46,12 @@ export const klaviyo: IntegrationCases = {
       params: { external_id: 'crm-9', last_name: 'Lovelace' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/api/profile-import', headers: H, body: { data: { type: 'profile', attributes: { external_id: 'crm-9', last_name: 'Lovelace' } } } },
+          request: {
+            method: 'POST',
+            path: '/api/profile-import',
+            headers: H,
+            body: { data: { type: 'profile', attributes: { external_id: 'crm-9', last_name: 'Lovelace' } } },
+          },
           response: { status: 200, body: { data: { type: 'profile', id: PROFILE_ID } } },
         },
       ],
@@ -39,7 +60,12 @@ export const klaviyo: IntegrationCases = {
     {
       action: 'add_to_list',
       params: { list_id: 'Y6nRLr', profile_ids: [PROFILE_ID] },
-      exchanges: [{ request: { method: 'POST', path: '/api/lists/Y6nRLr/relationships/profiles', headers: H, body: { data: [{ type: 'profile', id: PROFILE_ID }] } }, response: { status: 204 } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/api/lists/Y6nRLr/relationships/profiles', headers: H, body: { data: [{ type: 'profile', id: PROFILE_ID }] } },
+          response: { status: 204 },
+        },
+      ],
       data: { added: 1 },
       notDescribed: 'klaviyo.json keeps the two profile operations only',
     },

@@ -15,7 +15,12 @@ export const mailchimp: IntegrationCases = {
       params: { list_id: '57afe96172', email_address: 'Ada@Example.com', merge_fields: { FNAME: 'Ada', PHONE: '+15551234567' }, tags: ['ai-call'] },
       exchanges: [
         {
-          request: { method: 'PUT', path: MEMBER, headers: { ...H, 'content-type': 'application/json' }, body: { email_address: 'Ada@Example.com', status_if_new: 'subscribed', merge_fields: { FNAME: 'Ada', PHONE: '+15551234567' }, tags: ['ai-call'] } },
+          request: {
+            method: 'PUT',
+            path: MEMBER,
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { email_address: 'Ada@Example.com', status_if_new: 'subscribed', merge_fields: { FNAME: 'Ada', PHONE: '+15551234567' }, tags: ['ai-call'] },
+          },
           response: { status: 200, body: { id: 'md5-of-email', status: 'subscribed' } },
         },
       ],
@@ -24,13 +29,33 @@ export const mailchimp: IntegrationCases = {
     {
       action: 'add_tags',
       params: { list_id: '57afe96172', email_address: 'ada@example.com', tags: ['hot'], remove: ['cold'] },
-      exchanges: [{ request: { method: 'POST', path: `${MEMBER}/tags`, headers: H, body: { tags: [{ name: 'hot', status: 'active' }, { name: 'cold', status: 'inactive' }] } }, response: { status: 204 } }],
+      exchanges: [
+        {
+          request: {
+            method: 'POST',
+            path: `${MEMBER}/tags`,
+            headers: H,
+            body: {
+              tags: [
+                { name: 'hot', status: 'active' },
+                { name: 'cold', status: 'inactive' },
+              ],
+            },
+          },
+          response: { status: 204 },
+        },
+      ],
       data: { updated: true },
     },
     {
       action: 'add_note',
       params: { list_id: '57afe96172', email_address: 'ada@example.com', note: 'Booked a call' },
-      exchanges: [{ request: { method: 'POST', path: `${MEMBER}/notes`, headers: H, body: { note: 'Booked a call' } }, response: { status: 200, body: { id: 12, note: 'x' } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: `${MEMBER}/notes`, headers: H, body: { note: 'Booked a call' } },
+          response: { status: 200, body: { id: 12, note: 'x' } },
+        },
+      ],
       data: { id: 12 },
     },
   ],

@@ -22,15 +22,38 @@ export const mailgun: IntegrationCases = {
   cases: [
     {
       action: 'send_email',
-      params: { from: 'Agent <agent@mg.example.com>', to: ['ada@example.com', 'Bob <bob@example.com>'], subject: 'Summary', text: 'Thanks', html: '<b>Thanks</b>', tags: ['call'], variables: { name: 'Ada' }, template: 'summary', replyTo: 'help@example.com' },
+      params: {
+        from: 'Agent <agent@mg.example.com>',
+        to: ['ada@example.com', 'Bob <bob@example.com>'],
+        subject: 'Summary',
+        text: 'Thanks',
+        html: '<b>Thanks</b>',
+        tags: ['call'],
+        variables: { name: 'Ada' },
+        template: 'summary',
+        replyTo: 'help@example.com',
+      },
       exchanges: [
         {
           request: {
             method: 'POST',
             path: '/v3/mg.example.com/messages',
-            headers: { authorization: `Basic ${Buffer.from('api:key-test').toString('base64')}`, 'content-type': expect.stringMatching(/^multipart\/form-data; boundary=/) },
+            headers: {
+              authorization: `Basic ${Buffer.from('api:key-test').toString('base64')}`,
+              'content-type': expect.stringMatching(/^multipart\/form-data; boundary=/),
+            },
             bodyOf: mailgunFields,
-            body: { from: 'Agent <agent@mg.example.com>', to: ['ada@example.com', 'Bob <bob@example.com>'], subject: 'Summary', text: 'Thanks', html: '<b>Thanks</b>', template: 'summary', 't:variables': '{"name":"Ada"}', 'o:tag': ['call'], 'h:Reply-To': 'help@example.com' },
+            body: {
+              from: 'Agent <agent@mg.example.com>',
+              to: ['ada@example.com', 'Bob <bob@example.com>'],
+              subject: 'Summary',
+              text: 'Thanks',
+              html: '<b>Thanks</b>',
+              template: 'summary',
+              't:variables': '{"name":"Ada"}',
+              'o:tag': ['call'],
+              'h:Reply-To': 'help@example.com',
+            },
           },
           response: { status: 200, body: { id: '<20261123.1@mg.example.com>', message: 'Queued. Thank you.' } },
         },

@@ -20,7 +20,12 @@ export const microsoft_graph: IntegrationCases = {
             path: '/v1.0/me/sendMail',
             headers: { ...H, 'content-type': 'application/json' },
             body: {
-              message: { subject: 'Summary', body: { contentType: 'HTML', content: '<b>Thanks</b>' }, toRecipients: [{ emailAddress: { address: 'ada@example.com' } }], ccRecipients: [{ emailAddress: { address: 'ops@example.com' } }] },
+              message: {
+                subject: 'Summary',
+                body: { contentType: 'HTML', content: '<b>Thanks</b>' },
+                toRecipients: [{ emailAddress: { address: 'ada@example.com' } }],
+                ccRecipients: [{ emailAddress: { address: 'ops@example.com' } }],
+              },
               saveToSentItems: true,
             },
           },
@@ -31,7 +36,16 @@ export const microsoft_graph: IntegrationCases = {
     },
     {
       action: 'create_event',
-      params: { subject: 'Demo', start: '2026-12-01T10:00:00', end: '2026-12-01T10:30:00', timeZone: 'Europe/Paris', body: 'Booked by phone', location: 'Office', attendees: [{ email: 'ada@example.com', name: 'Ada' }], isOnlineMeeting: true },
+      params: {
+        subject: 'Demo',
+        start: '2026-12-01T10:00:00',
+        end: '2026-12-01T10:30:00',
+        timeZone: 'Europe/Paris',
+        body: 'Booked by phone',
+        location: 'Office',
+        attendees: [{ email: 'ada@example.com', name: 'Ada' }],
+        isOnlineMeeting: true,
+      },
       exchanges: [
         {
           request: {
@@ -50,27 +64,49 @@ export const microsoft_graph: IntegrationCases = {
               onlineMeetingProvider: 'teamsForBusiness',
             },
           },
-          response: { status: 201, body: { id: 'AAMk1', webLink: 'https://outlook.office365.com/owa/?itemid=AAMk1', onlineMeeting: { joinUrl: 'https://teams.microsoft.com/l/meetup-join/x' } } },
+          response: {
+            status: 201,
+            body: {
+              id: 'AAMk1',
+              webLink: 'https://outlook.office365.com/owa/?itemid=AAMk1',
+              onlineMeeting: { joinUrl: 'https://teams.microsoft.com/l/meetup-join/x' },
+            },
+          },
         },
       ],
       data: { id: 'AAMk1', webLink: 'https://outlook.office365.com/owa/?itemid=AAMk1', onlineMeetingUrl: 'https://teams.microsoft.com/l/meetup-join/x' },
     },
     {
       action: 'find_free_slots',
-      params: { from: '2026-12-01T10:00:00+01:00', to: '2026-12-01T12:00:00+01:00', durationMinutes: 30, schedules: ['ada@contoso.com', 'bob@contoso.com'], maxSlots: 3 },
+      params: {
+        from: '2026-12-01T10:00:00+01:00',
+        to: '2026-12-01T12:00:00+01:00',
+        durationMinutes: 30,
+        schedules: ['ada@contoso.com', 'bob@contoso.com'],
+        maxSlots: 3,
+      },
       exchanges: [
         {
           request: {
             method: 'POST',
             path: '/v1.0/me/calendar/getSchedule',
             headers: { ...H, prefer: 'outlook.timezone="UTC"' },
-            body: { schedules: ['ada@contoso.com', 'bob@contoso.com'], startTime: utc('2026-12-01T09:00:00.000'), endTime: utc('2026-12-01T11:00:00.000'), availabilityViewInterval: 15 },
+            body: {
+              schedules: ['ada@contoso.com', 'bob@contoso.com'],
+              startTime: utc('2026-12-01T09:00:00.000'),
+              endTime: utc('2026-12-01T11:00:00.000'),
+              availabilityViewInterval: 15,
+            },
           },
           response: {
             status: 200,
             body: {
               value: [
-                { scheduleId: 'ada@contoso.com', availabilityView: '2200', scheduleItems: [{ status: 'Busy', start: utc('2026-12-01T09:00:00.0000000'), end: utc('2026-12-01T09:40:00.0000000') }] },
+                {
+                  scheduleId: 'ada@contoso.com',
+                  availabilityView: '2200',
+                  scheduleItems: [{ status: 'Busy', start: utc('2026-12-01T09:00:00.0000000'), end: utc('2026-12-01T09:40:00.0000000') }],
+                },
                 {
                   scheduleId: 'bob@contoso.com',
                   availabilityView: '0010',
@@ -86,7 +122,13 @@ export const microsoft_graph: IntegrationCases = {
       ],
       // Window 09:00–11:00 UTC; 09:00–09:40 busy and 10:00–10:15 tentative (the Free item does not block): 09:45 would
       // overlap 10:00, so only 10:15 and 10:30 fit before the window ends.
-      data: { slots: [{ start: '2026-12-01T10:15:00.000Z', end: '2026-12-01T10:45:00.000Z' }, { start: '2026-12-01T10:30:00.000Z', end: '2026-12-01T11:00:00.000Z' }], busy: 2 },
+      data: {
+        slots: [
+          { start: '2026-12-01T10:15:00.000Z', end: '2026-12-01T10:45:00.000Z' },
+          { start: '2026-12-01T10:30:00.000Z', end: '2026-12-01T11:00:00.000Z' },
+        ],
+        busy: 2,
+      },
     },
     {
       action: 'check_availability',
@@ -125,19 +167,46 @@ export const microsoft_graph: IntegrationCases = {
           request: {
             method: 'GET',
             path: '/v1.0/users/ada%40example.com/calendarView',
-            query: { startDateTime: '2026-12-01T00:00:00.000Z', endDateTime: '2026-12-02T00:00:00.000Z', $top: '10', $orderby: 'start/dateTime', $select: 'id,subject,start,end,isCancelled,webLink' },
+            query: {
+              startDateTime: '2026-12-01T00:00:00.000Z',
+              endDateTime: '2026-12-02T00:00:00.000Z',
+              $top: '10',
+              $orderby: 'start/dateTime',
+              $select: 'id,subject,start,end,isCancelled,webLink',
+            },
             headers: { ...H, prefer: 'outlook.timezone="UTC"' },
           },
           response: {
             status: 200,
             body: {
-              value: [{ id: 'AAMkAGI1', subject: 'Demo', start: utc('2026-12-01T10:00:00.0000000'), end: utc('2026-12-01T10:30:00.0000000'), isCancelled: false, webLink: 'https://outlook.office365.com/owa/?itemid=1' }],
+              value: [
+                {
+                  id: 'AAMkAGI1',
+                  subject: 'Demo',
+                  start: utc('2026-12-01T10:00:00.0000000'),
+                  end: utc('2026-12-01T10:30:00.0000000'),
+                  isCancelled: false,
+                  webLink: 'https://outlook.office365.com/owa/?itemid=1',
+                },
+              ],
               '@odata.nextLink': 'https://graph.microsoft.com/v1.0/me/calendarView?$skip=10',
             },
           },
         },
       ],
-      data: { events: [{ id: 'AAMkAGI1', subject: 'Demo', start: '2026-12-01T10:00:00.000Z', end: '2026-12-01T10:30:00.000Z', isCancelled: false, webLink: 'https://outlook.office365.com/owa/?itemid=1' }], more: true },
+      data: {
+        events: [
+          {
+            id: 'AAMkAGI1',
+            subject: 'Demo',
+            start: '2026-12-01T10:00:00.000Z',
+            end: '2026-12-01T10:30:00.000Z',
+            isCancelled: false,
+            webLink: 'https://outlook.office365.com/owa/?itemid=1',
+          },
+        ],
+        more: true,
+      },
     },
     {
       action: 'reschedule_event',
@@ -150,7 +219,15 @@ export const microsoft_graph: IntegrationCases = {
             headers: { ...H, prefer: 'outlook.timezone="UTC"', 'content-type': 'application/json' },
             body: { start: { dateTime: '2026-12-02T11:00:00', timeZone: 'Europe/Paris' }, end: { dateTime: '2026-12-02T11:30:00', timeZone: 'Europe/Paris' } },
           },
-          response: { status: 200, body: { id: 'AAMkAGI1', start: utc('2026-12-02T10:00:00.0000000'), end: utc('2026-12-02T10:30:00.0000000'), webLink: 'https://outlook.office365.com/owa/?itemid=1' } },
+          response: {
+            status: 200,
+            body: {
+              id: 'AAMkAGI1',
+              start: utc('2026-12-02T10:00:00.0000000'),
+              end: utc('2026-12-02T10:30:00.0000000'),
+              webLink: 'https://outlook.office365.com/owa/?itemid=1',
+            },
+          },
         },
       ],
       data: { id: 'AAMkAGI1', start: '2026-12-02T10:00:00.000Z', end: '2026-12-02T10:30:00.000Z', webLink: 'https://outlook.office365.com/owa/?itemid=1' },
@@ -158,7 +235,17 @@ export const microsoft_graph: IntegrationCases = {
     {
       action: 'cancel_event',
       params: { eventId: 'AAMkAGI1', comment: 'The caller cancelled' },
-      exchanges: [{ request: { method: 'POST', path: '/v1.0/me/events/AAMkAGI1/cancel', headers: { ...H, 'content-type': 'application/json' }, body: { comment: 'The caller cancelled' } }, response: { status: 202 } }],
+      exchanges: [
+        {
+          request: {
+            method: 'POST',
+            path: '/v1.0/me/events/AAMkAGI1/cancel',
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { comment: 'The caller cancelled' },
+          },
+          response: { status: 202 },
+        },
+      ],
       data: { id: 'AAMkAGI1', cancelled: true },
     },
   ],

@@ -10,14 +10,22 @@ const H = { authorization: 'Bearer eyJ0.teams' };
 /** Microsoft Teams: Graph with an OAuth bearer; a Workflows webhook (another origin, no Graph token) for cards. */
 export const microsoft_teams: IntegrationCases = {
   integration: 'microsoft_teams',
-  connection: { kind: 'oauth2', secrets: { access_token: 'eyJ0.teams', webhook_url: '{hooks}/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=s3cret' } },
+  connection: {
+    kind: 'oauth2',
+    secrets: { access_token: 'eyJ0.teams', webhook_url: '{hooks}/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=s3cret' },
+  },
   cases: [
     {
       action: 'post_message',
       params: { teamId: TEAM, channelId: CHANNEL, content: '<b>New lead</b>', contentType: 'html', subject: 'Call' },
       exchanges: [
         {
-          request: { method: 'POST', path: `/v1.0/teams/${TEAM}/channels/${encodeURIComponent(CHANNEL)}/messages`, headers: { ...H, 'content-type': 'application/json' }, body: { subject: 'Call', body: { contentType: 'html', content: '<b>New lead</b>' } } },
+          request: {
+            method: 'POST',
+            path: `/v1.0/teams/${TEAM}/channels/${encodeURIComponent(CHANNEL)}/messages`,
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { subject: 'Call', body: { contentType: 'html', content: '<b>New lead</b>' } },
+          },
           response: { status: 201, body: { id: '1616990032035', webUrl: 'https://teams.microsoft.com/l/message/x' } },
         },
       ],
@@ -29,7 +37,12 @@ export const microsoft_teams: IntegrationCases = {
       params: { teamId: TEAM, channelId: CHANNEL, replyToId: '1616990032035', content: 'Follow-up' },
       exchanges: [
         {
-          request: { method: 'POST', path: `/v1.0/teams/${TEAM}/channels/${encodeURIComponent(CHANNEL)}/messages/1616990032035/replies`, headers: H, body: { body: { contentType: 'text', content: 'Follow-up' } } },
+          request: {
+            method: 'POST',
+            path: `/v1.0/teams/${TEAM}/channels/${encodeURIComponent(CHANNEL)}/messages/1616990032035/replies`,
+            headers: H,
+            body: { body: { contentType: 'text', content: 'Follow-up' } },
+          },
           response: { status: 201, body: { id: '1616990171266', webUrl: null } },
         },
       ],
@@ -38,7 +51,17 @@ export const microsoft_teams: IntegrationCases = {
     {
       action: 'send_chat_message',
       params: { chatId: CHAT, content: 'Hello' },
-      exchanges: [{ request: { method: 'POST', path: `/v1.0/chats/${encodeURIComponent(CHAT)}/messages`, headers: H, body: { body: { contentType: 'text', content: 'Hello' } } }, response: { status: 201, body: { id: '1612289765949' } } }],
+      exchanges: [
+        {
+          request: {
+            method: 'POST',
+            path: `/v1.0/chats/${encodeURIComponent(CHAT)}/messages`,
+            headers: H,
+            body: { body: { contentType: 'text', content: 'Hello' } },
+          },
+          response: { status: 201, body: { id: '1612289765949' } },
+        },
+      ],
       data: { id: '1612289765949', webUrl: null },
     },
     {

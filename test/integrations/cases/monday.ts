@@ -31,7 +31,12 @@ export const monday: IntegrationCases = {
     },
     {
       action: 'change_column_values',
-      params: { boardId: '1234567', itemId: '9001', columnValues: { text: 'budget' }, customFields: [{ field: 'columnValues.text', customFieldEnabled: true }] },
+      params: {
+        boardId: '1234567',
+        itemId: '9001',
+        columnValues: { text: 'budget' },
+        customFields: [{ field: 'columnValues.text', customFieldEnabled: true }],
+      },
       callData: { fields: { budget: '5k-10k' } },
       exchanges: [
         {
@@ -39,7 +44,10 @@ export const monday: IntegrationCases = {
             method: 'POST',
             path: '/v2',
             headers: H,
-            body: { query: expect.stringContaining('change_multiple_column_values(board_id: $board, item_id: $item, column_values: $columns'), variables: { board: '1234567', item: '9001', columns: '{"text":"5k-10k"}' } },
+            body: {
+              query: expect.stringContaining('change_multiple_column_values(board_id: $board, item_id: $item, column_values: $columns'),
+              variables: { board: '1234567', item: '9001', columns: '{"text":"5k-10k"}' },
+            },
           },
           response: { body: { data: { change_multiple_column_values: { id: '9001', name: 'Ada Caller' } } } },
         },
@@ -51,7 +59,12 @@ export const monday: IntegrationCases = {
       params: { itemId: 9001, body: 'Call summary: wants a demo.' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/v2', headers: H, body: { query: expect.stringContaining('create_update('), variables: { item: '9001', body: 'Call summary: wants a demo.' } } },
+          request: {
+            method: 'POST',
+            path: '/v2',
+            headers: H,
+            body: { query: expect.stringContaining('create_update('), variables: { item: '9001', body: 'Call summary: wants a demo.' } },
+          },
           response: { body: { data: { create_update: { id: '77' } } } },
         },
       ],

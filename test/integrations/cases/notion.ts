@@ -13,7 +13,12 @@ export const notion: IntegrationCases = {
   cases: [
     {
       action: 'create_page',
-      params: { database_id: 'd9824bdc-8445-4327-be8b-5b47500af6ce', title: 'Ada Caller', properties: { Status: { select: { name: 'New' } } }, content: 'Wants pricing.\n\nCall back Tuesday.' },
+      params: {
+        database_id: 'd9824bdc-8445-4327-be8b-5b47500af6ce',
+        title: 'Ada Caller',
+        properties: { Status: { select: { name: 'New' } } },
+        content: 'Wants pricing.\n\nCall back Tuesday.',
+      },
       exchanges: [
         {
           request: {
@@ -40,7 +45,12 @@ export const notion: IntegrationCases = {
       params: { page_id: '59833787-2cf9-4fdf-8782-e53db20768a5', title: 'Call notes', properties: { Status: {} } },
       exchanges: [
         {
-          request: { method: 'POST', path: '/v1/pages', headers: H, body: { parent: { page_id: '59833787-2cf9-4fdf-8782-e53db20768a5' }, properties: { title: { title: text('Call notes') } } } },
+          request: {
+            method: 'POST',
+            path: '/v1/pages',
+            headers: H,
+            body: { parent: { page_id: '59833787-2cf9-4fdf-8782-e53db20768a5' }, properties: { title: { title: text('Call notes') } } },
+          },
           response: { body: { object: 'page', id: 'p-2' } },
         },
       ],
@@ -49,14 +59,24 @@ export const notion: IntegrationCases = {
     {
       action: 'update_page',
       params: { page_id: PAGE, properties: { Status: { select: { name: 'Called' } } } },
-      exchanges: [{ request: { method: 'PATCH', path: `/v1/pages/${PAGE}`, headers: H, body: { properties: { Status: { select: { name: 'Called' } } } } }, response: { body: { object: 'page', id: PAGE, url: 'https://www.notion.so/x' } } }],
+      exchanges: [
+        {
+          request: { method: 'PATCH', path: `/v1/pages/${PAGE}`, headers: H, body: { properties: { Status: { select: { name: 'Called' } } } } },
+          response: { body: { object: 'page', id: PAGE, url: 'https://www.notion.so/x' } },
+        },
+      ],
       data: { id: PAGE, url: 'https://www.notion.so/x' },
       notDescribed: 'notion.json keeps POST /v1/pages only',
     },
     {
       action: 'add_comment',
       params: { page_id: PAGE, text: 'Caller asked for a quote.' },
-      exchanges: [{ request: { method: 'POST', path: '/v1/comments', headers: H, body: { parent: { page_id: PAGE }, rich_text: text('Caller asked for a quote.') } }, response: { body: { object: 'comment', id: 'c-1', discussion_id: 'd-1' } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/v1/comments', headers: H, body: { parent: { page_id: PAGE }, rich_text: text('Caller asked for a quote.') } },
+          response: { body: { object: 'comment', id: 'c-1', discussion_id: 'd-1' } },
+        },
+      ],
       data: { id: 'c-1', discussion_id: 'd-1' },
       notDescribed: 'notion.json keeps POST /v1/pages only',
     },

@@ -39,7 +39,12 @@ export const pipedrive: IntegrationCases = {
       params: { title: 'Inbound call', person_id: 42, value: { amount: 500, currency: 'USD' } },
       exchanges: [
         {
-          request: { method: 'POST', path: '/api/v1/leads', headers: H, body: { title: 'Inbound call', person_id: 42, value: { amount: 500, currency: 'USD' } } },
+          request: {
+            method: 'POST',
+            path: '/api/v1/leads',
+            headers: H,
+            body: { title: 'Inbound call', person_id: 42, value: { amount: 500, currency: 'USD' } },
+          },
           response: { status: 201, body: { success: true, data: { id: 'adf21080-0e10-11eb-879b-05d71fb426ec' } } },
         },
       ],
@@ -48,7 +53,12 @@ export const pipedrive: IntegrationCases = {
     {
       action: 'add_note',
       params: { content: 'Called; wants a quote', person_id: 42, pinned_to_person_flag: true },
-      exchanges: [{ request: { method: 'POST', path: '/api/v1/notes', headers: H, body: { content: 'Called; wants a quote', person_id: 42, pinned_to_person_flag: 1 } }, response: { status: 201, body: { success: true, data: { id: 9 } } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/api/v1/notes', headers: H, body: { content: 'Called; wants a quote', person_id: 42, pinned_to_person_flag: 1 } },
+          response: { status: 201, body: { success: true, data: { id: 9 } } },
+        },
+      ],
       data: { id: 9 },
     },
     {
@@ -72,8 +82,21 @@ export const pipedrive: IntegrationCases = {
       params: { term: 'ada@example.com', fields: ['email'], exact_match: true },
       exchanges: [
         {
-          request: { method: 'GET', path: '/api/v2/persons/search', query: { term: 'ada@example.com', fields: 'email', exact_match: 'true', limit: '10' }, headers: H },
-          response: { status: 200, body: { success: true, data: { items: [{ result_score: 1, item: { id: 12, type: 'person', name: 'Ada Lovelace', emails: ['ada@example.com'], phones: ['+15551234567'] } }] } } },
+          request: {
+            method: 'GET',
+            path: '/api/v2/persons/search',
+            query: { term: 'ada@example.com', fields: 'email', exact_match: 'true', limit: '10' },
+            headers: H,
+          },
+          response: {
+            status: 200,
+            body: {
+              success: true,
+              data: {
+                items: [{ result_score: 1, item: { id: 12, type: 'person', name: 'Ada Lovelace', emails: ['ada@example.com'], phones: ['+15551234567'] } }],
+              },
+            },
+          },
         },
       ],
       data: { persons: [{ id: 12, name: 'Ada Lovelace', emails: ['ada@example.com'], phones: ['+15551234567'] }] },
@@ -83,7 +106,12 @@ export const pipedrive: IntegrationCases = {
       params: { id: 77, stage_id: 3, value: 1200, currency: 'EUR' },
       exchanges: [
         {
-          request: { method: 'PATCH', path: '/api/v2/deals/77', headers: { ...H, 'content-type': 'application/json' }, body: { stage_id: 3, value: 1200, currency: 'EUR' } },
+          request: {
+            method: 'PATCH',
+            path: '/api/v2/deals/77',
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { stage_id: 3, value: 1200, currency: 'EUR' },
+          },
           response: { status: 200, body: { success: true, data: { id: 77, stage_id: 3, status: 'open' } } },
         },
       ],

@@ -12,14 +12,34 @@ export const postmark: IntegrationCases = {
   cases: [
     {
       action: 'send_email',
-      params: { from: 'Agent <agent@example.org>', to: ['ada@example.com', 'bob@example.com'], cc: ['ops@example.org'], subject: 'Summary', text: 'Thanks', html: '<b>Thanks</b>', tag: 'call', messageStream: 'outbound', metadata: { call: 'c9' } },
+      params: {
+        from: 'Agent <agent@example.org>',
+        to: ['ada@example.com', 'bob@example.com'],
+        cc: ['ops@example.org'],
+        subject: 'Summary',
+        text: 'Thanks',
+        html: '<b>Thanks</b>',
+        tag: 'call',
+        messageStream: 'outbound',
+        metadata: { call: 'c9' },
+      },
       exchanges: [
         {
           request: {
             method: 'POST',
             path: '/email',
             headers: H,
-            body: { From: 'Agent <agent@example.org>', To: 'ada@example.com, bob@example.com', Cc: 'ops@example.org', Tag: 'call', MessageStream: 'outbound', Metadata: { call: 'c9' }, Subject: 'Summary', TextBody: 'Thanks', HtmlBody: '<b>Thanks</b>' },
+            body: {
+              From: 'Agent <agent@example.org>',
+              To: 'ada@example.com, bob@example.com',
+              Cc: 'ops@example.org',
+              Tag: 'call',
+              MessageStream: 'outbound',
+              Metadata: { call: 'c9' },
+              Subject: 'Summary',
+              TextBody: 'Thanks',
+              HtmlBody: '<b>Thanks</b>',
+            },
           },
           response: { status: 200, body: OK },
         },
@@ -29,7 +49,17 @@ export const postmark: IntegrationCases = {
     {
       action: 'send_template',
       params: { from: 'agent@example.org', to: ['ada@example.com'], templateAlias: 'call-summary', model: { name: 'Ada' } },
-      exchanges: [{ request: { method: 'POST', path: '/email/withTemplate', headers: H, body: { From: 'agent@example.org', To: 'ada@example.com', TemplateAlias: 'call-summary', TemplateModel: { name: 'Ada' } } }, response: { status: 200, body: OK } }],
+      exchanges: [
+        {
+          request: {
+            method: 'POST',
+            path: '/email/withTemplate',
+            headers: H,
+            body: { From: 'agent@example.org', To: 'ada@example.com', TemplateAlias: 'call-summary', TemplateModel: { name: 'Ada' } },
+          },
+          response: { status: 200, body: OK },
+        },
+      ],
       data: SENT,
     },
   ],

@@ -9,10 +9,24 @@ export const proxy: IntegrationCases = {
   cases: [
     {
       action: 'request',
-      params: { apiMethod: 'POST', apiURL: '{fake}/hook?x=1', authenticationSelect: 'bearer', bearerToken: 'tok', enableHeaders: true, headers: [{ name: 'X-Trace', value: 'abc' }], requestBodyJson: { a: 1 } },
+      params: {
+        apiMethod: 'POST',
+        apiURL: '{fake}/hook?x=1',
+        authenticationSelect: 'bearer',
+        bearerToken: 'tok',
+        enableHeaders: true,
+        headers: [{ name: 'X-Trace', value: 'abc' }],
+        requestBodyJson: { a: 1 },
+      },
       exchanges: [
         {
-          request: { method: 'POST', path: '/hook', query: { x: '1' }, headers: { authorization: 'Bearer tok', 'x-trace': 'abc', 'content-type': 'application/json' }, body: { a: 1 } },
+          request: {
+            method: 'POST',
+            path: '/hook',
+            query: { x: '1' },
+            headers: { authorization: 'Bearer tok', 'x-trace': 'abc', 'content-type': 'application/json' },
+            body: { a: 1 },
+          },
           response: { status: 201, body: { received: true } },
         },
       ],

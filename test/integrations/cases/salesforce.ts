@@ -13,7 +13,12 @@ export const salesforce: IntegrationCases = {
       params: { LastName: 'Lovelace', Company: 'Engines', Email: 'ada@example.com', fields: { Call_Summary__c: 'wants a demo', Rating: 'Hot' } },
       exchanges: [
         {
-          request: { method: 'POST', path: '/services/data/v62.0/sobjects/Lead', headers: { ...H, 'content-type': 'application/json' }, body: { Call_Summary__c: 'wants a demo', Rating: 'Hot', LastName: 'Lovelace', Company: 'Engines', Email: 'ada@example.com' } },
+          request: {
+            method: 'POST',
+            path: '/services/data/v62.0/sobjects/Lead',
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { Call_Summary__c: 'wants a demo', Rating: 'Hot', LastName: 'Lovelace', Company: 'Engines', Email: 'ada@example.com' },
+          },
           response: { status: 201, body: { id: '00Q5e00000AbCdEFGH', success: true, errors: [] } },
         },
       ],
@@ -24,7 +29,12 @@ export const salesforce: IntegrationCases = {
       name: 'a custom field from callData',
       params: { LastName: 'caller_last', Company: 'Engines', customFields: [{ field: 'LastName', customFieldEnabled: true }] },
       callData: { fields: { caller_last: 'Lovelace' } },
-      exchanges: [{ request: { method: 'POST', path: '/services/data/v62.0/sobjects/Lead', headers: H, body: { LastName: 'Lovelace', Company: 'Engines' } }, response: { status: 201, body: { id: '00Q5e00000AbCdEFGI', success: true, errors: [] } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/services/data/v62.0/sobjects/Lead', headers: H, body: { LastName: 'Lovelace', Company: 'Engines' } },
+          response: { status: 201, body: { id: '00Q5e00000AbCdEFGI', success: true, errors: [] } },
+        },
+      ],
       data: { id: '00Q5e00000AbCdEFGI' },
     },
     {
@@ -43,7 +53,20 @@ export const salesforce: IntegrationCases = {
       params: { Subject: 'AI call', WhoId: '00Q5e00000AbCdEFGH', CallDurationInSeconds: 95, CallType: 'Outbound', Description: 'Booked' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/services/data/v62.0/sobjects/Task', headers: H, body: { Subject: 'AI call', WhoId: '00Q5e00000AbCdEFGH', CallDurationInSeconds: 95, CallType: 'Outbound', Description: 'Booked', Status: 'Completed', TaskSubtype: 'Call' } },
+          request: {
+            method: 'POST',
+            path: '/services/data/v62.0/sobjects/Task',
+            headers: H,
+            body: {
+              Subject: 'AI call',
+              WhoId: '00Q5e00000AbCdEFGH',
+              CallDurationInSeconds: 95,
+              CallType: 'Outbound',
+              Description: 'Booked',
+              Status: 'Completed',
+              TaskSubtype: 'Call',
+            },
+          },
           response: { status: 201, body: { id: '00T5e00000Qq1', success: true, errors: [] } },
         },
       ],
@@ -54,11 +77,21 @@ export const salesforce: IntegrationCases = {
       params: { Email: "o'brien@example.com", LastName: "O'Brien", Company: 'Engines', Status: 'Working' },
       exchanges: [
         {
-          request: { method: 'GET', path: '/services/data/v62.0/query', query: { q: "SELECT Id FROM Lead WHERE Email = 'o\\'brien@example.com' AND IsConverted = false ORDER BY CreatedDate DESC LIMIT 1" }, headers: H },
+          request: {
+            method: 'GET',
+            path: '/services/data/v62.0/query',
+            query: { q: "SELECT Id FROM Lead WHERE Email = 'o\\'brien@example.com' AND IsConverted = false ORDER BY CreatedDate DESC LIMIT 1" },
+            headers: H,
+          },
           response: { status: 200, body: { totalSize: 1, done: true, records: [{ attributes: { type: 'Lead' }, Id: '00Q5e00000AbCdEFGH' }] } },
         },
         {
-          request: { method: 'PATCH', path: '/services/data/v62.0/sobjects/Lead/00Q5e00000AbCdEFGH', headers: { ...H, 'content-type': 'application/json' }, body: { Email: "o'brien@example.com", LastName: "O'Brien", Company: 'Engines', Status: 'Working' } },
+          request: {
+            method: 'PATCH',
+            path: '/services/data/v62.0/sobjects/Lead/00Q5e00000AbCdEFGH',
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { Email: "o'brien@example.com", LastName: "O'Brien", Company: 'Engines', Status: 'Working' },
+          },
           response: { status: 204 },
         },
       ],
@@ -70,11 +103,21 @@ export const salesforce: IntegrationCases = {
       params: { Email: 'ada@example.com', LastName: 'Lovelace', Company: 'Engines', fields: { Rating: 'Hot' } },
       exchanges: [
         {
-          request: { method: 'GET', path: '/services/data/v62.0/query', query: { q: "SELECT Id FROM Lead WHERE Email = 'ada@example.com' AND IsConverted = false ORDER BY CreatedDate DESC LIMIT 1" }, headers: H },
+          request: {
+            method: 'GET',
+            path: '/services/data/v62.0/query',
+            query: { q: "SELECT Id FROM Lead WHERE Email = 'ada@example.com' AND IsConverted = false ORDER BY CreatedDate DESC LIMIT 1" },
+            headers: H,
+          },
           response: { status: 200, body: { totalSize: 0, done: true, records: [] } },
         },
         {
-          request: { method: 'POST', path: '/services/data/v62.0/sobjects/Lead', headers: H, body: { Rating: 'Hot', Email: 'ada@example.com', LastName: 'Lovelace', Company: 'Engines' } },
+          request: {
+            method: 'POST',
+            path: '/services/data/v62.0/sobjects/Lead',
+            headers: H,
+            body: { Rating: 'Hot', Email: 'ada@example.com', LastName: 'Lovelace', Company: 'Engines' },
+          },
           response: { status: 201, body: { id: '00Q5e00000ZzZzZZZZ', success: true, errors: [] } },
         },
       ],
@@ -85,7 +128,12 @@ export const salesforce: IntegrationCases = {
       params: { object: 'Opportunity', id: '0065e00000AbCdEFGH', fields: { StageName: 'Meeting Booked', Next_Call__c: '2026-12-02' } },
       exchanges: [
         {
-          request: { method: 'PATCH', path: '/services/data/v62.0/sobjects/Opportunity/0065e00000AbCdEFGH', headers: { ...H, 'content-type': 'application/json' }, body: { StageName: 'Meeting Booked', Next_Call__c: '2026-12-02' } },
+          request: {
+            method: 'PATCH',
+            path: '/services/data/v62.0/sobjects/Opportunity/0065e00000AbCdEFGH',
+            headers: { ...H, 'content-type': 'application/json' },
+            body: { StageName: 'Meeting Booked', Next_Call__c: '2026-12-02' },
+          },
           response: { status: 204 },
         },
       ],

@@ -11,7 +11,16 @@ export const sendgrid: IntegrationCases = {
   cases: [
     {
       action: 'send_email',
-      params: { to: [{ email: 'ada@example.com', name: 'Ada' }], cc: [{ email: 'ops@example.com' }], from: { email: 'agent@example.org', name: 'Agent' }, replyTo: { email: 'help@example.org' }, subject: 'Your call summary', text: 'Thanks for calling', html: '<p>Thanks for calling</p>', categories: ['call'] },
+      params: {
+        to: [{ email: 'ada@example.com', name: 'Ada' }],
+        cc: [{ email: 'ops@example.com' }],
+        from: { email: 'agent@example.org', name: 'Agent' },
+        replyTo: { email: 'help@example.org' },
+        subject: 'Your call summary',
+        text: 'Thanks for calling',
+        html: '<p>Thanks for calling</p>',
+        categories: ['call'],
+      },
       exchanges: [
         {
           request: {
@@ -23,7 +32,10 @@ export const sendgrid: IntegrationCases = {
               from: { email: 'agent@example.org', name: 'Agent' },
               reply_to: { email: 'help@example.org' },
               subject: 'Your call summary',
-              content: [{ type: 'text/plain', value: 'Thanks for calling' }, { type: 'text/html', value: '<p>Thanks for calling</p>' }],
+              content: [
+                { type: 'text/plain', value: 'Thanks for calling' },
+                { type: 'text/html', value: '<p>Thanks for calling</p>' },
+              ],
               categories: ['call'],
             },
           },
@@ -38,7 +50,16 @@ export const sendgrid: IntegrationCases = {
       params: { to: [{ email: 'ada@example.com' }], from: { email: 'agent@example.org' }, templateId: 'd-123', dynamicTemplateData: { first_name: 'Ada' } },
       exchanges: [
         {
-          request: { method: 'POST', path: '/v3/mail/send', headers: H, body: { personalizations: [{ to: [{ email: 'ada@example.com' }], dynamic_template_data: { first_name: 'Ada' } }], from: { email: 'agent@example.org' }, template_id: 'd-123' } },
+          request: {
+            method: 'POST',
+            path: '/v3/mail/send',
+            headers: H,
+            body: {
+              personalizations: [{ to: [{ email: 'ada@example.com' }], dynamic_template_data: { first_name: 'Ada' } }],
+              from: { email: 'agent@example.org' },
+              template_id: 'd-123',
+            },
+          },
           response: { status: 202, headers: { 'x-message-id': 'msg-def' } },
         },
       ],
@@ -49,7 +70,15 @@ export const sendgrid: IntegrationCases = {
       params: { email: 'ada@example.com', first_name: 'Ada', phone_number: '+14155550100', listIds: [LIST], custom_fields: { e1_T: 'inbound call', e2_N: 3 } },
       exchanges: [
         {
-          request: { method: 'PUT', path: '/v3/marketing/contacts', headers: H, body: { list_ids: [LIST], contacts: [{ email: 'ada@example.com', first_name: 'Ada', phone_number: '+14155550100', custom_fields: { e1_T: 'inbound call', e2_N: 3 } }] } },
+          request: {
+            method: 'PUT',
+            path: '/v3/marketing/contacts',
+            headers: H,
+            body: {
+              list_ids: [LIST],
+              contacts: [{ email: 'ada@example.com', first_name: 'Ada', phone_number: '+14155550100', custom_fields: { e1_T: 'inbound call', e2_N: 3 } }],
+            },
+          },
           response: { status: 202, body: { job_id: '2387e363-4104-4225-8960-4a5758492351' } },
         },
       ],

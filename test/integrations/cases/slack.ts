@@ -58,11 +58,32 @@ export const slack: IntegrationCases = {
       params: { limit: 2 },
       exchanges: [
         {
-          request: { method: 'GET', path: '/api/conversations.list', query: { types: 'public_channel', exclude_archived: 'true', limit: '2' }, headers: { authorization: 'Bearer xoxb-test' } },
-          response: { status: 200, body: { ok: true, channels: [{ id: 'C123', name: 'sales', is_private: false, is_member: true }, { id: 'C456', name: 'support' }], response_metadata: { next_cursor: 'dGVhbTpDMDYx' } } },
+          request: {
+            method: 'GET',
+            path: '/api/conversations.list',
+            query: { types: 'public_channel', exclude_archived: 'true', limit: '2' },
+            headers: { authorization: 'Bearer xoxb-test' },
+          },
+          response: {
+            status: 200,
+            body: {
+              ok: true,
+              channels: [
+                { id: 'C123', name: 'sales', is_private: false, is_member: true },
+                { id: 'C456', name: 'support' },
+              ],
+              response_metadata: { next_cursor: 'dGVhbTpDMDYx' },
+            },
+          },
         },
       ],
-      data: { channels: [{ id: 'C123', name: 'sales', is_private: false, is_member: true }, { id: 'C456', name: 'support', is_private: false, is_member: false }], next_cursor: 'dGVhbTpDMDYx' },
+      data: {
+        channels: [
+          { id: 'C123', name: 'sales', is_private: false, is_member: true },
+          { id: 'C456', name: 'support', is_private: false, is_member: false },
+        ],
+        next_cursor: 'dGVhbTpDMDYx',
+      },
       notDescribed: NOT_DESCRIBED,
     },
   ],

@@ -45,7 +45,15 @@ export const stripe: IntegrationCases = {
     },
     {
       action: 'create_payment_link',
-      params: { lineItems: [{ price: 'price_A', quantity: 2 }, { price: 'price_B', quantity: 1 }], redirectUrl: 'https://example.com/thanks', allowPromotionCodes: true, collectPhoneNumber: true },
+      params: {
+        lineItems: [
+          { price: 'price_A', quantity: 2 },
+          { price: 'price_B', quantity: 1 },
+        ],
+        redirectUrl: 'https://example.com/thanks',
+        allowPromotionCodes: true,
+        collectPhoneNumber: true,
+      },
       exchanges: [
         {
           request: {
@@ -73,7 +81,13 @@ export const stripe: IntegrationCases = {
       params: { email: 'ada@example.com', maxResults: 3 },
       exchanges: [
         {
-          request: { method: 'GET', path: '/v1/customers', query: { email: 'ada@example.com', limit: '3' }, headers: { ...H, 'idempotency-key': null }, rawBody: '' },
+          request: {
+            method: 'GET',
+            path: '/v1/customers',
+            query: { email: 'ada@example.com', limit: '3' },
+            headers: { ...H, 'idempotency-key': null },
+            rawBody: '',
+          },
           response: { status: 200, body: { object: 'list', data: [cus('cus_1'), cus('cus_2')], has_more: true, url: '/v1/customers' } },
         },
         {
@@ -81,7 +95,10 @@ export const stripe: IntegrationCases = {
           response: { status: 200, body: { object: 'list', data: [cus('cus_3')], has_more: true, url: '/v1/customers' } },
         },
       ],
-      data: { customers: ['cus_1', 'cus_2', 'cus_3'].map((id) => ({ id, email: 'ada@example.com', name: 'Ada', phone: null, created: 1763900000 })), hasMore: true },
+      data: {
+        customers: ['cus_1', 'cus_2', 'cus_3'].map((id) => ({ id, email: 'ada@example.com', name: 'Ada', phone: null, created: 1763900000 })),
+        hasMore: true,
+      },
       notDescribed: 'stripe.json keeps the two writes only',
     },
   ],

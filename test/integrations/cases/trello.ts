@@ -10,10 +10,30 @@ export const trello: IntegrationCases = {
   cases: [
     {
       action: 'create_card',
-      params: { idList: LIST, name: 'Call back Ada', desc: 'Wants pricing', due: '2026-03-02T17:00:00Z', pos: 'top', idLabels: [LIST, '5abbe4b7ddc1b351ef961415'] },
+      params: {
+        idList: LIST,
+        name: 'Call back Ada',
+        desc: 'Wants pricing',
+        due: '2026-03-02T17:00:00Z',
+        pos: 'top',
+        idLabels: [LIST, '5abbe4b7ddc1b351ef961415'],
+      },
       exchanges: [
         {
-          request: { method: 'POST', path: '/1/cards', query: { idList: LIST, name: 'Call back Ada', desc: 'Wants pricing', due: '2026-03-02T17:00:00Z', pos: 'top', idLabels: `${LIST},5abbe4b7ddc1b351ef961415` }, headers: H, rawBody: '' },
+          request: {
+            method: 'POST',
+            path: '/1/cards',
+            query: {
+              idList: LIST,
+              name: 'Call back Ada',
+              desc: 'Wants pricing',
+              due: '2026-03-02T17:00:00Z',
+              pos: 'top',
+              idLabels: `${LIST},5abbe4b7ddc1b351ef961415`,
+            },
+            headers: H,
+            rawBody: '',
+          },
           response: { body: { id: '65f0c0ffee0000000000abcd', shortUrl: 'https://trello.com/c/AbC', url: 'https://trello.com/c/AbC/1-call-back' } },
         },
       ],
@@ -22,7 +42,12 @@ export const trello: IntegrationCases = {
     {
       action: 'add_comment',
       params: { card: 'AbC', text: 'Voicemail left.' },
-      exchanges: [{ request: { method: 'POST', path: '/1/cards/AbC/actions/comments', query: { text: 'Voicemail left.' }, headers: H, rawBody: '' }, response: { body: { id: '65f0c0ffee0000000000dcba', type: 'commentCard' } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/1/cards/AbC/actions/comments', query: { text: 'Voicemail left.' }, headers: H, rawBody: '' },
+          response: { body: { id: '65f0c0ffee0000000000dcba', type: 'commentCard' } },
+        },
+      ],
       data: { id: '65f0c0ffee0000000000dcba' },
     },
   ],

@@ -25,7 +25,19 @@ export const whatsapp: IntegrationCases = {
               recipient_type: 'individual',
               to: '14155550100',
               type: 'template',
-              template: { name: 'appointment_reminder', language: { policy: 'deterministic', code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: 'Tuesday 10:00' }] }] },
+              template: {
+                name: 'appointment_reminder',
+                language: { policy: 'deterministic', code: 'en_US' },
+                components: [
+                  {
+                    type: 'body',
+                    parameters: [
+                      { type: 'text', text: 'Ada' },
+                      { type: 'text', text: 'Tuesday 10:00' },
+                    ],
+                  },
+                ],
+              },
             },
           },
           response: { status: 200, body: { ...SENT, messages: [{ id: 'wamid.HBgL', message_status: 'accepted' }] } },
@@ -38,7 +50,18 @@ export const whatsapp: IntegrationCases = {
       params: { to: '14155550100', body: 'See you Tuesday https://example.com', previewUrl: true },
       exchanges: [
         {
-          request: { method: 'POST', path: MESSAGES, headers: H, body: { messaging_product: 'whatsapp', recipient_type: 'individual', to: '14155550100', type: 'text', text: { body: 'See you Tuesday https://example.com', preview_url: true } } },
+          request: {
+            method: 'POST',
+            path: MESSAGES,
+            headers: H,
+            body: {
+              messaging_product: 'whatsapp',
+              recipient_type: 'individual',
+              to: '14155550100',
+              type: 'text',
+              text: { body: 'See you Tuesday https://example.com', preview_url: true },
+            },
+          },
           response: { status: 200, body: SENT },
         },
       ],

@@ -9,7 +9,14 @@ export const zendesk: IntegrationCases = {
   cases: [
     {
       action: 'create_ticket',
-      params: { subject: 'Callback request', comment: 'Caller wants a callback at 5pm', requester: { name: 'Ada', email: 'ada@example.com' }, priority: 'high', tags: ['ai-call'], custom_field_values: { '360001234': 'billing' } },
+      params: {
+        subject: 'Callback request',
+        comment: 'Caller wants a callback at 5pm',
+        requester: { name: 'Ada', email: 'ada@example.com' },
+        priority: 'high',
+        tags: ['ai-call'],
+        custom_field_values: { '360001234': 'billing' },
+      },
       exchanges: [
         {
           request: {
@@ -37,7 +44,12 @@ export const zendesk: IntegrationCases = {
       params: { ticket_id: 35436, body: 'Summary: wants a refund', status: 'pending' },
       exchanges: [
         {
-          request: { method: 'PUT', path: '/api/v2/tickets/35436.json', headers: H, body: { ticket: { comment: { body: 'Summary: wants a refund', public: false }, status: 'pending' } } },
+          request: {
+            method: 'PUT',
+            path: '/api/v2/tickets/35436.json',
+            headers: H,
+            body: { ticket: { comment: { body: 'Summary: wants a refund', public: false }, status: 'pending' } },
+          },
           response: { status: 200, body: { ticket: { id: 35436, status: 'pending' } } },
         },
       ],
@@ -48,7 +60,12 @@ export const zendesk: IntegrationCases = {
       params: { name: 'Ada', email: 'ada@example.com', phone: '+15551234567', user_fields: { plan: 'pro' } },
       exchanges: [
         {
-          request: { method: 'POST', path: '/api/v2/users/create_or_update.json', headers: H, body: { user: { name: 'Ada', email: 'ada@example.com', phone: '+15551234567', user_fields: { plan: 'pro' }, role: 'end-user' } } },
+          request: {
+            method: 'POST',
+            path: '/api/v2/users/create_or_update.json',
+            headers: H,
+            body: { user: { name: 'Ada', email: 'ada@example.com', phone: '+15551234567', user_fields: { plan: 'pro' }, role: 'end-user' } },
+          },
           response: { status: 200, body: { user: { id: 9000 } } },
         },
       ],

@@ -11,14 +11,23 @@ export const zoho_crm: IntegrationCases = {
   cases: [
     {
       action: 'create_lead',
-      params: { Last_Name: 'Lovelace', First_Name: 'Ada', Company: 'Engines', Email: 'ada@example.com', fields: { Call_Summary: 'wants a demo', Lead_Score: 7 } },
+      params: {
+        Last_Name: 'Lovelace',
+        First_Name: 'Ada',
+        Company: 'Engines',
+        Email: 'ada@example.com',
+        fields: { Call_Summary: 'wants a demo', Lead_Score: 7 },
+      },
       exchanges: [
         {
           request: {
             method: 'POST',
             path: '/crm/v8/Leads',
             headers: { ...H, 'content-type': 'application/json' },
-            body: { data: [{ Call_Summary: 'wants a demo', Lead_Score: 7, Last_Name: 'Lovelace', First_Name: 'Ada', Company: 'Engines', Email: 'ada@example.com' }], trigger: ['workflow'] },
+            body: {
+              data: [{ Call_Summary: 'wants a demo', Lead_Score: 7, Last_Name: 'Lovelace', First_Name: 'Ada', Company: 'Engines', Email: 'ada@example.com' }],
+              trigger: ['workflow'],
+            },
           },
           response: created('4150868000000624001'),
         },
@@ -30,8 +39,16 @@ export const zoho_crm: IntegrationCases = {
       params: { Last_Name: 'Hopper', Email: 'grace@example.com', duplicate_check_fields: ['Email', 'Phone'], trigger: [] },
       exchanges: [
         {
-          request: { method: 'POST', path: '/crm/v8/Contacts/upsert', headers: H, body: { data: [{ Last_Name: 'Hopper', Email: 'grace@example.com' }], duplicate_check_fields: ['Email', 'Phone'], trigger: [] } },
-          response: { status: 200, body: { data: [{ code: 'SUCCESS', status: 'success', action: 'update', duplicate_field: 'Email', details: { id: '77' } }] } },
+          request: {
+            method: 'POST',
+            path: '/crm/v8/Contacts/upsert',
+            headers: H,
+            body: { data: [{ Last_Name: 'Hopper', Email: 'grace@example.com' }], duplicate_check_fields: ['Email', 'Phone'], trigger: [] },
+          },
+          response: {
+            status: 200,
+            body: { data: [{ code: 'SUCCESS', status: 'success', action: 'update', duplicate_field: 'Email', details: { id: '77' } }] },
+          },
         },
       ],
       data: { id: '77', action: 'update' },
@@ -42,7 +59,14 @@ export const zoho_crm: IntegrationCases = {
       params: { parent_module: 'Leads', parent_id: '4150868000000624001', Note_Title: 'Call', Note_Content: 'Asked for pricing' },
       exchanges: [
         {
-          request: { method: 'POST', path: '/crm/v8/Notes', headers: H, body: { data: [{ Note_Title: 'Call', Note_Content: 'Asked for pricing', Parent_Id: { module: { api_name: 'Leads' }, id: '4150868000000624001' } }] } },
+          request: {
+            method: 'POST',
+            path: '/crm/v8/Notes',
+            headers: H,
+            body: {
+              data: [{ Note_Title: 'Call', Note_Content: 'Asked for pricing', Parent_Id: { module: { api_name: 'Leads' }, id: '4150868000000624001' } }],
+            },
+          },
           response: created('900'),
         },
       ],
@@ -59,7 +83,10 @@ export const zoho_crm: IntegrationCases = {
             headers: { ...H, 'content-type': 'application/json' },
             body: { data: [{ Lead_Status: 'Contacted', Call_Summary: 'booked a demo' }], trigger: ['workflow'] },
           },
-          response: { status: 200, body: { data: [{ code: 'SUCCESS', status: 'success', message: 'record updated', details: { id: '4150868000000624001' } }] } },
+          response: {
+            status: 200,
+            body: { data: [{ code: 'SUCCESS', status: 'success', message: 'record updated', details: { id: '4150868000000624001' } }] },
+          },
         },
       ],
       data: { id: '4150868000000624001' },
@@ -70,8 +97,19 @@ export const zoho_crm: IntegrationCases = {
       params: { module: 'Contacts', email: 'ada@example.com' },
       exchanges: [
         {
-          request: { method: 'GET', path: '/crm/v8/Contacts/search', query: { email: 'ada@example.com', fields: 'Full_Name,Email,Phone', per_page: '10' }, headers: H },
-          response: { status: 200, body: { data: [{ id: '4150868000000624002', Full_Name: 'Ada Lovelace', Email: 'ada@example.com', Phone: null }], info: { per_page: 10, count: 1, page: 1, more_records: false } } },
+          request: {
+            method: 'GET',
+            path: '/crm/v8/Contacts/search',
+            query: { email: 'ada@example.com', fields: 'Full_Name,Email,Phone', per_page: '10' },
+            headers: H,
+          },
+          response: {
+            status: 200,
+            body: {
+              data: [{ id: '4150868000000624002', Full_Name: 'Ada Lovelace', Email: 'ada@example.com', Phone: null }],
+              info: { per_page: 10, count: 1, page: 1, more_records: false },
+            },
+          },
         },
       ],
       data: { records: [{ id: '4150868000000624002', Full_Name: 'Ada Lovelace', Email: 'ada@example.com', Phone: null }], more: false },

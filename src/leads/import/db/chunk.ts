@@ -38,17 +38,19 @@ export function lockImport(q: Queryable, importId: string): Promise<LockedImport
  * earlier chunks deleted (their dead index entries would otherwise be passed over again by every chunk until a vacuum).
  */
 export function stagedRows(q: Queryable, importId: string, after: number, limit: number): Promise<StagedRow[]> {
-  return q.query<StagedRow>('SELECT row_number, line, record, problem FROM lead_import_rows WHERE import_id = $1 AND row_number > $2 ORDER BY row_number LIMIT $3', [
-    importId,
-    after,
-    limit,
-  ]);
+  return q.query<StagedRow>(
+    'SELECT row_number, line, record, problem FROM lead_import_rows WHERE import_id = $1 AND row_number > $2 ORDER BY row_number LIMIT $3',
+    [importId, after, limit],
+  );
 }
 
 /** The workspace's leads with these phones: phone → lead id. */
 export async function leadIdsByPhone(q: Queryable, workspaceId: string, phones: string[]): Promise<Map<string, string>> {
   if (!phones.length) return new Map();
-  const rows = await q.query<{ id: string; phone: string }>('SELECT id, phone FROM leads WHERE workspace_id = $1 AND phone = ANY($2::text[])', [workspaceId, phones]);
+  const rows = await q.query<{ id: string; phone: string }>('SELECT id, phone FROM leads WHERE workspace_id = $1 AND phone = ANY($2::text[])', [
+    workspaceId,
+    phones,
+  ]);
   return new Map(rows.map((r) => [r.phone, r.id]));
 }
 
@@ -97,11 +99,25 @@ export async function addTags(q: Queryable, workspaceId: string, tagsByLead: Map
  * Records the chunk's items and progress and deletes its staged rows, in the chunk's transaction: the import is
  * completed when no staged row is left.
  */
-export async function finishChunk(q: Queryable, importId: string, workspaceId: string, items: ImportItem[], lastRow: number): Promise<{ rows_done: number; rows_total: number; status: string }> {
+export async function finishChunk(
+  q: Queryable,
+  importId: string,
+  workspaceId: string,
+  items: ImportItem[],
+  lastRow: number,
+): Promise<{ rows_done: number; rows_total: number; status: string }> {
   await q.query(
     `INSERT INTO lead_import_items (import_id, workspace_id, row_number, line, lead_id, outcome, reason)
      SELECT $1, $7, * FROM unnest($2::int[], $3::int[], $4::uuid[], $5::text[], $6::text[])`,
-    [importId, items.map((i) => i.row), items.map((i) => i.line), items.map((i) => i.leadId), items.map((i) => i.outcome), items.map((i) => i.reason), workspaceId],
+    [
+      importId,
+      items.map((i) => i.row),
+      items.map((i) => i.line),
+      items.map((i) => i.leadId),
+      items.map((i) => i.outcome),
+      items.map((i) => i.reason),
+      workspaceId,
+    ],
   );
   await q.query('DELETE FROM lead_import_rows WHERE import_id = $1 AND row_number <= $2', [importId, lastRow]);
   const count = (o: ImportItem['outcome']) => items.filter((i) => i.outcome === o).length;

@@ -76,10 +76,10 @@ export function listImports(db: Queryable, workspaceId: string, limit: number, a
 
 /** The import's first failed rows, in row order. */
 export function importErrors(db: Queryable, importId: string, limit: number): Promise<{ row: number; line: number; reason: string }[]> {
-  return db.query(
-    `SELECT row_number AS row, line, reason FROM lead_import_items WHERE import_id = $1 AND outcome = 'failed' ORDER BY row_number LIMIT $2`,
-    [importId, limit],
-  );
+  return db.query(`SELECT row_number AS row, line, reason FROM lead_import_items WHERE import_id = $1 AND outcome = 'failed' ORDER BY row_number LIMIT $2`, [
+    importId,
+    limit,
+  ]);
 }
 
 /** The import's workspace and status (the worker's view: by id alone). */

@@ -21,7 +21,7 @@ export const importLeadsRoute = defineRoute({
   description:
     'The body is the file, streamed into the database as it arrives: CSV (text/csv) with a header row naming the columns, or NDJSON ' +
     '(application/x-ndjson), one JSON object per line. Fields: phone (required), first_name, last_name, email, company, timezone, tags ' +
-    '(a list, or a text separated by commas) and the workspace\'s custom fields by key; other columns are ignored, empty values count as not ' +
+    "(a list, or a text separated by commas) and the workspace's custom fields by key; other columns are ignored, empty values count as not " +
     'supplied. Answers 202 once the file is stored; the records are then applied in the background (GET /v1/leads/imports/{id}). A record ' +
     'that cannot be a lead fails alone and is listed with its reason; a file that cannot be parsed (CSV quoting, a line that is not JSON) is ' +
     `a 400 naming the line, and nothing is imported. Records up to ${MAX_RECORD_BYTES} bytes. Honours Idempotency-Key.`,
@@ -49,7 +49,13 @@ export const importLeadsRoute = defineRoute({
     const limitBytes = deps.config.LEAD_IMPORT_MAX_BYTES;
     if (Number(ctx.get('content-length') || 0) > limitBytes) throw payloadTooLarge(`The file exceeds ${limitBytes} bytes`);
     const { importId, digest } = await startImport(
-      { db: deps.db, client: deps.temporal.client, taskQueuePrefix: deps.config.TEMPORAL_TASK_QUEUE_PREFIX, limitBytes, chunkRows: deps.config.LEAD_IMPORT_CHUNK_ROWS },
+      {
+        db: deps.db,
+        client: deps.temporal.client,
+        taskQueuePrefix: deps.config.TEMPORAL_TASK_QUEUE_PREFIX,
+        limitBytes,
+        chunkRows: deps.config.LEAD_IMPORT_CHUNK_ROWS,
+      },
       { workspaceId: ws, format, onConflict: input.query.on_conflict ?? 'skip', tag: input.query.tag, source: ctx.req },
     ).catch((err: unknown) => {
       // Answered before the client finished sending (malformed, too large): the connection cannot carry another request.

@@ -43,7 +43,13 @@ const ImportSummary = z.object({
 
 export const ImportDetail = ImportSummary.extend({
   errors: z
-    .array(z.object({ row: z.int().describe('Record number, from 1 (the CSV header is not a record)'), line: z.int().describe('File line the record ends on'), reason: z.string() }))
+    .array(
+      z.object({
+        row: z.int().describe('Record number, from 1 (the CSV header is not a record)'),
+        line: z.int().describe('File line the record ends on'),
+        reason: z.string(),
+      }),
+    )
     .describe('The first 100 failed records, in file order'),
 });
 

@@ -23,6 +23,7 @@ describe('npm run bench', () => {
     expect(names).toEqual([
       'automation',
       'calls',
+      'campaign',
       'chat',
       'enroll',
       'import',

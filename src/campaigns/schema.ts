@@ -1,6 +1,6 @@
 // A campaign request's rules, shared by the api and the CLI.
 import { z } from 'zod';
-import { CALL_OUTCOMES, CallWindow } from '../journeys/schema';
+import { CALL_OUTCOMES, CallWindow, DURATION_PATTERN } from '../journeys/schema';
 import { parseIsoDuration } from '../schedule/duration';
 import { Tag } from '../leads/rules';
 
@@ -8,6 +8,7 @@ const Uuid = z.guid({ error: 'must be a UUID' });
 const Spacing = z
   .string()
   .refine((d) => (parseIsoDuration(d) ?? 0) > 0, 'an ISO-8601 duration such as PT10M or P1D (no years or months)')
+  .meta({ pattern: DURATION_PATTERN })
   .describe('Wait between two calls of a lead (ISO-8601 duration)');
 
 /** Who is called: exactly one of a tag, lead ids, an import. */

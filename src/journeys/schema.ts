@@ -34,7 +34,8 @@ export const Condition = z.union(
 const base = { id: StepId };
 // The JSON Schema states every rule it can (the OpenAPI document, the fuzzer): parseIsoDuration's grammar with a
 // non-zero digit somewhere (no zero duration), and the either-or rules as oneOf and dependentRequired.
-const DURATION_PATTERN = '^(?=.*[1-9])P(?:\\d+W)?(?:\\d+D)?(?:T(?=\\d)(?:\\d+H)?(?:\\d+M)?(?:\\d+(?:\\.\\d{1,3})?S)?)?$';
+/** An ISO-8601 duration above zero without years or months, as the document states it. */
+export const DURATION_PATTERN = '^(?=.*[1-9])P(?:\\d+W)?(?:\\d+D)?(?:T(?=\\d)(?:\\d+H)?(?:\\d+M)?(?:\\d+(?:\\.\\d{1,3})?S)?)?$';
 const Duration = z
   .string()
   .refine((d) => (parseIsoDuration(d) ?? 0) > 0, 'an ISO-8601 duration such as PT10M, PT1S or P2D (no years or months)')

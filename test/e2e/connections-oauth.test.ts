@@ -338,7 +338,7 @@ describe('connection health', () => {
     expect(fake.revoked).toContain(refresh);
     expect(await connections(apiKey)).toEqual([]);
     expect((await app.request('DELETE', `/v1/connections/${id}`, { key: apiKey })).status).toBe(404);
-    expect((await app.request('GET', '/v1/connections/not-a-uuid', { key: apiKey })).status).toBe(400);
+    expect((await app.request('GET', '/v1/connections/not-a-uuid', { key: apiKey })).status).toBe(404);
   });
 
   it('the refresh schedule: created once, idempotently; its workflow renews tokens expiring within the horizon and breaks refused ones', async () => {

@@ -131,6 +131,9 @@ describe('POST /v1/leads/import', () => {
     const quoting = await upload(ws.apiKey, `phone,first_name\n${phone(1)},ok\n${phone(2)},"broken"x\n`);
     expect(quoting.status).toBe(400);
     expect(quoting.body).toEqual({ status: 'failed', message: expect.stringMatching(/^CSV line 3: Invalid Closing Quote/) });
+    // A quote opening inside a field (the fuzzer found it answered 500): a parse error like any other.
+    const opening = await upload(ws.apiKey, '[{"a": 1}]\n');
+    expect(opening.body).toEqual({ status: 'failed', message: expect.stringMatching(/^CSV line 1: Invalid Opening Quote/) });
     const json = await upload(ws.apiKey, `{"phone":"${phone(1)}"}\n{"phone": oops}\n`, { type: 'application/x-ndjson' });
     expect(json.status).toBe(400);
     expect(json.body.message).toMatch(/^NDJSON line 2: not valid JSON/);

@@ -27,7 +27,8 @@ function callerOf(input: RouteInput<unknown, unknown>): { workspaceId: string; u
 /** The connection, when the caller may see it (a user only their own). */
 async function visible(input: RouteInput<unknown, unknown>) {
   const id = input.params.id ?? '';
-  if (!isUuid(id)) throw new DomainError('invalid_fields', 'id: must be a UUID');
+  // Every string is a path segment the document allows: one that is no UUID names no connection.
+  if (!isUuid(id)) throw new DomainError('connection_not_found', 'Connection not found');
   const who = callerOf(input);
   const connection = await showConnection(input.deps.db, who.workspaceId, id);
   if (who.userId !== null && connection.user_id !== who.userId) throw new DomainError('connection_not_found', 'Connection not found');
@@ -187,6 +188,7 @@ export const oauthCallbackRoute = defineRoute({
     200: { description: 'A page saying how the flow ended', contentType: 'text/html' },
     302: { description: 'To the return_url with the outcome in its query', contentType: 'text/plain' },
     400: { description: 'Unknown, already used or expired state' },
+    431: { description: "The URL (with the vendor's code) and the headers together over Node's 16 KiB limit" },
   },
   async handler(input) {
     const outcome = await completeAuthorization(input.deps.db, input.deps.config, input.query);

@@ -1,4 +1,4 @@
-import { parse, type CsvError } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type Readable, type Writable } from 'node:stream';
@@ -48,8 +48,8 @@ export async function streamUpload(
     await pipeline(source, meter, ...(stages as [Transform]), copy);
   } catch (err) {
     if (err instanceof DomainError) throw err;
-    if ((err as CsvError).code?.startsWith?.('CSV_'))
-      throw malformed(`CSV line ${lines.of(Number((err as CsvError).lines))}: ${(err as Error).message.replace(/ at line \d+/, '')}`);
+    // Every parse error of csv-parse (CSV_* codes, INVALID_OPENING_QUOTE and the like) is the file's fault.
+    if (err instanceof CsvError) throw malformed(`CSV line ${lines.of(Number(err.lines))}: ${err.message.replace(/ at line \d+/, '')}`);
     throw err;
   }
   return { rows: encoder.rows, digest: hash.digest() };

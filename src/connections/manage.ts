@@ -13,12 +13,12 @@ import { deleteConnection, presentConnection, type ConnectionSummary } from './s
 
 type ManageConfig = Pick<Config, 'SSRF_ALLOWLIST' | 'oauthEnv'>;
 
-const notFound = () => new DomainError('connection_not_found', 'Connection not found');
+const connectionNotFound = () => new DomainError('connection_not_found', 'Connection not found');
 
 /** One of the workspace's connections without secrets; another workspace's is not found. */
 export async function showConnection(db: Db, workspaceId: string, id: string, keyring: Keyring = defaultKeyring()): Promise<ConnectionSummary> {
   const row = await findConnectionById(db, workspaceId, id);
-  if (!row) throw notFound();
+  if (!row) throw connectionNotFound();
   return presentConnection(row, keyring);
 }
 
@@ -44,7 +44,7 @@ export async function testConnection(
 ): Promise<ConnectionTest> {
   const keyring = opts.keyring ?? defaultKeyring();
   const row = await findConnectionById(db, workspaceId, id);
-  if (!row) throw notFound();
+  if (!row) throw connectionNotFound();
   const integration = findIntegration(row.integration);
   const answer = async (tested: boolean, ok: boolean, message: string): Promise<ConnectionTest> => {
     const now = await findConnectionById(db, workspaceId, id);
@@ -79,7 +79,7 @@ export async function deleteAndRevoke(
   keyring: Keyring = defaultKeyring(),
 ): Promise<{ id: string; revoked: 'revoked' | 'unsupported' | 'failed' }> {
   const row = await findConnectionById(db, workspaceId, id);
-  if (!row) throw notFound();
+  if (!row) throw connectionNotFound();
   let revoked: 'revoked' | 'unsupported' | 'failed' = 'unsupported';
   if (row.kind === 'oauth2') {
     try {
@@ -89,6 +89,6 @@ export async function deleteAndRevoke(
       if (!(err instanceof DomainError)) throw err; // no client configured: nothing to revoke with
     }
   }
-  if (!(await deleteConnection(db, workspaceId, id))) throw notFound();
+  if (!(await deleteConnection(db, workspaceId, id))) throw connectionNotFound();
   return { id, revoked };
 }

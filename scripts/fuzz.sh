@@ -150,6 +150,11 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 include-name = ["GET /v1/connections/oauth/callback"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
 checks.negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "415", "422", "428", "429", "431", "5xx"]
+
+# The same limit for the OAuth start's return_url (up to 2 KiB).
+[[operations]]
+include-name = ["GET /v1/connections/oauth/{integration}/start"]
+checks.negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "415", "422", "428", "429", "431", "5xx"]
 TOML
 }
 config_file "$WORK/auth-rest.json" >"$WORK/schemathesis-rest.toml"

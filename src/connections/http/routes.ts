@@ -62,8 +62,7 @@ export const getConnectionRoute = defineRoute({
   example: { params: EXAMPLE_ID },
   responses: {
     200: { description: 'The connection', schema: ConnectionAnswer },
-    400: { description: 'An id that is not a UUID' },
-    404: { description: 'Connection not found' },
+    404: { description: 'Connection not found (an id that is no UUID names none)' },
   },
   async handler(input) {
     return { status: 'success' as const, connection: (await visible(input)).connection };
@@ -83,8 +82,7 @@ export const testConnectionRoute = defineRoute({
   example: { params: EXAMPLE_ID },
   responses: {
     200: { description: 'What the test found', schema: ConnectionTestAnswer },
-    400: { description: 'An id that is not a UUID' },
-    404: { description: 'Connection not found' },
+    404: { description: 'Connection not found (an id that is no UUID names none)' },
   },
   async handler(input) {
     const { who, id } = await visible(input);
@@ -110,8 +108,7 @@ export const deleteConnectionRoute = defineRoute({
   example: { params: EXAMPLE_ID },
   responses: {
     200: { description: 'Deleted', schema: ConnectionDeleted },
-    400: { description: 'An id that is not a UUID' },
-    404: { description: 'Connection not found' },
+    404: { description: 'Connection not found (an id that is no UUID names none)' },
   },
   async handler(input) {
     const { who, id } = await visible(input);
@@ -138,6 +135,7 @@ export const startOAuthRoute = defineRoute({
     200: { description: 'With redirect=false: the authorize URL to send the browser to', schema: StartAnswer },
     302: { description: "To the vendor's authorize URL (Location); the body has it too", schema: StartAnswer },
     400: { description: 'A return_url outside OAUTH_RETURN_URLS' },
+    431: { description: "The URL (with its return_url) and the headers together over Node's 16 KiB limit" },
     409: { description: 'Not an OAuth integration, or no OAuth client configured for it' },
   },
   async handler(input) {

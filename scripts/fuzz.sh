@@ -136,12 +136,13 @@ values = ["$PASSWORD_A"]
 
 # Rules no JSON Schema can state, refused with a 400 naming the problem, so a schema-valid body can still be wrong:
 # a journey's step graph (targets, reachability, loops), a call window's start before its
-# end, a caller id that is not one of the workspace's numbers, an async automation run without its callbackUrl, a
+# end (journey call steps, agents, campaigns), a caller id that is not one of the workspace's numbers, an async automation run without its callbackUrl, a
 # subscription to a step that is not a trigger or to a URL the outbound guard refuses (a private address), an
 # imported file without a phone column or with a broken line, an OAuth callback's state that was never issued.
 [[operations]]
 include-name = ["POST /v1/journeys", "POST /v1/agents", "PATCH /v1/agents/{id}", "POST /v1/agent", "POST /api/automation/execute",
-  "POST /v1/hooks", "POST /api/make-com/automation/subscribe", "POST /v1/calls/subscriptions", "POST /v1/leads/import"]
+  "POST /v1/hooks", "POST /api/make-com/automation/subscribe", "POST /v1/calls/subscriptions", "POST /v1/leads/import",
+  "POST /v1/campaigns"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
 
 # The OAuth callback's query carries the vendor's code (up to 4 KiB): generated in multi-byte characters it can pass

@@ -133,6 +133,8 @@ export async function run(ctx: BenchContext): Promise<number> {
     TEMPORAL_TASK_QUEUE_PREFIX: `bench-chat-${randomBytes(3).toString('hex')}`,
     LOG_LEVEL: 'warn',
     WEBCHAT_FRAMES_PER_SECOND: '1000',
+    // One key for both api processes: the idle one reads what the first one's workers sealed (payload codec).
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   };
   const server = await forkServer<{ port: number }>(ctx, path.join(__dirname, 'chat', 'server.ts'), serverEnv, profileDir);
   const api = `ws://127.0.0.1:${server.message.port}`;

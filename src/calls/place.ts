@@ -19,19 +19,21 @@ export interface CallRequest {
  * Places a call for the api: call admission (./admission.ts) judges it and writes it holding a slot, or refuses it
  * (unknown agent, bad phone or caller id, do-not-call, outside the window, over the concurrent-call cap) writing
  * nothing; then the outboundCall workflow is started (a call whose start fails is deleted: it was never dialled).
+ * Resolves the call and its run's workflow id.
  */
 export async function placeApiCall(
   deps: { db: Db; client: Client; taskQueuePrefix: string },
   workspaceId: string,
   r: CallRequest,
-): Promise<{ call_id: string; to: string; from: string; agent: string }> {
+): Promise<{ call_id: string; to: string; from: string; agent: string; workflowId: string }> {
   if (!isUuid(r.agent)) throw refusalError({ code: 'invalid_agent' });
   const agentId = r.agent.toLowerCase();
   const got = await admitApiCall(deps.db, workspaceId, { id: randomUUID(), agentId, phone: r.phone, from: r.from, requestData: r.requestData });
   if (!got.ok) throw refusalError(got);
   const { call } = got;
+  let workflowId: string;
   try {
-    await startOutboundCall(deps.client, deps.taskQueuePrefix, {
+    workflowId = await startOutboundCall(deps.client, deps.taskQueuePrefix, {
       callId: call.id,
       workspaceId,
       agentId,
@@ -46,7 +48,7 @@ export async function placeApiCall(
     await deleteUnstartedCall(deps.db, call.id).catch(() => undefined);
     throw err;
   }
-  return { call_id: call.id, to: call.to, from: call.from, agent: agentId };
+  return { call_id: call.id, to: call.to, from: call.from, agent: agentId, workflowId };
 }
 
 /** Throws call_ended when a call's status says it has ended. */

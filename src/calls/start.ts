@@ -5,11 +5,15 @@ import { SA } from '../temporal/search-attribute-keys';
 import { taskQueue } from '../temporal/task-queues';
 import type { OutboundCallInput } from '../../workflows/calls/outbound-call-types';
 
-/** Starts the call's workflow (id `call:<callId>`) on the calls queue; a start for a call already started is a no-op. */
-export async function startOutboundCall(client: Client, taskQueuePrefix: string, input: OutboundCallInput): Promise<void> {
+/**
+ * Starts the call's workflow (id `call:<callId>`) on the calls queue; a start for a call already started is a no-op.
+ * Resolves the workflow id.
+ */
+export async function startOutboundCall(client: Client, taskQueuePrefix: string, input: OutboundCallInput): Promise<string> {
+  const workflowId = callWorkflowId(input.callId);
   try {
     await startWorkflow(client, WORKFLOW.outboundCall, {
-      workflowId: callWorkflowId(input.callId),
+      workflowId,
       taskQueue: taskQueue('calls', taskQueuePrefix),
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -23,4 +27,5 @@ export async function startOutboundCall(client: Client, taskQueuePrefix: string,
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
+  return workflowId;
 }

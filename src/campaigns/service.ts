@@ -21,7 +21,7 @@ export interface CampaignDeps {
   taskQueuePrefix: string;
 }
 
-/** Checks the agent and the audience, starts the run and records the campaign; its id and status. */
+/** Checks the agent and the audience, starts the run and records the campaign; its id and status, and its run's id. */
 export async function createCampaign(d: CampaignDeps, workspaceId: string, c: { name: string; agent: string; spec: CampaignSpec }, now = Date.now()) {
   if (!(await campaignAgent(d.db, workspaceId, c.agent))) throw new DomainError('agent_not_found', 'Agent not found');
   const a = c.spec.audience;
@@ -32,10 +32,11 @@ export async function createCampaign(d: CampaignDeps, workspaceId: string, c: { 
   const id = randomUUID();
   const status: CampaignStatus = c.spec.start_at && Date.parse(c.spec.start_at) > now ? 'scheduled' : 'running';
   const input: CampaignRunInput = { campaignId: id, workspaceId, agentId: c.agent, name: c.name, spec: c.spec };
+  const workflowId = campaignWorkflowId(id);
   // The run first: it records the campaign itself too, so a crash between the two loses nothing.
   try {
     await d.client.workflow.start('campaignRun', {
-      workflowId: campaignWorkflowId(id),
+      workflowId,
       taskQueue: taskQueue('journeys', d.taskQueuePrefix),
       args: [input],
       typedSearchAttributes: [
@@ -49,7 +50,7 @@ export async function createCampaign(d: CampaignDeps, workspaceId: string, c: { 
     throw err;
   }
   await insertCampaign(d.db, { id, workspaceId, name: c.name, agentId: c.agent, spec: c.spec, status });
-  return { campaign_id: id, status };
+  return { campaign_id: id, status, workflowId };
 }
 
 /** The workspace's campaign or campaign_not_found. */
@@ -74,12 +75,13 @@ function statusAfter(c: CampaignRow, action: CampaignControl, now: number): Camp
   return !c.started_at && c.spec.start_at && Date.parse(c.spec.start_at) > now ? 'scheduled' : 'running';
 }
 
-/** Pauses, resumes or cancels a campaign that has not ended (campaign_ended otherwise); its id and new status. */
+/** Pauses, resumes or cancels a campaign that has not ended (campaign_ended otherwise); its id and new status, and its run's id. */
 export async function controlCampaign(d: CampaignDeps, workspaceId: string, id: string, action: CampaignControl, now = Date.now()) {
   const c = await campaignOf(d.db, workspaceId, id);
   if (ENDED.includes(c.status)) throw ended(c);
+  const workflowId = campaignWorkflowId(id);
   try {
-    await d.client.workflow.getHandle(campaignWorkflowId(id)).signal(CAMPAIGN_CONTROL_SIGNAL, action);
+    await d.client.workflow.getHandle(workflowId).signal(CAMPAIGN_CONTROL_SIGNAL, action);
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw ended((await findCampaign(d.db, workspaceId, id)) ?? c);
     if (engineUnreachable(err)) throw new DomainError('workflow_unavailable', 'The workflow engine is unavailable; retry the request');
@@ -88,5 +90,5 @@ export async function controlCampaign(d: CampaignDeps, workspaceId: string, id: 
   const next = statusAfter(c, action, now);
   const row = await setCampaignStatus(d.db, id, next, ['scheduled', 'running', 'paused']);
   if (row && ENDED.includes(row.status) && row.status !== next) throw ended(row);
-  return { campaign_id: id, status: next };
+  return { campaign_id: id, status: next, workflowId };
 }

@@ -2,6 +2,7 @@ import { SingleBar } from 'cli-progress';
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { linkedRun } from './run-url';
 
 /** How the CLI reaches the api: its origin and an API key of the workspace. */
 export interface ApiTarget {
@@ -21,7 +22,8 @@ interface ImportView {
   message: string | null;
 }
 
-async function api(target: ApiTarget, method: string, path: string, init: { body?: Readable; type?: string } = {}): Promise<any> {
+/** The api's answer (JSON) and the run its Link header names. */
+async function call(target: ApiTarget, method: string, path: string, init: { body?: Readable; type?: string } = {}): Promise<{ body: any; run?: string }> {
   const res = await fetch(`${target.url.replace(/\/+$/, '')}${path}`, {
     method,
     headers: { authorization: `Bearer ${target.apiKey}`, ...(init.type ? { 'content-type': init.type } : {}) },
@@ -29,11 +31,17 @@ async function api(target: ApiTarget, method: string, path: string, init: { body
   } as RequestInit);
   const body = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${body.message ?? ''}`.trim());
-  return body;
+  return { body, run: linkedRun(res.headers.get('link')) };
 }
 
-/** Uploads FILE (CSV, or NDJSON for .ndjson/.jsonl), streamed, and returns the import id. */
-export async function uploadFile(target: ApiTarget, file: string, o: { tag?: string; onConflict?: string }): Promise<string> {
+const api = async (target: ApiTarget, method: string, path: string) => (await call(target, method, path)).body;
+
+/** Uploads FILE (CSV, or NDJSON for .ndjson/.jsonl), streamed; the import id and its run's page in the Temporal UI. */
+export async function uploadFile(
+  target: ApiTarget,
+  file: string,
+  o: { tag?: string; onConflict?: string },
+): Promise<{ importId: string; workflowUrl: string | undefined }> {
   if (o.onConflict && !['skip', 'update'].includes(o.onConflict)) throw new ImportUsageError('--on-conflict: skip or update');
   try {
     statSync(file);
@@ -42,15 +50,21 @@ export async function uploadFile(target: ApiTarget, file: string, o: { tag?: str
   }
   const type = /\.(ndjson|jsonl)$/i.test(file) ? 'application/x-ndjson' : 'text/csv';
   const query = new URLSearchParams({ ...(o.tag ? { tag: o.tag } : {}), ...(o.onConflict ? { on_conflict: o.onConflict } : {}) });
-  const accepted = await api(target, 'POST', `/v1/leads/import${query.size ? `?${query}` : ''}`, { body: createReadStream(file), type });
-  return accepted.import_id as string;
+  const accepted = await call(target, 'POST', `/v1/leads/import${query.size ? `?${query}` : ''}`, { body: createReadStream(file), type });
+  return { importId: accepted.body.import_id as string, workflowUrl: accepted.run };
 }
 
 /**
  * Follows an import until it ends: on a terminal a progress bar (rows, rows/s, ETA) on stderr, then the final state
- * as JSON on stdout. Attaching to an import already under way (or finished) works the same. Resolves false when it failed.
+ * as JSON on stdout (with `workflow_url`, the run's page in the Temporal UI, when the upload named it). Attaching to an
+ * import already under way (or finished) works the same. Resolves false when it failed.
  */
-export async function watchImport(target: ApiTarget, id: string, out: { tty: boolean } = { tty: !!process.stderr.isTTY }): Promise<boolean> {
+export async function watchImport(
+  target: ApiTarget,
+  id: string,
+  out: { tty: boolean } = { tty: !!process.stderr.isTTY },
+  workflowUrl?: string,
+): Promise<boolean> {
   const bar = new SingleBar({
     format:
       'import {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | created {created} updated {updated} skipped {skipped} failed {failed}',
@@ -68,7 +82,7 @@ export async function watchImport(target: ApiTarget, id: string, out: { tty: boo
     if (out.tty) bar.update(view.rows.read, counts(view));
   }
   if (out.tty) bar.stop();
-  console.log(JSON.stringify(view, null, 2));
+  console.log(JSON.stringify(workflowUrl ? { ...view, workflow_url: workflowUrl } : view, null, 2));
   return view.status === 'completed';
 }
 

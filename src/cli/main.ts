@@ -12,6 +12,7 @@ import { agentCreate, agentUpdate, phoneNumberAdd, phoneNumberAssign } from './a
 import { campaignControl, campaignCreate, campaignList, campaignWatch } from './campaign';
 import { connectionCreate, connectionDelete, connectionList, ConnectionUsageError } from './connections';
 import { ImportUsageError, uploadFile, watchImport, type ApiTarget } from './leads-import';
+import { withWorkflowUrl } from './run-url';
 
 const VERSION = (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -77,13 +78,16 @@ const inWorkspace = (fn: (db: Db, workspace: string, o: any, ...args: string[]) 
     const opts = cmd.opts();
     return fn(db, await admin.workspaceOf(db, opts.workspace), opts, ...(args.slice(0, -1) as string[]));
   });
-/** Like inWorkspace, with a Temporal client as well (commands that start or signal runs); prints what fn returns. */
+/**
+ * Like inWorkspace, with a Temporal client as well (commands that start or signal runs); prints what fn returns, with the
+ * run it names as `workflow_url` (its page in the Temporal UI).
+ */
 const withTemporal = (fn: (d: CampaignDeps, workspace: string, o: any, ...args: string[]) => Promise<unknown>) =>
   inWorkspace(async (db, w, o, ...args) => {
     const config = loadConfig();
     const temporal = await connectTemporal(config);
     try {
-      admin.print(await fn({ db, client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX }, w, o, ...args));
+      admin.print(withWorkflowUrl(config, await fn({ db, client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX }, w, o, ...args)));
     } finally {
       await temporal.connection.close();
     }
@@ -205,8 +209,9 @@ function buildProgram(): Command {
     .action(async (file: string | undefined, o: { tag?: string; onConflict?: string; watch?: string; url?: string; apiKey?: string }) => {
       if (!file === !o.watch) throw new ImportUsageError('give a file to import, or --watch <id>');
       const target = apiTarget(o);
-      const id = o.watch ?? (await uploadFile(target, file!, o));
-      if (!(await watchImport(target, id))) process.exitCode = 1;
+      const uploaded = o.watch === undefined ? await uploadFile(target, file!, o) : undefined;
+      if (uploaded?.workflowUrl) console.error(`run: ${uploaded.workflowUrl}`);
+      if (!(await watchImport(target, o.watch ?? uploaded!.importId, undefined, uploaded?.workflowUrl))) process.exitCode = 1;
     });
   const campaign = command(program, 'campaign', "outbound calling campaigns (the api's POST /v1/campaigns and its routes)");
   ws(command(campaign, 'create', 'create a campaign and start it; prints {campaign_id, status}'))

@@ -25,12 +25,13 @@ export const connectionEventBody = (e: ConnectionEventInput, connection: unknown
 /**
  * Starts the delivery of connection.broken for a connection broken at brokenAt on the automations queue; a second
  * start for the same breakage is the same workflow and is ignored (and delivered subscribers are never sent it again).
+ * Resolves the event's id and its delivery's workflow id.
  */
 export async function publishConnectionBroken(
   client: Client,
   taskQueuePrefix: string,
   c: { workspaceId: string; connectionId: string; brokenAt: Date },
-): Promise<string> {
+): Promise<{ eventId: string; workflowId: string }> {
   const eventId = connectionBrokenEventId(c.connectionId, c.brokenAt);
   const input: ConnectionEventInput = {
     workspaceId: c.workspaceId,
@@ -39,9 +40,10 @@ export async function publishConnectionBroken(
     eventId,
     at: c.brokenAt.toISOString(),
   };
+  const workflowId = connectionEventWorkflowId(eventId);
   try {
     await client.workflow.start('deliverConnectionEvent', {
-      workflowId: connectionEventWorkflowId(eventId),
+      workflowId,
       taskQueue: taskQueue('automations', taskQueuePrefix),
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -49,5 +51,5 @@ export async function publishConnectionBroken(
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
-  return eventId;
+  return { eventId, workflowId };
 }

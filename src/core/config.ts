@@ -66,6 +66,8 @@ const fields = z.object({
   /** The api and worker register missing search attributes at start (needs operator rights); false where a setup job does. */
   TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: bool.default(true),
   TEMPORAL_UI_PORT: port.default(8233),
+  /** The Temporal UI answers link their runs to (`Link: <…/namespaces/{ns}/workflows/{id}>`); default: http://127.0.0.1:TEMPORAL_UI_PORT. */
+  TEMPORAL_UI_URL: z.url({ protocol: /^https?$/ }).optional(),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TEMPORAL_TASK_QUEUE_PREFIX: z
     .string()

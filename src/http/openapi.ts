@@ -15,6 +15,20 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
 const FAILURE_REF = { $ref: '#/components/schemas/Failure' };
 const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: { type: 'integer', minimum: 0 } } });
 
+/** The headers of an answer that names its run (src/http/run-link.ts). */
+const runHeaders = (when: string | undefined) => ({
+  'Switchboard-Workflow-Id': {
+    description: `The id of the durable run (Temporal workflow) the request started or signalled${when ? `; only ${when}` : ''}`,
+    required: !when,
+    schema: { type: 'string', minLength: 1 },
+  },
+  Link: {
+    description: 'The run in the Temporal UI: `<{TEMPORAL_UI_URL}/namespaces/{namespace}/workflows/{workflow id}>; rel="workflow"` (both URL-encoded)',
+    required: !when,
+    schema: { type: 'string', pattern: '^<https?://[^>]+/namespaces/[^/>]+/workflows/[^/>]+>; rel="workflow"$' },
+  },
+});
+
 type Documented = { description: string; schema?: z.ZodType; headers?: Record<string, unknown>; contentType?: string };
 
 /** The automation routes' one rule about their two credentials, stated on each operation and each scheme (ST202). */
@@ -122,6 +136,7 @@ export function buildOpenApi(routes: Route<any, any>[], urls: Record<'base_url' 
     for (const [status, given] of Object.entries({ ...standard, ...(route.responses as Record<string, Documented>) })) {
       const r = { ...standard[status], ...given };
       const failed = Number(status) >= 400;
+      if (route.namesRun && Number(status) === (route.successStatus ?? 200)) r.headers = { ...r.headers, ...runHeaders(route.namesRun.when) };
       responses[status] = {
         description: r.description,
         ...(r.headers ? { headers: r.headers } : {}),

@@ -63,6 +63,11 @@ export interface Route<Q = unknown, B = unknown> {
   successStatus?: number;
   /** Honours an `Idempotency-Key` header: a retry with the same key and request replays the first response. */
   idempotent?: boolean;
+  /**
+   * The success answer names the durable run the request started or signalled (Switchboard-Workflow-Id and Link, set by
+   * src/http/run-link.ts); `when`: it does only in that case (the document says so and leaves the headers optional).
+   */
+  namesRun?: { when?: string };
   /** The body failures answer with, when not the spec's {status:"failed",message} (the automation envelope). */
   failure?: z.ZodType;
   /** Returns the 200 body; failures are thrown as ApiError. */

@@ -14,6 +14,8 @@ export interface AppState {
   nocode?: NocodeAuth;
   /** SHA-256 of a streamed body (a route with rawBody) once the route has read all of it: its Idempotency-Key hash. */
   bodyDigest?: Buffer;
+  /** The run the answer names (src/http/run-link.ts), stored with an Idempotency-Key's response. */
+  workflowId?: string;
 }
 
 /** Who an API key speaks for. */

@@ -50,22 +50,29 @@ export async function latestJourney(db: Queryable, workspaceId: string, journeyI
 // otherwise queues one update per request on the same run, past the server's in-flight update limit).
 const starts = new Coalescer<boolean>();
 
+/** An enrollment's outcome: whether this request assigned the lead, and the run it is in either way. */
+export interface Enrolled {
+  assigned: boolean;
+  workflowId: string;
+}
+
 /**
  * Starts the lead's run of the journey. The workflow id is the idempotency key: a new run starts when none is open;
  * when one is, it is sent the `enroll` update, which an active run rejects (the lead is already enrolled; a rejected
  * update leaves nothing in the run's history) and a run that has already decided to end accepts, starting over (so an
  * enrollment racing the end of the previous run is never lost); a run that closed in between is started anew.
- * Resolves false when the lead was already running the journey (nothing assigned), true otherwise.
+ * `assigned` is false when the lead was already running the journey (nothing assigned), true otherwise.
  */
 export async function startEnrollment(
   { client, taskQueuePrefix, log }: { client: Client; taskQueuePrefix: string; log: Logger },
   workspaceId: string,
   leadId: string,
   target: JourneyTarget,
-): Promise<boolean> {
+): Promise<Enrolled> {
   const input: JourneyInput = { workspaceId, journeyId: target.journeyId, leadId, version: target.version, steps: target.steps };
   const workflowId = enrollmentWorkflowId(target.journeyId, leadId);
-  return starts.run(`${workflowId}:${target.version}`, () => start(client, taskQueuePrefix, log, input, workflowId));
+  const assigned = await starts.run(`${workflowId}:${target.version}`, () => start(client, taskQueuePrefix, log, input, workflowId));
+  return { assigned, workflowId };
 }
 
 async function start(client: Client, taskQueuePrefix: string, log: Logger, input: JourneyInput, workflowId: string): Promise<boolean> {

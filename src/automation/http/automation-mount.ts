@@ -58,7 +58,7 @@ export function mountAutomationRoutes(router: Router<AppState>, routes: Route<an
       state.parsed = { query: route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined, body };
       return next();
     });
-    if (route.idempotent) chain.push(idempotency(deps.db, callerScope));
+    if (route.idempotent) chain.push(idempotency(deps.db, deps.config, callerScope));
     chain.push(async (ctx) => {
       const { query, body } = (ctx.state as { parsed?: { query: unknown; body: unknown } }).parsed!;
       ctx.body = await route.handler({ query, body, params: ctx.params ?? {}, ctx, deps, auth: undefined });

@@ -6,6 +6,7 @@ import { notFound, unauthorized } from '../../core/errors';
 import { isUuid } from '../../core/ids';
 import { catalogueEntries } from '../../integrations/registry';
 import { defineRoute, type RouteInput } from '../../http/route';
+import { nameRun } from '../../http/run-link';
 import type { AppState } from '../../http/state';
 import { Catalogue, Envelope, ExecuteBody, StoredRun } from './automation-schemas';
 
@@ -37,13 +38,17 @@ export const executeRoute = defineRoute({
     body: { automationType: 'slack', nodeId: 'node-1', nodeParams: { action: 'post_message', params: { channel: 'C0123456', text: 'Call finished' } } },
   },
   responses: { 200: { description: 'The run ended (success true or false), or started (async)', schema: Envelope } },
+  namesRun: { when: 'when a run started (not for an action or params refused before it: metadata.workflowId null)' },
   handler: async (input: RouteInput<unknown, z.infer<typeof ExecuteBody>>) => {
     const { db, temporal, config } = input.deps;
     const receivedAt = (input.ctx.state as { receivedAt?: number }).receivedAt ?? Date.now();
     const eager = input.deps.eagerClient;
     const eagerClient = typeof eager === 'function' ? eager() : eager;
     const deps = { db, client: temporal.client, eagerClient, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX };
-    return executeAutomation(deps, automationAuthOf(input), input.body as ExecuteRequest, receivedAt);
+    const envelope = await executeAutomation(deps, automationAuthOf(input), input.body as ExecuteRequest, receivedAt);
+    const { workflowId } = envelope.metadata;
+    if (typeof workflowId === 'string') nameRun(input.ctx, config, workflowId);
+    return envelope;
   },
 });
 

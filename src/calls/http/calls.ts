@@ -9,6 +9,7 @@ import { UUID_PATTERN } from '../../core/ids';
 import { storable } from '../../core/storable';
 import { callWorkflowId } from '../../temporal/ids';
 import { defineRoute, workspaceOf } from '../../http/route';
+import { answerNamingRun, nameRun } from '../../http/run-link';
 import { CallRecord } from './calls-list';
 
 const CALL_NOT_FOUND = 'Call not found';
@@ -79,16 +80,18 @@ export const startCallRoute = defineRoute({
     },
     429: { description: 'The workspace has as many calls in progress as its cap allows (Retry-After)' },
   },
+  namesRun: {},
   async handler(input) {
     const ws = workspaceOf(input);
     const { db, temporal, config } = input.deps;
     const b = input.body;
-    return placeApiCall({ db, client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX }, ws, {
+    const placed = await placeApiCall({ db, client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX }, ws, {
       agent: b.agent,
       phone: b.phone,
       ...(b.from !== undefined ? { from: b.from } : {}),
       ...(b.request_data !== undefined ? { requestData: b.request_data } : {}),
     });
+    return answerNamingRun(input, placed);
   },
 });
 
@@ -137,18 +140,21 @@ export const cancelCallRoute = defineRoute({
     404: { description: 'Call not found' },
     409: { description: 'The call has already ended' },
   },
+  namesRun: {},
   async handler(input) {
     const ws = workspaceOf(input);
     const id = input.body.call_id.toLowerCase();
     const call = CALL_ID.test(id) ? await callHeader(input.deps.db, id) : undefined;
     if (!call || call.workspace_id !== ws || call.parent_id !== null) throw notFound(CALL_NOT_FOUND);
     assertCancelable(call.status);
+    const workflowId = callWorkflowId(id);
     try {
-      await input.deps.temporal.client.workflow.getHandle(callWorkflowId(id)).cancel();
+      await input.deps.temporal.client.workflow.getHandle(workflowId).cancel();
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw conflict('Call has already ended');
       throw err;
     }
+    nameRun(input.ctx, input.deps.config, workflowId);
     return { status: 'success' as const, call_id: id, message: 'Call cancellation requested' };
   },
 });

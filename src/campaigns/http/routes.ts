@@ -4,6 +4,7 @@ import { DomainError } from '../../core/errors';
 import { encodeCursor } from '../../http/cursor';
 import { keysetPage } from '../../http/keyset-page';
 import { defineRoute, workspaceOf, type Route } from '../../http/route';
+import { answerNamingRun } from '../../http/run-link';
 import { DEFAULT_PAGE_LIMIT, NextCursor, PageCursor, PageLimit } from '../../http/page-schemas';
 import { isUuid } from '../../core/ids';
 import { listCampaigns } from '../db/campaigns';
@@ -47,9 +48,10 @@ export const createCampaignRoute = defineRoute({
     404: { description: "The agent, a lead of lead_ids or the import is not the workspace's" },
     503: { description: 'The workflow engine did not accept the start; retry the request' },
   },
+  namesRun: {},
   async handler(input) {
     const { name, agent, ...spec } = input.body;
-    return createCampaign(serviceDeps(input.deps), workspaceOf(input), { name, agent: agent.toLowerCase(), spec });
+    return answerNamingRun(input, await createCampaign(serviceDeps(input.deps), workspaceOf(input), { name, agent: agent.toLowerCase(), spec }));
   },
 });
 
@@ -160,7 +162,8 @@ const controlRoute = (action: CampaignControl) =>
       ...ended,
       503: { description: 'The workflow engine is unavailable; retry' },
     },
-    handler: async (input) => controlCampaign(serviceDeps(input.deps), workspaceOf(input), idOf(input.params), action),
+    namesRun: {},
+    handler: async (input) => answerNamingRun(input, await controlCampaign(serviceDeps(input.deps), workspaceOf(input), idOf(input.params), action)),
   });
 
 export const pauseCampaignRoute = controlRoute('pause');

@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import { unauthorized } from '../../core/errors';
 import type { AppState } from '../../http/state';
 import { defineRoute, type RouteInput } from '../../http/route';
+import { nameRun } from '../../http/run-link';
 import { publishConnectionBroken } from '../events';
 import { deleteAndRevoke, showConnection, testConnection } from '../manage';
 import { completeAuthorization, startAuthorization, type FlowOutcome } from '../oauth/flow';
@@ -84,12 +85,13 @@ export const testConnectionRoute = defineRoute({
     200: { description: 'What the test found', schema: ConnectionTestAnswer },
     404: { description: 'Connection not found (an id that is no UUID names none)' },
   },
+  namesRun: { when: 'when the test found the connection broken and started the delivery of connection.broken' },
   async handler(input) {
     const { who, id } = await visible(input);
     const { client } = input.deps.temporal;
     const prefix = input.deps.config.TEMPORAL_TASK_QUEUE_PREFIX;
     const onBroken = async (broken: BrokenConnection) => {
-      await publishConnectionBroken(client, prefix, broken);
+      nameRun(input.ctx, input.deps.config, (await publishConnectionBroken(client, prefix, broken)).workflowId);
     };
     return { status: 'success' as const, ...(await testConnection(input.deps.db, input.deps.config, who.workspaceId, id, { onBroken })) };
   },

@@ -11,6 +11,8 @@ export interface IdempotencyRecord {
   request_hash: Buffer;
   status_code: number | null;
   response_body: unknown;
+  /** The run the stored answer named, if any. */
+  workflow_id: string | null;
 }
 
 /**
@@ -21,7 +23,7 @@ export async function claimIdempotencyKey(db: Queryable, scope: IdempotencyScope
   const row = await db.one(
     `INSERT INTO idempotency_keys AS k (workspace_id, caller, key, request_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT (workspace_id, caller, key) DO UPDATE
-       SET request_hash = EXCLUDED.request_hash, status_code = NULL, response_body = NULL, created_at = now()
+       SET request_hash = EXCLUDED.request_hash, status_code = NULL, response_body = NULL, workflow_id = NULL, created_at = now()
        WHERE k.created_at < now() - interval '24 hours' OR (k.status_code IS NULL AND k.created_at < now() - interval '5 minutes')
      RETURNING 1 AS claimed`,
     [scope.workspaceId, scope.caller, key, requestHash],
@@ -32,23 +34,26 @@ export async function claimIdempotencyKey(db: Queryable, scope: IdempotencyScope
 /** The record held under (workspace, caller, key), if any. */
 export function findIdempotencyRecord(db: Queryable, scope: IdempotencyScope, key: string): Promise<IdempotencyRecord | undefined> {
   return db.one<IdempotencyRecord>(
-    'SELECT request_hash, status_code, response_body FROM idempotency_keys WHERE workspace_id = $1 AND caller = $2 AND key = $3',
+    'SELECT request_hash, status_code, response_body, workflow_id FROM idempotency_keys WHERE workspace_id = $1 AND caller = $2 AND key = $3',
     [scope.workspaceId, scope.caller, key],
   );
 }
 
-/** Stores the response a claimed key replays from now on (and the request's final hash, when only known by now). */
+/**
+ * Stores the response a claimed key replays from now on, with the run it named (if any), and the request's final hash
+ * when only known by now.
+ */
 export async function storeIdempotentResponse(
   db: Queryable,
   scope: IdempotencyScope,
   key: string,
-  status: number,
-  body: unknown,
+  response: { status: number; body: unknown; workflowId?: string | undefined },
   requestHash?: Buffer,
 ): Promise<void> {
   await db.query(
-    'UPDATE idempotency_keys SET status_code = $4, response_body = $5, request_hash = coalesce($6, request_hash) WHERE workspace_id = $1 AND caller = $2 AND key = $3',
-    [scope.workspaceId, scope.caller, key, status, JSON.stringify(body), requestHash ?? null],
+    `UPDATE idempotency_keys SET status_code = $4, response_body = $5, workflow_id = $6, request_hash = coalesce($7, request_hash)
+     WHERE workspace_id = $1 AND caller = $2 AND key = $3`,
+    [scope.workspaceId, scope.caller, key, response.status, JSON.stringify(response.body), response.workflowId ?? null, requestHash ?? null],
   );
 }
 

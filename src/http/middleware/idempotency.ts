@@ -11,6 +11,8 @@ import {
 } from '../db/idempotency';
 import { badRequest, conflict, failureBody } from '../../core/errors';
 import { knownErrorStatus } from '../error-status';
+import { nameRun } from '../run-link';
+import type { RunUrlSettings } from '../../temporal/run-url';
 import type { AppState } from '../state';
 import { MAX_JSON_DEPTH } from './body';
 
@@ -29,9 +31,12 @@ export const apiKeyScope = (ctx: ParameterizedContext<AppState>): IdempotencySco
  * streamedBody: the route streams its body itself (ctx.state.bodyDigest once read whole), so the claim holds the hash
  * without the body, and the response is stored with the full hash; a retry after it reads its body through (never
  * keeping it) to compare. An answer given before the body was read whole (a malformed or too large file) is not kept.
+ * The run an answer named (Switchboard-Workflow-Id and Link, src/http/run-link.ts) is stored with it and named again
+ * on a replay, by the settings `runs`.
  */
 export function idempotency(
   db: Db,
+  runs: RunUrlSettings,
   scopeOf: (ctx: ParameterizedContext<AppState>) => IdempotencyScope | undefined = apiKeyScope,
   opts: { streamedBody?: boolean } = {},
 ): Middleware<AppState> {
@@ -56,6 +61,7 @@ export function idempotency(
       if (!row || row.status_code === null) throw conflict('request with this Idempotency-Key is in progress');
       ctx.status = row.status_code;
       ctx.body = row.response_body;
+      if (row.workflow_id) nameRun(ctx, runs, row.workflow_id);
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
@@ -65,7 +71,7 @@ export function idempotency(
       const fullHash = opts.streamedBody && ctx.state.bodyDigest ? withBody(hash, ctx, ctx.state.bodyDigest) : undefined;
       try {
         if (status >= 500 || status === 429 || !isJson(body) || (opts.streamedBody && !fullHash)) await release();
-        else await storeIdempotentResponse(db, scope, key, status, body, fullHash);
+        else await storeIdempotentResponse(db, scope, key, { status, body, workflowId: ctx.state.workflowId }, fullHash);
       } catch (err) {
         // The response still goes out; without a record a retry runs again rather than waiting on a stale claim.
         ctx.state.log.warn({ err: (err as Error).message }, 'could not record an idempotent response');

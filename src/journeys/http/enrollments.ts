@@ -7,6 +7,7 @@ import { latestJourney, startEnrollment } from '../enroll';
 import { normalizeRecordPhone, splitRecordFor } from '../../leads/record';
 import { workspaceRegion } from '../../leads/region';
 import { defineRoute, workspaceOf, type RouteInput } from '../../http/route';
+import { nameRun } from '../../http/run-link';
 import { ADDED, ALREADY_IN, Enrollments, SendBody, Sent } from './enrollment-schemas';
 import { LEAD_NOT_FOUND } from '../../leads/http/leads';
 import { isUuid } from '../../core/ids';
@@ -69,12 +70,13 @@ async function send(input: SendInput, update: boolean) {
   if ((record === undefined) === (lead_id === undefined)) throw badRequest('record, lead_id: provide exactly one of them');
   const journey = await latestJourney(db, ws, workflow_id, input.deps.journeyVersions);
   const { lead, ignored } = lead_id !== undefined ? { lead: await byId(db, ws, lead_id), ignored: [] } : await byRecord(db, ws, record!, update);
-  const assigned = await startEnrollment(
+  const { assigned, workflowId } = await startEnrollment(
     { client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX, log: input.ctx.state.log },
     ws,
     lead.id,
     journey,
   );
+  nameRun(input.ctx, config, workflowId);
   return {
     status: 'success' as const,
     lead_id: lead.id,
@@ -99,6 +101,7 @@ export const sendToWorkflow = defineRoute({
   body: SendBody,
   example: { body: { workflow_id: '8d7c6b5a-4e3f-4a1b-9c8d-7e6f5a4b3c2d', record: { phone: '17145551234', first_name: 'Ann' } } },
   responses: sendResponses,
+  namesRun: {},
   handler: (input) => send(input, false),
 });
 
@@ -117,6 +120,7 @@ export const updateAndSendToWorkflow = defineRoute({
   body: SendBody,
   example: { body: { workflow_id: '8d7c6b5a-4e3f-4a1b-9c8d-7e6f5a4b3c2d', lead_id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' } },
   responses: sendResponses,
+  namesRun: {},
   handler: (input) => send(input, true),
 });
 

@@ -9,6 +9,7 @@ import { enrollmentWorkflowId } from '../../temporal/ids';
 import { NOT_ACTIVE as NOT_ACTIVE_TYPE, unenrollUpdate } from '../../../workflows/journeys/journey-messages';
 import { documentAs, NO_NUL_PATTERN } from '../../core/documented';
 import { defineRoute, workspaceOf } from '../../http/route';
+import { nameRun } from '../../http/run-link';
 import { LEAD_NOT_FOUND } from '../../leads/http/leads';
 import { isUuid } from '../../core/ids';
 
@@ -55,16 +56,18 @@ export const unenrollLead = defineRoute({
     200: { description: 'The run has stopped; its enrollment is unenrolled', schema: Unenrolled },
     404: { description: '"Workflow not found", "Lead not found", or "Lead is not active in this workflow"' },
   },
+  namesRun: {},
   async handler(input) {
     const ws = workspaceOf(input);
-    const { db, temporal } = input.deps;
+    const { db, temporal, config } = input.deps;
     const { workflow_id, lead_id, reason } = input.body;
     if (!isUuid(workflow_id) || (await latestJourneyVersion(db, ws, workflow_id)) === undefined) throw notFound(WORKFLOW_NOT_FOUND);
     if (!isUuid(lead_id) || !(await findLeadById(db, ws, lead_id))) throw notFound(LEAD_NOT_FOUND);
+    const workflowId = enrollmentWorkflowId(workflow_id, lead_id);
     try {
       // The open run (no run id): a closed run answers not-found, whatever Postgres has recorded so far. The update
       // resolves once the run has recorded its end, so the enrollment row is final when the 200 is sent.
-      const handle = temporal.client.workflow.getHandle(enrollmentWorkflowId(workflow_id, lead_id));
+      const handle = temporal.client.workflow.getHandle(workflowId);
       await handle.executeUpdate(unenrollUpdate, { args: [reason ? { reason } : {}] });
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) {
@@ -76,6 +79,7 @@ export const unenrollLead = defineRoute({
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === NOT_ACTIVE_TYPE) throw notFound(NOT_ACTIVE);
       throw err;
     }
+    nameRun(input.ctx, config, workflowId);
     return { status: 'success' as const, lead_id, workflow_id, message: 'Lead removed from workflow' as const };
   },
 });

@@ -35,10 +35,11 @@ export interface ImportDeps {
 
 /**
  * Stores the upload (streamed into Postgres in one transaction: all or nothing) and starts its leadImport run
- * (id `lead-import:<id>`, on the journeys queue, searchable by WorkspaceId). Resolves once both happened.
+ * (id `lead-import:<id>`, on the journeys queue, searchable by WorkspaceId). Resolves once both happened, with the run's id.
  */
-export async function startImport(deps: ImportDeps, req: ImportRequest): Promise<{ importId: string; digest: Buffer }> {
+export async function startImport(deps: ImportDeps, req: ImportRequest): Promise<{ importId: string; digest: Buffer; workflowId: string }> {
   const importId = randomUUID();
+  const workflowId = leadImportWorkflowId(importId);
   const { digest } = await storeUpload(
     deps.db,
     { id: importId, workspaceId: req.workspaceId, format: req.format, onConflict: req.onConflict, tag: req.tag },
@@ -46,7 +47,7 @@ export async function startImport(deps: ImportDeps, req: ImportRequest): Promise
   );
   try {
     await deps.client.workflow.start(LEAD_IMPORT_WORKFLOW, {
-      workflowId: leadImportWorkflowId(importId),
+      workflowId,
       taskQueue: taskQueue('journeys', deps.taskQueuePrefix),
       args: [{ importId, chunkRows: deps.chunkRows }],
       typedSearchAttributes: [{ key: SA.WorkspaceId, value: req.workspaceId }],
@@ -55,7 +56,7 @@ export async function startImport(deps: ImportDeps, req: ImportRequest): Promise
     await failImport(deps.db, importId, 'The workflow engine was unavailable: upload the file again');
     throw new DomainError('workflow_unavailable', `The import could not be started (${(err as Error).message})`);
   }
-  return { importId, digest };
+  return { importId, digest, workflowId };
 }
 
 /** The workspace's import with its first failed rows; import_not_found for another workspace's or an unknown id. */

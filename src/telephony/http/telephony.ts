@@ -10,6 +10,7 @@ import { InvalidCallbackError, parseStatusCallback } from '../callback';
 import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from '../signature';
 import { CALL_EVENT_SIGNAL, type SignalledCallEvent } from '../../../workflows/calls/outbound-call-types';
 import type { AppState } from '../../http/state';
+import { nameRun } from '../../http/run-link';
 
 const MAX_CALLBACK_BYTES = 256 * 1024;
 
@@ -55,6 +56,7 @@ export function telephonyRouter(deps: AppDeps): Router<AppState> {
     const signalled: SignalledCallEvent = { ...rest, timestamp: timestamp.toISOString() };
     try {
       await deps.temporal.client.workflow.getHandle(callWorkflowId(callId)).signal(CALL_EVENT_SIGNAL, signalled);
+      nameRun(ctx, deps.config, callWorkflowId(callId));
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }

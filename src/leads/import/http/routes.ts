@@ -1,5 +1,6 @@
 import { keysetPage } from '../../../http/keyset-page';
 import { defineRoute, workspaceOf } from '../../../http/route';
+import { nameRun } from '../../../http/run-link';
 import { encodeCursor } from '../../../http/cursor';
 import { payloadTooLarge, unsupportedMediaType } from '../../../core/errors';
 import type { ImportRow } from '../db/imports';
@@ -41,6 +42,7 @@ export const importLeadsRoute = defineRoute({
     202: { description: 'The file is stored and its import started', schema: ImportAccepted },
     400: { description: 'An invalid option, or a file that cannot be parsed (the message names the line)' },
   },
+  namesRun: {},
   async handler(input) {
     const ws = workspaceOf(input);
     const { ctx, deps } = input;
@@ -48,7 +50,7 @@ export const importLeadsRoute = defineRoute({
     if (!format) throw unsupportedMediaType('Content-Type must be text/csv or application/x-ndjson');
     const limitBytes = deps.config.LEAD_IMPORT_MAX_BYTES;
     if (Number(ctx.get('content-length') || 0) > limitBytes) throw payloadTooLarge(`The file exceeds ${limitBytes} bytes`);
-    const { importId, digest } = await startImport(
+    const { importId, digest, workflowId } = await startImport(
       {
         db: deps.db,
         client: deps.temporal.client,
@@ -63,6 +65,7 @@ export const importLeadsRoute = defineRoute({
       throw err;
     });
     ctx.state.bodyDigest = digest;
+    nameRun(ctx, deps.config, workflowId);
     return { import_id: importId, status: 'queued' as const };
   },
 });

@@ -1,5 +1,6 @@
 // `switchboard campaign …` against the test app's database, Temporal and workers: create, watch to the end, list, and
 // the api's refusals.
+import { campaignWorkflowId } from '../../src/temporal/ids';
 import { callingWorkspace, phoneEnding } from '../helpers/calls';
 import { runCli } from '../helpers/processes';
 import { startTestApp, type TestApp } from '../helpers/stack';
@@ -18,6 +19,7 @@ const cli = async (...args: string[]) => {
     DATABASE_URL: app.config.DATABASE_URL,
     TEMPORAL_ADDRESS: app.config.TEMPORAL_ADDRESS,
     TEMPORAL_TASK_QUEUE_PREFIX: app.config.TEMPORAL_TASK_QUEUE_PREFIX,
+    TEMPORAL_UI_URL: 'https://temporal.example.test/',
     LOG_LEVEL: 'warn',
   };
   const res = await runCli(args, env);
@@ -46,8 +48,11 @@ describe('CLI: campaign', () => {
       '--max-concurrent',
       '2',
     );
-    expect(created.json).toEqual({ campaign_id: expect.any(String), status: 'running' });
+    expect(created.json).toEqual({ campaign_id: expect.any(String), status: 'running', workflow_url: expect.any(String) });
     const id = created.json.campaign_id as string;
+    // The run's page in the Temporal UI, by TEMPORAL_UI_URL and the namespace.
+    const run = `https://temporal.example.test/namespaces/${app.config.TEMPORAL_NAMESPACE}/workflows/${encodeURIComponent(campaignWorkflowId(id))}`;
+    expect(created.json.workflow_url).toBe(run);
 
     const watched = await cli('campaign', 'watch', '--workspace', ws.workspaceId, id, '--interval', '0.2');
     expect(watched.code).toBe(0);
@@ -62,5 +67,28 @@ describe('CLI: campaign', () => {
     const noAudience = await cli('campaign', 'create', '--workspace', ws.workspaceId, '--name', 'x', '--agent', ws.agentId);
     expect(noAudience.code).toBe(64);
     expect(noAudience.stderr).toContain('give exactly one of --tag, --leads, --import');
+
+    // A control prints the run it signalled as well.
+    const later = await cli(
+      'campaign',
+      'create',
+      '--workspace',
+      ws.workspaceId,
+      '--name',
+      'Later',
+      '--agent',
+      ws.agentId,
+      '--tag',
+      'cli',
+      '--start-at',
+      new Date(Date.now() + 86_400_000).toISOString(),
+    );
+    const paused = await cli('campaign', 'pause', '--workspace', ws.workspaceId, later.json.campaign_id);
+    expect(paused.json).toEqual({
+      campaign_id: later.json.campaign_id,
+      status: 'paused',
+      workflow_url: `https://temporal.example.test/namespaces/${app.config.TEMPORAL_NAMESPACE}/workflows/${encodeURIComponent(campaignWorkflowId(later.json.campaign_id))}`,
+    });
+    await cli('campaign', 'cancel', '--workspace', ws.workspaceId, later.json.campaign_id);
   });
 });

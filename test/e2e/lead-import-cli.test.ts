@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { leadImportWorkflowId } from '../../src/temporal/ids';
 import { repoRoot } from '../helpers/env';
 import { runCli } from '../helpers/processes';
 import { startTestApp, type TestApp } from '../helpers/stack';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ workers: true, config: { LEAD_IMPORT_CHUNK_ROWS: '25' } });
+  app = await startTestApp({ workers: true, config: { LEAD_IMPORT_CHUNK_ROWS: '25', TEMPORAL_UI_URL: 'https://temporal.example.test' } });
 });
 afterAll(() => app.close());
 
@@ -21,14 +22,15 @@ const csvFile = (name: string, rows: number, from: number) => {
 };
 
 describe('switchboard leads import', () => {
-  it('uploads a file, follows it to the end and prints the import; --watch attaches to it later', async () => {
+  it("uploads a file, prints its run's link, follows it to the end and prints the import; --watch attaches to it later", async () => {
     const ws = await app.newWorkspace();
     const res = await runCli(
       ['leads', 'import', csvFile('a.csv', 120, 0), '--tag', 'cli', '--on-conflict', 'update', '--url', app.url, '--api-key', ws.apiKey],
       env(),
     );
-    expect([res.code, res.stderr]).toEqual([0, '']);
-    const view = JSON.parse(res.stdout);
+    const { workflow_url: link, ...view } = JSON.parse(res.stdout);
+    const run = `https://temporal.example.test/namespaces/${app.config.TEMPORAL_NAMESPACE}/workflows/${encodeURIComponent(leadImportWorkflowId(view.import_id))}`;
+    expect([res.code, res.stderr, link]).toEqual([0, `run: ${run}\n`, run]);
     expect(view).toMatchObject({
       status: 'completed',
       tag: 'cli',

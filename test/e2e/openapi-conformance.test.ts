@@ -19,7 +19,14 @@ type Operation = {
   operationId: string;
   parameters?: { name: string; in: string; schema: object; example?: unknown }[];
   requestBody?: { content: { 'application/json': { schema: object; example?: unknown } } };
-  responses: Record<string, { content?: Record<string, { schema: object }>; links?: Record<string, { operationId: string }> }>;
+  responses: Record<
+    string,
+    {
+      content?: Record<string, { schema: object }>;
+      headers?: Record<string, { required?: boolean; schema: object }>;
+      links?: Record<string, { operationId: string }>;
+    }
+  >;
 };
 
 let app: TestApp;
@@ -46,6 +53,14 @@ function conforms(method: string, path: string, res: HttpResult): void {
   expect([what, op !== undefined]).toEqual([what, true]);
   const declared = op!.responses[String(res.status)];
   expect([what, declared !== undefined ? 'documented' : `undocumented; documented: ${Object.keys(op!.responses).join(', ')}`]).toEqual([what, 'documented']);
+  // The headers naming a run (issue 28): sent only where documented, required ones always, each matching its schema.
+  const headers = declared!.headers ?? {};
+  for (const name of ['Switchboard-Workflow-Id', 'Link']) {
+    const value = res.headers.get(name);
+    const header = headers[name];
+    if (value !== null) expect([what, name, header !== undefined && ajv.validate(header.schema, value)]).toEqual([what, name, true]);
+    else expect([what, name, header?.required ? 'missing' : 'absent']).toEqual([what, name, 'absent']);
+  }
   const other = Object.keys(declared!.content ?? {}).find((type) => type !== 'application/json');
   if (other) {
     // A page or a script: its media type and a text body.

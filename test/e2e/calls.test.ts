@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startOutboundCall } from '../../src/calls/start';
 import { UUID_PATTERN } from '../../src/core/ids';
+import { callWorkflowId } from '../../src/temporal/ids';
 import { twilioSignature } from '../../src/telephony/signature';
 import { SIMULATED_TRANSCRIPT } from '../../src/telephony/simulator/rules';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
@@ -205,7 +206,7 @@ describe('status callbacks', () => {
     expect((await post(callbackUrl(callId), ringing, signedForOtherCall)).status).toBe(403);
     // Correctly signed, but the call has ended: ignored, and a completed call never goes back to ringing.
     const replay = await post(callbackUrl(callId), ringing, twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl(callId), ringing));
-    expect(replay.status).toBe(204);
+    expect([replay.status, replay.headers.get('switchboard-workflow-id')]).toEqual([204, null]); // no run signalled
     expect((await details(callId)).body).toEqual(before);
     const unknown = '0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e';
     expect((await post(callbackUrl(unknown), ringing, twilioSignature(app.config.TWILIO_AUTH_TOKEN, callbackUrl(unknown), ringing))).status).toBe(404);
@@ -247,7 +248,9 @@ describe('a validly signed callback (a leaked token) is trusted no further than 
     // A "leg" to an arbitrary number, child of some other call: dropped. The ringing after it is applied, so the leg
     // was looked at first.
     expect((await signed(callId, form(newSid(), 'in-progress', 0, { ParentCallSid: newSid(), To: '+19005550123' }))).status).toBe(204);
-    expect((await signed(callId, form(sid, 'ringing', 1))).status).toBe(204);
+    // The answer names the run it signalled (issue 28).
+    const rang = await signed(callId, form(sid, 'ringing', 1));
+    expect([rang.status, rang.headers.get('switchboard-workflow-id')]).toEqual([204, callWorkflowId(callId)]);
     await eventually(async () => (await details(callId)).body[0].status === 'ringing', 20_000, 'the ringing applied');
     expect((await details(callId)).body).toHaveLength(1);
 

@@ -243,6 +243,7 @@ describe('connection health', () => {
 
     const healthy = await app.request('POST', `/v1/connections/${id}/test`, { key: apiKey });
     expect(healthy.body).toMatchObject({ status: 'success', tested: true, ok: true, connection: { health: 'ok' } });
+    expect(healthy.headers.get('switchboard-workflow-id')).toBeNull(); // no run started
 
     fake.refuseRefresh = true;
     try {
@@ -253,6 +254,10 @@ describe('connection health', () => {
         message: expect.stringMatching(/must be reconnected.*invalid_grant/),
         connection: { health: 'broken', broken_reason: expect.stringMatching(/refused the token refresh \(invalid_grant\)/), broken_at: expect.any(String) },
       });
+      // The answer names the delivery of connection.broken it started (issue 28).
+      const delivery = test.headers.get('switchboard-workflow-id');
+      expect(delivery).toMatch(/^connection-event:/);
+      await app.temporal.client.workflow.getHandle(delivery!).describe();
       const again = await app.request('POST', `/v1/connections/${id}/test`, { key: apiKey });
       expect(again.body).toMatchObject({ ok: false, connection: { health: 'broken' } });
     } finally {

@@ -114,6 +114,43 @@ describe('POST /v1/journeys/{id}/preview', () => {
     await expectNoSideEffects(t, lead);
   });
 
+  it('waits for a wait-until window in the lead zone, says which branch case held, and runs no automation, update or trigger', async () => {
+    const ws = await app.newWorkspace();
+    const base = hookUrl.replace(/\/hook$/, '');
+    const journey = await importSteps(app, ws.workspaceId, [
+      { id: 'office', kind: 'wait', until: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' } },
+      { id: 'which', kind: 'branch', cases: [{ when: { field: 'company', equals: 'Initech' }, goto: 'crm' }], else: 'bye' },
+      { id: 'crm', kind: 'automation', automationType: 'proxy', action: 'request', params: { apiMethod: 'POST', apiURL: `${base}/crm` } },
+      { id: 'note', kind: 'update_lead', fields: { company: 'Initech (synced)' } },
+      { id: 'handoff', kind: 'trigger' },
+      { id: 'bye', kind: 'end' },
+    ]);
+    const created = await app.request('POST', '/v1/lead/create', {
+      key: ws.apiKey,
+      body: { phone: phoneEnding('0001'), company: 'Initech', timezone: 'Europe/Berlin' },
+    });
+    const lead = created.body.lead_id as string;
+    const hook = { journey_id: journey.id, automation_node_id: 'handoff', webhook_url: `${base}/trigger` };
+    expect((await app.request('POST', '/v1/hooks', { key: ws.apiKey, body: hook })).status).toBe(200);
+    // Saturday 6 June 2026, 14:00 in Berlin: the window opens on Monday at 09:00 there (07:00Z).
+    const res = await app.request('POST', `/v1/journeys/${journey.id}/preview`, { key: ws.apiKey, body: { lead_id: lead, at: '2026-06-06T12:00:00Z' } });
+    expect(res.status).toBe(200);
+    const steps = res.body.steps as { step: string; at: string; action: string; outcome: string; detail: string | null }[];
+    expect(steps.map((s) => [s.step, s.action, s.at, s.outcome, s.detail])).toEqual([
+      ['office', 'wait', '2026-06-08T07:00:00.000Z', 'done', 'waits 154800000 ms until 2026-06-08T07:00:00.000Z (window 09:00-17:00 Europe/Berlin)'],
+      ['which', 'branch', '2026-06-08T07:00:00.000Z', 'done', 'goto crm: company = "Initech" held; cases: company = "Initech" → crm; else → bye'],
+      ['crm', 'run_automation', '2026-06-08T07:00:00.000Z', 'done', 'not run: would run proxy request; outcome not knowable, assumed done'],
+      ['note', 'update_lead', '2026-06-08T07:00:00.000Z', 'done', 'not written: would set company'],
+      ['handoff', 'send_trigger', '2026-06-08T07:00:00.000Z', 'done', expect.stringMatching(/^not sent: would deliver event \S+ to 1 subscriber\(s\)$/)],
+      ['bye', 'end', '2026-06-08T07:00:00.000Z', 'done', null],
+    ]);
+    const after = await leadRow(app, ws.workspaceId, lead);
+    expect([after.company, after.tags]).toEqual(['Initech', []]);
+    expect(await enrollmentRows(app, lead)).toEqual([]);
+    expect(await app.db.query('SELECT event_id FROM journey_trigger_events WHERE workspace_id = $1', [ws.workspaceId])).toEqual([]);
+    expect(receiver.deliveries).toEqual([]);
+  });
+
   it('previews a record that is not stored', async () => {
     const t = await tenant();
     const phone = phoneEnding('0001');

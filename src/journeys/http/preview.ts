@@ -9,9 +9,8 @@ import { workspaceRegion } from '../../leads/region';
 import type { Queryable } from '../../db/pool';
 import { latestJourney } from '../enroll';
 import { previewJourney, type PreviewSubject } from '../preview';
+import { JOURNEY_NOT_FOUND } from './journey-list';
 import { PreviewAnswer, PreviewBody } from './preview-schemas';
-
-const JOURNEY_NOT_FOUND = 'Journey not found';
 
 /** The lead a preview runs for: on file by id, or a record validated as sendtoworkflow's (phone required) and not stored. */
 async function subjectOf(db: Queryable, ws: string, body: z.infer<typeof PreviewBody>): Promise<PreviewSubject> {

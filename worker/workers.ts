@@ -37,7 +37,7 @@ export const workflowInterceptorModules = [require.resolve(path.resolve(__dirnam
  */
 export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
   const activities = createActivities({ db: o.db, logger: o.logger, config: o.config });
-  const recorders = createJourneyPreviewActivities({ db: o.db, logger: o.logger });
+  const recorders = createJourneyPreviewActivities({ db: o.db, logger: o.logger, ssrfAllowlist: o.config?.SSRF_ALLOWLIST ?? [] });
   const tracing = workerTracing();
   // Bundled once and shared: every queue's worker runs the same workflow code.
   const workflowBundle = o.bundlePath

@@ -13,6 +13,7 @@ import { splitRecord } from '../../src/leads/record';
 import { isTimeZone, msUntilWindow } from '../../src/schedule/window';
 import type { TimeWindow } from '../../src/journeys/schema';
 import { webhookEventId } from '../../src/webhooks/webhook';
+import { checkUrl, ssrfAllowlist } from '../../src/net/ssrf';
 import type { OutboundCallInput } from '../../workflows/calls/outbound-call-types';
 import type { PreviewLead } from '../../workflows/journeys/journey-messages';
 import type { JourneyTriggerActivities } from './journey-triggers';
@@ -24,8 +25,9 @@ const leadGone = () => ApplicationFailure.create({ type: JOURNEY_FAILURES.leadGo
 export type PreviewCallVerdict = { ok: false; reason: string } | { ok: true; opensInMs: number; timeZone: string; window: TimeWindow };
 
 /** The preview worker's activities: every journey activity a run calls, as a recorder, and the preview's call judge. */
-export function createJourneyPreviewActivities(deps: { db: Db; logger: Logger }) {
+export function createJourneyPreviewActivities(deps: { db: Db; logger: Logger; ssrfAllowlist: string[] }) {
   const { db } = deps;
+  const ssrf = { allow: ssrfAllowlist(deps.ssrfAllowlist) };
   /** The lead as the real activities read it: on file, or the record the preview was given. */
   const lead = async (c: StepContext) => {
     const given = c.preview?.lead;
@@ -51,6 +53,12 @@ export function createJourneyPreviewActivities(deps: { db: Db; logger: Logger })
     },
     async journeyWebhook(c) {
       await lead(c);
+      // An address the real send would refuse without a request (an IP literal not allowed) fails as it would there.
+      try {
+        checkUrl(c.url, ssrf);
+      } catch (err) {
+        throw ApplicationFailure.create({ type: JOURNEY_FAILURES.webhookBlocked, message: `blocked: ${(err as Error).message}`, nonRetryable: true });
+      }
       return { status: 0, eventId: webhookEventId(c.enrollmentId, c.stepId, c.seq) };
     },
     async journeyBranch(c) {

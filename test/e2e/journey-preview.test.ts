@@ -151,6 +151,18 @@ describe('POST /v1/journeys/{id}/preview', () => {
     expect(receiver.deliveries).toEqual([]);
   });
 
+  it('says a webhook to an address the send would refuse fails, without a request', async () => {
+    const ws = await app.newWorkspace();
+    const journey = await importSteps(app, ws.workspaceId, [
+      { id: 'notify', kind: 'webhook', url: 'http://10.1.2.3/hook' },
+      { id: 'bye', kind: 'end' },
+    ]);
+    const res = await app.request('POST', `/v1/journeys/${journey.id}/preview`, { key: ws.apiKey, body: { record: { phone: phoneEnding('0001') } } });
+    expect(res.status).toBe(200);
+    expect(res.body.steps[0]).toMatchObject({ step: 'notify', action: 'send_webhook', outcome: 'failed' });
+    expect(res.body.steps[0].detail).toMatch(/^ssrf_blocked: blocked: 10\.1\.2\.3 is a private or loopback address/);
+  });
+
   it('previews a record that is not stored', async () => {
     const t = await tenant();
     const phone = phoneEnding('0001');

@@ -100,6 +100,7 @@ export async function previewJourney(
   const steps = state.history.map((r) => present(r, byId.get(r.step_id)));
   return {
     status: 'success' as const,
+    workflow_id: workflowId,
     journey_id: target.journeyId,
     version: target.version,
     lead_id: 'leadId' in subject ? subject.leadId : null,

@@ -2,6 +2,7 @@
 // virtual clock), answers the steps a lead would take; nothing is written, called or sent.
 import { callingWorkspace, phoneEnding } from '../helpers/calls';
 import { enrollmentRows, importSteps, leadRow } from '../helpers/journeys';
+import { replayHistory } from '../helpers/replay-fixtures';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -91,6 +92,15 @@ describe('POST /v1/journeys/{id}/preview', () => {
     expect(detail.route).toBe('goto notify: outcome human held (last outcome human); cases: outcome no_answer|busy → bye; outcome human → notify; else → bye');
     expect(detail.notify).toMatch(/^not sent: would POST to http:\/\/127\.0\.0\.1:\d+\/hook /);
     await expectNoSideEffects(t, lead);
+    // The journey workflow itself ran: no timer (the waits were virtual), no child (no call), and it replays.
+    const workflowId = res.body.workflow_id as string;
+    expect(workflowId).toMatch(/^journey-preview:[0-9a-f-]{36}$/);
+    const history = await app.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    expect(history.events!.find((e) => e.workflowExecutionStartedEventAttributes)?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(
+      'journeyEnrollment',
+    );
+    expect(history.events!.filter((e) => e.timerStartedEventAttributes || e.startChildWorkflowExecutionInitiatedEventAttributes)).toEqual([]);
+    await expect(replayHistory({ workflowId, history: {} }, history)).resolves.toBeUndefined();
   });
 
   it('says a lead on the do-not-call list is skipped', async () => {

@@ -45,6 +45,7 @@ const PreviewStepOut = z.object({
 /** Body of the preview's answer. */
 export const PreviewAnswer = z.object({
   status: z.literal('success'),
+  workflow_id: z.string().describe('The preview run in Temporal (journey-preview:<uuid>), to inspect in its UI'),
   journey_id: z.guid(),
   version: z.int().describe('The version previewed (the newest)'),
   lead_id: z.guid().nullable().describe('The lead previewed; null for a record'),

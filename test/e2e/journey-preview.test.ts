@@ -173,6 +173,18 @@ describe('POST /v1/journeys/{id}/preview', () => {
     expect(res.body.steps[0].detail).toMatch(/^ssrf_blocked: blocked: 10\.1\.2\.3 is a private or loopback address/);
   });
 
+  it('stops a journey that loops after 100 steps and says so', async () => {
+    const ws = await app.newWorkspace();
+    const journey = await importSteps(app, ws.workspaceId, [
+      { id: 'hourly', kind: 'wait', duration: 'PT1H' },
+      { id: 'again', kind: 'goto', target: 'hourly' },
+    ]);
+    const res = await app.request('POST', `/v1/journeys/${journey.id}/preview`, { key: ws.apiKey, body: { record: { phone: phoneEnding('0001') }, at: AT } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ step_limit_reached: true, ended_at: '2026-06-03T14:00:00.000Z' });
+    expect(res.body.steps).toHaveLength(100);
+  });
+
   it('previews a record that is not stored', async () => {
     const t = await tenant();
     const phone = phoneEnding('0001');

@@ -1,9 +1,10 @@
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import path from 'node:path';
 import { createActivities, type ActivityDeps } from '../activities';
+import { createJourneyPreviewActivities } from '../activities/journeys/journey-preview';
 import { loadConfig, type Config } from '../src/core/config';
 import { temporalDataConverter } from '../src/temporal/client';
-import { TASK_QUEUE_KINDS, taskQueue, type TaskQueueKind } from '../src/temporal/task-queues';
+import { previewTaskQueue, TASK_QUEUE_KINDS, taskQueue, type TaskQueueKind } from '../src/temporal/task-queues';
 import { workerLimits, type WorkerLimits } from '../src/temporal/worker-queues';
 import { workerTracing } from '../src/telemetry/temporal';
 import { activityBoundary } from './activity-errors';
@@ -30,20 +31,29 @@ export const workflowsPath = require.resolve(path.resolve(__dirname, '..', 'work
 /** Bundled with the workflows (every bundle: the prebuilt ones too): tracing for runs started with a trace. */
 export const workflowInterceptorModules = [require.resolve(path.resolve(__dirname, '..', 'workflows', 'telemetry', 'interceptors'))];
 
-/** One worker per task queue; together they run every workflow and activity. */
+/**
+ * One worker per task queue; together they run every workflow and activity. Serving journeys includes their preview
+ * queue, whose worker runs the same workflows with recorder activities only (a real one there would fail, not act).
+ */
 export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
   const activities = createActivities({ db: o.db, logger: o.logger, config: o.config });
+  const recorders = createJourneyPreviewActivities({ db: o.db, logger: o.logger, ssrfAllowlist: o.config?.SSRF_ALLOWLIST ?? [] });
   const tracing = workerTracing();
   // Bundled once and shared: every queue's worker runs the same workflow code.
   const workflowBundle = o.bundlePath
     ? { codePath: o.bundlePath }
     : await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: sdkLogger(o.logger, { quiet: true }) });
+  const kinds = o.kinds ?? TASK_QUEUE_KINDS;
+  const queues = [
+    ...kinds.map((kind) => ({ kind, name: taskQueue(kind, o.taskQueuePrefix), activities })),
+    ...(kinds.includes('journeys') ? [{ kind: 'journeys' as const, name: previewTaskQueue(o.taskQueuePrefix), activities: recorders }] : []),
+  ];
   return Promise.all(
-    (o.kinds ?? TASK_QUEUE_KINDS).map((kind) =>
+    queues.map(({ kind, name, activities }) =>
       Worker.create({
         connection: o.connection,
         namespace: o.namespace,
-        taskQueue: taskQueue(kind, o.taskQueuePrefix),
+        taskQueue: name,
         activities,
         // The span is outermost: it times the whole activity and records the failure the boundary made of an error.
         interceptors: { activity: [...tracing.activity, activityBoundary] },

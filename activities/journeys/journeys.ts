@@ -13,6 +13,7 @@ import { ssrfAllowlist } from '../../src/net/ssrf';
 import { isTimeZone, msUntilWindow } from '../../src/schedule/window';
 import { splitRecord } from '../../src/leads/record';
 import type { Logger } from '../../src/telemetry/log';
+import type { PreviewLead } from '../../workflows/journeys/journey-messages';
 
 /** Which enrollment and step an activity acts for; seq numbers the step runs of one enrollment. */
 export interface StepContext {
@@ -22,6 +23,8 @@ export interface StepContext {
   journeyId: string;
   stepId: string;
   seq: number;
+  /** Only in a preview run: its virtual time at the step and the lead when given as a record. */
+  preview?: { now: number; lead?: PreviewLead };
 }
 
 /** Failure types journey activities raise; all but `webhook_unavailable` are final (raised non-retryable). */
@@ -105,7 +108,7 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
     },
 
     /** Decides a branch on the lead's tags and fields (read here, so no personal data enters the workflow history). */
-    async journeyBranch(c: StepContext & { step: StepOf<'branch'>; lastOutcome?: string }): Promise<{ target: string }> {
+    async journeyBranch(c: StepContext & { step: StepOf<'branch'>; lastOutcome?: string }): Promise<{ target: string; why?: string }> {
       const l = await lead(c);
       const fields: Record<string, unknown> = { ...l.custom_fields };
       for (const key of ['phone', ...STANDARD_FIELDS] as const) fields[key] = l[key];

@@ -9,3 +9,5 @@ export const leadImportWorkflowId = (importId: string) => `lead-import:${importI
 export const campaignWorkflowId = (campaignId: string) => `campaign:${campaignId}`;
 /** A campaign event's delivery run. */
 export const campaignEventWorkflowId = (eventId: string) => `campaign-event:${eventId}`;
+/** A journey preview's run (POST /v1/journeys/{id}/preview). */
+export const journeyPreviewWorkflowId = (previewId: string) => `journey-preview:${previewId}`;

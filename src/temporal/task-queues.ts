@@ -4,3 +4,6 @@ export type TaskQueueKind = (typeof TASK_QUEUE_KINDS)[number];
 
 /** A queue's name; the prefix lets several stacks (tests, benchmarks) share one Temporal namespace. */
 export const taskQueue = (kind: TaskQueueKind, prefix = ''): string => (prefix ? `${prefix}-${kind}` : kind);
+
+/** The journeys queue's preview twin: journey runs there use recorder activities (no side effects). */
+export const previewTaskQueue = (prefix = ''): string => `${taskQueue('journeys', prefix)}-preview`;

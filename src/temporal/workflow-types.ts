@@ -27,6 +27,11 @@ export function startWorkflow<W extends Workflow>(client: Client, workflow: Work
   return client.workflow.start<W>(workflow.type, options);
 }
 
+/** Starts a run of the workflow and waits for its result (options and arguments checked as startWorkflow's are). */
+export function executeWorkflow<W extends Workflow>(client: Client, workflow: WorkflowRef<W>, options: WorkflowStartOptions<W>) {
+  return client.workflow.execute<W>(workflow.type, options);
+}
+
 /** The start operation of an update-with-start, checked as startWorkflow's options are. */
 export function startOperation<W extends Workflow>(
   workflow: WorkflowRef<W>,

@@ -249,6 +249,7 @@ describe('the dev stack (npm start)', () => {
       'calls',
       'automations',
       'chat',
+      'journeys-preview',
     ]);
     expect(await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text()).toMatch(/temporal_/);
 

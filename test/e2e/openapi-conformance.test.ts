@@ -139,6 +139,10 @@ describe('the OpenAPI document against the handlers', () => {
     await call('GET', '/v1/journeys', { query: { limit: '1' } });
     await call('GET', '/v1/journeys', { query: { cursor: 'x' } });
     for (const id of [journeyId, randomUUID()]) conforms('GET', '/v1/journeys/{id}', await app.request('GET', `/v1/journeys/${id}`, { key: ws.apiKey }));
+    await call('POST', '/v1/journeys/{id}/preview', { params: { id: journeyId }, body: { lead_id: leadId, at: '2026-06-01T12:00:00Z' } });
+    await call('POST', '/v1/journeys/{id}/preview', { params: { id: journeyId }, body: { record: { phone: newPhone() } } });
+    await call('POST', '/v1/journeys/{id}/preview', { params: { id: randomUUID() }, body: { lead_id: leadId } });
+    await call('POST', '/v1/journeys/{id}/preview', { params: { id: journeyId }, body: {} });
     await call('POST', '/v1/journeys', { body: { name: 'Imported', steps: [{ id: 'end', kind: 'end' }] } });
     await call('POST', '/v1/journeys', { body: { name: 'Imported', steps: [{ id: 'x', kind: 'nope' }] } });
     await call('POST', '/v1/journeys', {

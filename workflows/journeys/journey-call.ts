@@ -5,21 +5,29 @@ import {
   isCancellation,
   ParentClosePolicy,
   patched,
-  sleep,
+  proxyLocalActivities,
   uuid4,
   workflowInfo,
   type ActivityInterfaceFor,
 } from '@temporalio/workflow';
 import type { JourneyActivities, StepContext } from '../../activities/journeys/journeys';
+import type { JourneyPreviewActivities } from '../../activities/journeys/journey-preview';
 import { parseIsoDuration } from '../../src/schedule/duration';
 import type { CallOutcome, StepOf } from '../../src/journeys/schema';
 import { callWorkflowId } from '../../src/temporal/ids';
 import { SA } from '../../src/temporal/search-attribute-keys';
 import { outboundCall } from '../calls/outbound-call';
 import type { OutboundCallInput } from '../calls/outbound-call-types';
+import { workflowClock, type JourneyClock } from './journey-clock';
 
 /** Outcomes that call again when the step has retries but no retry_on. */
 export const DEFAULT_RETRY_ON: readonly CallOutcome[] = ['no_answer', 'busy'];
+
+/** The outcome a preview assumes for a call (the first the platform knows): what really happens is not knowable. */
+export const PREVIEW_CALL_OUTCOME: CallOutcome = 'human';
+
+/** Registered only on the preview task queue's worker. */
+const previewData = proxyLocalActivities<JourneyPreviewActivities>({ startToCloseTimeout: '15 seconds', retry: { maximumAttempts: 3 } });
 
 /** The calls task queue next to the journeys one the run is on (same prefix). */
 const callsQueue = (): string => {
@@ -50,6 +58,19 @@ async function placeCall(input: OutboundCallInput): Promise<{ outcome: CallOutco
   }
 }
 
+/** A preview's call: judged as the call would be at the virtual time, its window waited for on the virtual clock; none placed. */
+async function previewCall(input: OutboundCallInput, ctx: StepContext, clock: JourneyClock): Promise<{ outcome: CallOutcome; detail: string }> {
+  const judged = await previewData.journeyPreviewCall({ ...input, now: clock.now(), ...(ctx.preview?.lead ? { lead: ctx.preview.lead } : {}) });
+  if (!judged.ok) return { outcome: 'failed', detail: `not placed: ${judged.reason}` };
+  await clock.sleep(judged.opensInMs);
+  const waited = judged.opensInMs > 0 ? `, waited ${judged.opensInMs} ms for it` : '';
+  const when = new Date(clock.now()).toISOString();
+  return {
+    outcome: PREVIEW_CALL_OUTCOME,
+    detail: `not placed: would call at ${when} (window ${judged.window.start}-${judged.window.end} ${judged.timeZone}${waited}); outcome not knowable, assumed ${PREVIEW_CALL_OUTCOME}`,
+  };
+}
+
 /**
  * Runs a call step: skipped (dnc) for a lead on the do-not-call list, failed (unknown_agent) when the workspace has
  * no such agent; else calls, and calls again after `spacing`
@@ -60,6 +81,7 @@ export async function runCallStep(
   step: StepOf<'call'>,
   ctx: StepContext,
   data: ActivityInterfaceFor<JourneyActivities>,
+  clock: JourneyClock = workflowClock,
 ): Promise<{ outcome: string; detail?: string }> {
   if (!patched('journey-call-step')) return { outcome: 'skipped', detail: (await data.journeyCallCheck(ctx)).reason };
   const agentId = (step.agent ?? step.agent_id)!;
@@ -70,7 +92,7 @@ export async function runCallStep(
   const spacing = step.retries ? parseIsoDuration(step.retries.spacing)! : 0;
   const details: string[] = [];
   for (let attempt = 0; ; attempt++) {
-    const r = await placeCall({
+    const r = await (clock.preview ? (i: OutboundCallInput) => previewCall(i, ctx, clock) : placeCall)({
       callId: uuid4(),
       workspaceId: ctx.workspaceId,
       agentId,
@@ -84,6 +106,6 @@ export async function runCallStep(
     if (!step.retries || attempt >= step.retries.attempts || !retryOn.includes(r.outcome)) {
       return { outcome: r.outcome, detail: details.join('; ').slice(0, 1000) };
     }
-    await sleep(spacing);
+    await clock.sleep(spacing);
   }
 }

@@ -33,7 +33,30 @@ export interface JourneyInput {
   /** Continue-as-new after this many steps in one run (default 200); the history also asks for it when large. */
   maxStepsPerRun?: number;
   resume?: CarriedState;
+  /** A preview run (POST /v1/journeys/{id}/preview, on the preview task queue): absent from every real run's input. */
+  preview?: PreviewInput;
 }
+
+/** A lead given as a record rather than on file (a preview only): its fields as a lead row would hold them. */
+export interface PreviewLead {
+  phone: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  company: string | null;
+  timezone: string | null;
+  tags: string[];
+  custom_fields: Record<string, unknown>;
+}
+
+/** What a preview run starts from: its virtual clock's start (epoch ms) and, for a record, the lead it describes. */
+export interface PreviewInput {
+  at: number;
+  lead?: PreviewLead;
+}
+
+/** The most steps a preview runs (a journey that loops is shown up to here). */
+export const PREVIEW_STEP_LIMIT = 100;
 
 export type EnrollmentStatus = 'active' | 'completed' | 'unenrolled' | 'failed';
 

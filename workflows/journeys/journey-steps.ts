@@ -1,12 +1,13 @@
 // One function per step kind of a journey; journey.ts runs them in order.
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { JourneyActivities, StepContext } from '../../activities/journeys/journeys';
-import { branchTarget, outcomeOnly } from '../../src/journeys/conditions';
+import { branchReason, branchTarget, outcomeOnly } from '../../src/journeys/conditions';
 import { parseIsoDuration } from '../../src/schedule/duration';
 import type { JourneyStep, StepKind, StepOf } from '../../src/journeys/schema';
 import { runAutomationStep } from './journey-automation';
 import { runCallStep } from './journey-call';
 import { runTriggerStep } from './journey-trigger';
+import type { JourneyClock } from './journey-clock';
 
 // Which failures are final is decided once, at the activity boundary (worker/activity-errors.ts): they raise them non-retryable.
 
@@ -74,20 +75,26 @@ const activityFailure = (err: unknown): ApplicationFailure | undefined =>
 /** The application failure type behind an activity failure, if any. */
 export const failureType = (err: unknown): string | undefined => activityFailure(err)?.type ?? undefined;
 
-type Runner<K extends StepKind> = (step: StepOf<K>, ctx: StepContext, lastOutcome: string | undefined) => Promise<StepResult>;
+type Runner<K extends StepKind> = (step: StepOf<K>, ctx: StepContext, lastOutcome: string | undefined, clock: JourneyClock) => Promise<StepResult>;
+
+const isoAt = (ms: number) => new Date(ms).toISOString();
 
 const runners: { [K in StepKind]: Runner<K> } = {
-  async wait(step, ctx) {
+  async wait(step, ctx, _last, clock) {
     return guarded(async () => {
       let ms: number;
+      let zone = '';
       if (step.duration !== undefined) {
         await data.journeyAtStep({ enrollmentId: ctx.enrollmentId, stepId: ctx.stepId });
         ms = parseIsoDuration(step.duration)!;
       } else {
-        ms = (await data.journeyWindowDelay({ ...ctx, until: step.until! })).ms;
+        const delay = await data.journeyWindowDelay({ ...ctx, until: step.until! });
+        ms = delay.ms;
+        zone = ` (window ${step.until!.start}-${step.until!.end} ${delay.timeZone})`;
       }
-      if (ms > 0) await sleep(ms);
-      return { outcome: 'done' };
+      if (ms > 0) await clock.sleep(ms);
+      // A preview says how long and until when; real runs record no detail, as before.
+      return clock.preview ? { outcome: 'done', detail: `waits ${ms} ms until ${isoAt(clock.now())}${zone}` } : { outcome: 'done' };
     });
   },
   tag: (step, ctx) => guarded(async () => (await remoteData.journeyTag({ ...ctx, tag: step.tag, remove: false }), { outcome: 'done' })),
@@ -97,28 +104,46 @@ const runners: { [K in StepKind]: Runner<K> } = {
       const { ignored } = await remoteData.journeyUpdateLead({ ...ctx, fields: step.fields });
       return { outcome: 'done', detail: ignored.length ? `ignored fields: ${ignored.join(', ')}` : undefined };
     }, ['invalid_fields']),
-  webhook: (step, ctx) =>
+  webhook: (step, ctx, _last, clock) =>
     guarded(async () => {
       const r = await hooks.journeyWebhook({ ...ctx, url: step.url, payload: step.payload });
-      return { outcome: 'delivered', detail: `HTTP ${r.status} ${r.eventId}` };
+      // A preview's recorder sends nothing; it assumes delivery, so the branch after it follows `delivered`.
+      const detail = clock.preview ? `not sent: would POST to ${step.url} (event ${r.eventId}); assumed delivered` : `HTTP ${r.status} ${r.eventId}`;
+      return { outcome: 'delivered', detail };
     }, ['*']),
-  async branch(step, ctx, lastOutcome) {
-    const target = outcomeOnly(step)
-      ? branchTarget(step, { tags: [], fields: {}, lastOutcome })
-      : await guarded(async () => ({ outcome: null, next: (await data.journeyBranch({ ...ctx, step, lastOutcome })).target })).then((r) => r.next!);
-    return { outcome: null, next: target, detail: `goto ${target}` };
+  async branch(step, ctx, lastOutcome, clock) {
+    let why: string | undefined;
+    let target: string;
+    if (outcomeOnly(step)) {
+      const facts = { tags: [], fields: {}, lastOutcome };
+      target = branchTarget(step, facts);
+      if (clock.preview) why = branchReason(step, facts);
+    } else {
+      const r = await guarded(async () => {
+        const decided = await data.journeyBranch({ ...ctx, step, lastOutcome });
+        why = decided.why;
+        return { outcome: null, next: decided.target };
+      });
+      target = r.next!;
+    }
+    return { outcome: null, next: target, detail: why ? `goto ${target}: ${why}` : `goto ${target}` };
   },
   goto: async (step) => ({ outcome: null, next: step.target, detail: `goto ${step.target}` }),
   end: async () => ({ outcome: null, end: true }),
-  call: (step, ctx) => guarded(() => runCallStep(step, ctx, data)),
-  // Runs recorded before automation steps ran keep replaying their skip.
-  automation: (step, ctx) =>
-    patched('automation-step') ? guarded(() => runAutomationStep(step, ctx)) : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' }),
+  call: (step, ctx, _last, clock) => guarded(() => runCallStep(step, ctx, data, clock)),
+  // Runs recorded before automation steps ran keep replaying their skip. A preview runs no automation (its outcome is
+  // not knowable): it assumes `done`.
+  automation: (step, ctx, _last, clock) =>
+    clock.preview
+      ? Promise.resolve({ outcome: 'done', detail: `not run: would run ${step.automationType} ${step.action}; outcome not knowable, assumed done` })
+      : patched('automation-step')
+        ? guarded(() => runAutomationStep(step, ctx))
+        : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' }),
   // No patch: no history recorded before this step kind existed can hold one.
-  trigger: (step, ctx) => guarded(() => runTriggerStep(step, ctx)),
+  trigger: (step, ctx, _last, clock) => guarded(() => runTriggerStep(step, ctx, clock)),
 };
 
-/** Runs one step for one enrollment. */
-export function runStep(step: JourneyStep, ctx: StepContext, lastOutcome: string | undefined): Promise<StepResult> {
-  return (runners[step.kind] as Runner<StepKind>)(step, ctx, lastOutcome);
+/** Runs one step for one enrollment, on the run's clock (a preview's is virtual). */
+export function runStep(step: JourneyStep, ctx: StepContext, lastOutcome: string | undefined, clock: JourneyClock): Promise<StepResult> {
+  return (runners[step.kind] as Runner<StepKind>)(step, ctx, lastOutcome, clock);
 }

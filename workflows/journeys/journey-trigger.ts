@@ -7,6 +7,7 @@ import type { StepContext } from '../../activities/journeys/journeys';
 import type { StepOf } from '../../src/journeys/schema';
 import { TRIGGER_DELIVERY_ATTEMPTS, triggerEventId, type TriggerEventInput } from '../../src/journeys/trigger';
 import { journeyTriggerWorkflowId } from '../../src/temporal/ids';
+import { workflowClock, type JourneyClock } from './journey-clock';
 
 /** Database activities: short, retried until the database answers. */
 const data = proxyActivities<JourneyTriggerActivities>({
@@ -30,10 +31,16 @@ export async function deliverJourneyTrigger(input: TriggerEventInput): Promise<T
  * id comes from the enrollment and the step run's number, so a replayed or repeated start is the same delivery
  * workflow and is ignored. The lead's data stays out of this history: the activity saves it, the delivery reads it.
  */
-export async function runTriggerStep(step: StepOf<'trigger'>, ctx: StepContext): Promise<{ outcome: string; detail: string }> {
+export async function runTriggerStep(
+  step: StepOf<'trigger'>,
+  ctx: StepContext,
+  clock: JourneyClock = workflowClock,
+): Promise<{ outcome: string; detail: string }> {
   const eventId = triggerEventId(ctx.enrollmentId, ctx.seq);
   const { hooks } = await data.journeyTriggerEvent({ ...ctx, eventId, ...(step.name !== undefined ? { stepName: step.name } : {}) });
   if (hooks === 0) return { outcome: 'done', detail: `event ${eventId}: no subscribers` };
+  // A preview's recorder counted the subscribers and saved nothing: no delivery starts.
+  if (clock.preview) return { outcome: 'done', detail: `not sent: would deliver event ${eventId} to ${hooks} subscriber(s)` };
   const input: TriggerEventInput = { workspaceId: ctx.workspaceId, journeyId: ctx.journeyId, stepId: step.id, eventId };
   try {
     await startChild(deliverJourneyTrigger, { workflowId: journeyTriggerWorkflowId(eventId), args: [input], parentClosePolicy: ParentClosePolicy.ABANDON });

@@ -17,6 +17,7 @@ import type { StepContext } from '../../activities/journeys/journeys';
 import type { JourneyStep } from '../../src/journeys/schema';
 import { SA } from '../../src/temporal/search-attribute-keys';
 import { failureType, journeyData as data, JourneyStepError, runStep, type StepResult } from './journey-steps';
+import { virtualClock, workflowClock } from './journey-clock';
 import {
   ALREADY_ACTIVE,
   enrollSignal,
@@ -24,6 +25,7 @@ import {
   HISTORY_TAIL,
   journeyStateQuery,
   NOT_ACTIVE,
+  PREVIEW_STEP_LIMIT,
   unenrollSignal,
   unenrollUpdate,
   type CarriedState,
@@ -44,6 +46,9 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
   const { steps } = input;
   const state: CarriedState = input.resume ?? { enrollmentId: uuid4(), pc: 0, seq: 0, history: [] };
   const indexOf = new Map(steps.map((s, i) => [s.id, i]));
+  // A preview (input.preview, on the preview task queue whose activities only record) waits on a virtual clock.
+  const clock = input.preview ? virtualClock(input.preview.at) : workflowClock;
+  const { preview } = input;
   let status: EnrollmentStatus = 'active';
   let unenrolled: string | undefined;
   let current: CancellationScope | undefined;
@@ -108,6 +113,7 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
     journeyId: input.journeyId,
     stepId: step.id,
     seq: state.seq + 1,
+    ...(preview ? { preview: { now: clock.now(), ...(preview.lead ? { lead: preview.lead } : {}) } } : {}),
   });
   /**
    * Ends the enrollment; an enroll request that came once the end was decided starts the journey over (after a
@@ -135,7 +141,7 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
   const record = (step: JourneyStep, r: StepResult) => {
     state.seq += 1;
     if (r.outcome !== null) state.lastOutcome = r.outcome;
-    const entry = { seq: state.seq, step_id: step.id, kind: step.kind, outcome: r.outcome ?? 'done', at: new Date().toISOString() };
+    const entry = { seq: state.seq, step_id: step.id, kind: step.kind, outcome: r.outcome ?? 'done', at: new Date(clock.now()).toISOString() };
     state.history = [...state.history, r.detail ? { ...entry, detail: r.detail } : entry].slice(-HISTORY_TAIL);
   };
 
@@ -165,6 +171,7 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
     for (let ran = 0; ; ran++) {
       if (unenrolled) return finish('unenrolled', unenrolled);
       if (state.pc >= steps.length) return finish('completed');
+      if (preview && state.seq >= PREVIEW_STEP_LIMIT) return finish('completed', 'preview step limit');
       if (ran >= maxSteps || workflowInfo().continueAsNewSuggested) {
         return continueAsNew<typeof journeyEnrollment>({ ...input, resume: state });
       }
@@ -172,7 +179,7 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
       let result: StepResult;
       try {
         current = new CancellationScope();
-        result = await current.run(() => runStep(step, ctx(step), state.lastOutcome));
+        result = await current.run(() => runStep(step, ctx(step), state.lastOutcome, clock));
       } catch (err) {
         if (isCancellation(err)) {
           if (unenrolled) return finish('unenrolled', unenrolled);

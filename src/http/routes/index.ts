@@ -9,6 +9,7 @@ import { defineCustomFields, getCustomFields } from '../../leads/http/custom-fie
 import { getLeadEnrollments, sendToWorkflow, updateAndSendToWorkflow } from '../../journeys/http/enrollments';
 import { importJourneyRoute } from '../../journeys/http/journey-import';
 import { getJourneyRoute, listJourneysRoute } from '../../journeys/http/journey-list';
+import { previewJourneyRoute } from '../../journeys/http/preview';
 import { getWebhookSecret, rotateWebhookSecretRoute } from '../../webhooks/http/webhook-secrets';
 import { listLeads } from '../../leads/http/lead-list';
 import { addLeadTag, removeLeadTag } from '../../leads/http/lead-tags';
@@ -42,6 +43,7 @@ export const routes: Route<any, any>[] = [
   rotateWebhookSecretRoute,
   listJourneysRoute,
   getJourneyRoute,
+  previewJourneyRoute,
   importJourneyRoute,
   startCallRoute,
   getCallRoute,

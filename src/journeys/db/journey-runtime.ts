@@ -15,3 +15,17 @@ export async function leadForJourney(
     [workspaceId, leadId],
   );
 }
+
+/** A workspace's time zone and whether a phone is on its do-not-call list (a lead given as a record, in a preview). */
+export async function workspaceFactsForPhone(
+  db: Queryable,
+  workspaceId: string,
+  phone: string,
+): Promise<{ workspace_timezone: string; on_dnc: boolean } | undefined> {
+  return db.one(
+    `SELECT w.timezone AS workspace_timezone,
+            EXISTS (SELECT 1 FROM do_not_call d WHERE d.workspace_id = w.id AND d.phone = $2) AS on_dnc
+     FROM workspaces w WHERE w.id = $1`,
+    [workspaceId, phone],
+  );
+}

@@ -7,7 +7,8 @@ import { defineRoute, workspaceOf } from '../../http/route';
 import { JourneyDetail, JourneyPage, ListJourneysQuery } from './journey-list-schemas';
 
 const TAG = 'Journeys';
-const JOURNEY_NOT_FOUND = 'Journey not found';
+/** The 404 of the /v1/journeys/{id} routes. */
+export const JOURNEY_NOT_FOUND = 'Journey not found';
 
 const summary = (j: JourneySummaryRow) => ({
   id: j.id,

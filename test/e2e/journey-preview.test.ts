@@ -95,6 +95,8 @@ describe('POST /v1/journeys/{id}/preview', () => {
     // The journey workflow itself ran: no timer (the waits were virtual), no child (no call), and it replays.
     const workflowId = res.body.workflow_id as string;
     expect(workflowId).toMatch(/^journey-preview:[0-9a-f-]{36}$/);
+    expect(res.headers.get('switchboard-workflow-id')).toBe(workflowId);
+    expect(res.headers.get('link')).toContain(`/workflows/${encodeURIComponent(workflowId)}>; rel="workflow"`);
     const history = await app.temporal.client.workflow.getHandle(workflowId).fetchHistory();
     expect(history.events!.find((e) => e.workflowExecutionStartedEventAttributes)?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(
       'journeyEnrollment',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { badRequest, DomainError, notFound } from '../../core/errors';
 import { isUuid } from '../../core/ids';
 import { defineRoute, workspaceOf, type RouteInput } from '../../http/route';
+import { nameRun } from '../../http/run-link';
 import { findLeadById } from '../../leads/db/leads';
 import { LEAD_NOT_FOUND } from '../../leads/http/leads';
 import { normalizeRecordPhone, splitRecordFor, INVALID_PHONE } from '../../leads/record';
@@ -46,7 +47,15 @@ async function preview(input: RouteInput<unknown, z.infer<typeof PreviewBody>>) 
   });
   const subject = await subjectOf(db, ws, input.body);
   const at = input.body.at !== undefined ? Date.parse(input.body.at) : Date.now();
-  return previewJourney({ client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX, log: input.ctx.state.log }, ws, journey, subject, at);
+  const answer = await previewJourney(
+    { client: temporal.client, taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX, log: input.ctx.state.log },
+    ws,
+    journey,
+    subject,
+    at,
+  );
+  nameRun(input.ctx, config, answer.workflow_id);
+  return answer;
 }
 
 /** POST /v1/journeys/{id}/preview: the steps the journey would take for one lead, run without side effects. */
@@ -70,5 +79,6 @@ export const previewJourneyRoute = defineRoute({
     404: { description: 'Journey not found (or another workspace\'s); lead_id not a lead of this workspace ("Lead not found")' },
     503: { description: 'The workflow engine did not run the preview in time; retry' },
   },
+  namesRun: {},
   handler: preview,
 });

@@ -35,6 +35,7 @@ const cloudApiKey = [
   ...base,
   'temporal.address=my-ns.a1b2c.tmprl.cloud:7233',
   'temporal.namespace=my-ns.a1b2c',
+  'temporal.uiUrl=https://cloud.temporal.io',
   'temporal.apiKey.existingSecret=temporal-cloud',
   'temporal.searchAttributesJob.enabled=false',
   'secrets.existingSecret=switchboard',
@@ -42,6 +43,7 @@ const cloudApiKey = [
 const chartSecrets = [
   ...base,
   'temporal.address=temporal-frontend:7233',
+  'temporal.uiUrl=https://temporal.example.com',
   'secrets.values.DATABASE_URL=postgres://switchboard:pw@db:5432/switchboard',
   'secrets.values.ENCRYPTION_KEY=ZHVtbXktZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=',
   'secrets.values.JWT_SECRET=dummy-jwt-secret-of-at-least-32-characters',
@@ -193,6 +195,7 @@ describe('what the chart deploys', () => {
 
   it('mTLS: the client certificate Secret mounted and named by TEMPORAL_TLS_*; Cloud: TEMPORAL_API_KEY from its Secret', () => {
     const mtls = named(all(), 'Deployment', 'sb-switchboard-worker-calls');
+    expect(envOf(mtls)).not.toHaveProperty('TEMPORAL_UI_URL');
     expect(envOf(mtls)).toMatchObject({
       TEMPORAL_ADDRESS: 'temporal-frontend.temporal.svc:7233',
       TEMPORAL_TLS: 'true',
@@ -206,6 +209,7 @@ describe('what the chart deploys', () => {
     const api = named(cloud, 'Deployment', 'sb-switchboard-api');
     expect(envOf(api)).toMatchObject({
       TEMPORAL_NAMESPACE: 'my-ns.a1b2c',
+      TEMPORAL_UI_URL: 'https://cloud.temporal.io',
       TEMPORAL_TLS: 'true',
       TEMPORAL_API_KEY: { secretKeyRef: { name: 'temporal-cloud', key: 'api-key' } },
       TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: 'true',

@@ -37,6 +37,10 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ required "temporal.address is required (host:port of the Temporal frontend)" .Values.temporal.address | quote }}
 - name: TEMPORAL_NAMESPACE
   value: {{ .Values.temporal.namespace | quote }}
+{{- with .Values.temporal.uiUrl }}
+- name: TEMPORAL_UI_URL
+  value: {{ . | quote }}
+{{- end }}
 {{- if or .Values.temporal.tls.enabled .Values.temporal.tls.existingSecret .Values.temporal.apiKey.existingSecret }}
 - name: TEMPORAL_TLS
   value: "true"

@@ -18,7 +18,7 @@ import { callsAgain, leadOutcomeOf } from '../../src/campaigns/outcome';
 import { CAMPAIGN_CONTROL_SIGNAL, type CampaignControl, type CampaignRunInput, type DueLead } from '../../src/campaigns/types';
 import { parseIsoDuration } from '../../src/schedule/duration';
 import { callWorkflowId } from '../../src/temporal/ids';
-import { SA } from '../../src/temporal/search-attribute-keys';
+import { runSearchAttributes } from '../../src/temporal/search-attribute-keys';
 import type { outboundCall } from '../calls/outbound-call';
 import { publishCampaignEvent } from './events';
 
@@ -103,13 +103,7 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
               ...(spec.window ? { window: spec.window } : {}),
             },
           ],
-          typedSearchAttributes: [
-            { key: SA.WorkspaceId, value: workspaceId },
-            { key: SA.CallId, value: callId },
-            { key: SA.AgentId, value: agentId },
-            { key: SA.LeadId, value: lead.leadId },
-            { key: SA.CampaignId, value: campaignId },
-          ],
+          typedSearchAttributes: runSearchAttributes.outboundCall({ workspaceId, callId, agentId, leadId: lead.leadId, campaignId }),
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
         }),
       );

@@ -1,9 +1,11 @@
 // Campaign events, each delivered by a run of its own as call events are (a subscriber that is down holds up nothing).
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { CampaignActivities, CampaignEventInput } from '../../activities/campaigns';
 import type { CampaignEventType } from '../../src/calls/events';
 import { campaignEventWorkflowId } from '../../src/temporal/ids';
+import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
+import { childAttributes } from '../run-attributes';
 
 /** Retried with backoff for up to a day, as call events. */
 const events = proxyActivities<CampaignActivities>({
@@ -21,7 +23,7 @@ export async function deliverCampaignEvent(input: CampaignEventInput): Promise<{
   return events.publishCampaignEvent(input);
 }
 
-/** Starts an event's delivery; a second start of the same event is the same run and is ignored. */
+/** Starts an event's delivery (searchable by the campaign's ids); a second start of the same event is the same run and is ignored. */
 export async function publishCampaignEvent(e: Omit<CampaignEventInput, 'eventId'>): Promise<void> {
   const eventId = campaignEventId(e.campaignId, e.type);
   try {
@@ -29,6 +31,13 @@ export async function publishCampaignEvent(e: Omit<CampaignEventInput, 'eventId'
       workflowId: campaignEventWorkflowId(eventId),
       args: [{ ...e, eventId }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
+      ...childAttributes(() =>
+        runSearchAttributes.deliverCampaignEvent({
+          workspaceId: e.workspaceId,
+          campaignId: e.campaignId,
+          agentId: workflowInfo().typedSearchAttributes.get(SA.AgentId)!,
+        }),
+      ),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

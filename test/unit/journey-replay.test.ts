@@ -15,6 +15,7 @@ const recorded = [
   '-duplicate-enroll-rejected',
   '-call-no-answer',
   '-trigger-hooks',
+  '-trigger-delivered',
 ];
 // Recorded a third time (--tag v3) once the call step ran calls (the journey-call-step patch): its call step now
 // looks up the agent, where the older histories skipped it.

@@ -66,6 +66,3 @@ export const runSearchAttributes = {
   /** The schedule's runs renew every workspace's tokens: none of ours apply (Temporal adds TemporalScheduledById); an operator's run for one workspace carries WorkspaceId. */
   refreshExpiringConnections: (r: { workspaceId?: string }) => pairs(r),
 };
-
-/** The workflow types whose runs upsert Outcome when they end. */
-export const OUTCOME_TYPES = ['journeyEnrollment', 'outboundCall', 'automationRun'] as const;

@@ -121,7 +121,7 @@ beforeAll(async () => {
   const campaignRun = app.temporal.client.workflow.getHandle(campaignWorkflowId(campaignId));
   await campaignRun.result();
   const campaignIds = { WorkspaceId: workspaceId, CampaignId: campaignId, AgentId: agentId };
-  add('campaignRun', 'POST /v1/campaigns', campaignRun.workflowId, campaignIds);
+  add('campaignRun', 'POST /v1/campaigns', campaignRun.workflowId, { ...campaignIds, Outcome: 'completed' });
   for (const type of ['campaign.started', 'campaign.completed'] as const) {
     add('deliverCampaignEvent', type, campaignEventWorkflowId(campaignEventId(campaignId, type)), campaignIds);
   }

@@ -8,8 +8,10 @@ import {
   executeChild,
   isCancellation,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
+  upsertSearchAttributes,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -18,7 +20,7 @@ import { callsAgain, leadOutcomeOf } from '../../src/campaigns/outcome';
 import { CAMPAIGN_CONTROL_SIGNAL, type CampaignControl, type CampaignRunInput, type DueLead } from '../../src/campaigns/types';
 import { parseIsoDuration } from '../../src/schedule/duration';
 import { callWorkflowId } from '../../src/temporal/ids';
-import { runSearchAttributes } from '../../src/temporal/search-attribute-keys';
+import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
 import type { outboundCall } from '../calls/outbound-call';
 import { publishCampaignEvent } from './events';
 
@@ -188,6 +190,8 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
   }
   const status = canceled ? 'canceled' : 'completed';
   await data.campaignFinish({ campaignId, status });
+  // Operators find campaigns by how they ended, as journeys and calls; runs recorded before the patch replay without it.
+  if (patched('campaign-outcome-search-attribute')) upsertSearchAttributes([{ key: SA.Outcome, value: status }]);
   await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.completed' });
   return { status };
 }

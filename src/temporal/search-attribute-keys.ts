@@ -63,6 +63,6 @@ export const runSearchAttributes = {
   deliverJourneyTrigger: (r: { workspaceId: string; journeyId: string; leadId: string }) => pairs(r),
   deliverConnectionEvent: (r: { workspaceId: string }) => pairs(r),
   deliverCampaignEvent: (r: { workspaceId: string; campaignId: string; agentId: string }) => pairs(r),
-  /** The schedule's runs renew every workspace's tokens: none of ours apply (Temporal adds TemporalScheduledById); an operator's run for one workspace carries WorkspaceId. */
-  refreshExpiringConnections: (r: { workspaceId?: string }) => pairs(r),
+  /** Workspace-less: the schedule's runs renew every workspace's tokens, so none of ours apply (Temporal adds TemporalScheduledById). */
+  refreshExpiringConnections: (): SearchAttributePair[] => [],
 };

@@ -67,7 +67,7 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
     await condition(() => canceled || !paused);
     if (!canceled) {
       await data.campaignSetStatus({ campaignId, status: 'running', from: ['scheduled', 'running'] });
-      await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.started' });
+      await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.started' }, agentId);
     }
   }
 
@@ -192,6 +192,6 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
   await data.campaignFinish({ campaignId, status });
   // Operators find campaigns by how they ended, as journeys and calls; runs recorded before the patch replay without it.
   if (patched('campaign-outcome-search-attribute')) upsertSearchAttributes([{ key: SA.Outcome, value: status }]);
-  await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.completed' });
+  await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.completed' }, agentId);
   return { status };
 }

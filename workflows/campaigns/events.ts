@@ -1,10 +1,10 @@
 // Campaign events, each delivered by a run of its own as call events are (a subscriber that is down holds up nothing).
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { CampaignActivities, CampaignEventInput } from '../../activities/campaigns';
 import type { CampaignEventType } from '../../src/calls/events';
 import { campaignEventWorkflowId } from '../../src/temporal/ids';
-import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
+import { runSearchAttributes } from '../../src/temporal/search-attribute-keys';
 import { childAttributes } from '../run-attributes';
 
 /** Retried with backoff for up to a day, as call events. */
@@ -23,8 +23,8 @@ export async function deliverCampaignEvent(input: CampaignEventInput): Promise<{
   return events.publishCampaignEvent(input);
 }
 
-/** Starts an event's delivery (searchable by the campaign's ids); a second start of the same event is the same run and is ignored. */
-export async function publishCampaignEvent(e: Omit<CampaignEventInput, 'eventId'>): Promise<void> {
+/** Starts an event's delivery (searchable by the campaign's ids, its agent's included); a second start of the same event is the same run and is ignored. */
+export async function publishCampaignEvent(e: Omit<CampaignEventInput, 'eventId'>, agentId: string): Promise<void> {
   const eventId = campaignEventId(e.campaignId, e.type);
   try {
     await startChild(deliverCampaignEvent, {
@@ -35,7 +35,7 @@ export async function publishCampaignEvent(e: Omit<CampaignEventInput, 'eventId'
         runSearchAttributes.deliverCampaignEvent({
           workspaceId: e.workspaceId,
           campaignId: e.campaignId,
-          agentId: workflowInfo().typedSearchAttributes.get(SA.AgentId)!,
+          agentId,
         }),
       ),
     });

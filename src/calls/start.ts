@@ -13,7 +13,12 @@ export async function startOutboundCall(client: Client, taskQueuePrefix: string,
       taskQueue: taskQueue('calls', taskQueuePrefix),
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: runSearchAttributes.outboundCall(input),
+      typedSearchAttributes: runSearchAttributes.outboundCall({
+        workspaceId: input.workspaceId,
+        callId: input.callId,
+        agentId: input.agentId,
+        leadId: input.leadId,
+      }),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -36,7 +36,8 @@ async function placeCall(input: OutboundCallInput, journeyId: string): Promise<{
       taskQueue: callsQueue(),
       args: [input],
       ...childAttributes(
-        () => runSearchAttributes.outboundCall({ ...input, journeyId }),
+        () =>
+          runSearchAttributes.outboundCall({ workspaceId: input.workspaceId, callId: input.callId, agentId: input.agentId, leadId: input.leadId, journeyId }),
         [
           { key: SA.WorkspaceId, value: input.workspaceId },
           { key: SA.CallId, value: input.callId },

@@ -1,4 +1,5 @@
-// The journey path that came with the trigger step (recorded by scripts/record-journey-fixtures.ts like the others).
+// The journey paths that came with the trigger step (recorded by scripts/record-journey-fixtures.ts like the others):
+// the enrollment that starts a delivery, and the deliverJourneyTrigger run itself.
 import type { JourneyState } from '../workflows/journeys/journey-messages';
 import { runIdOf, tenant, type PathContext, type RecordedRun } from './journey-fixture-helpers';
 
@@ -22,5 +23,25 @@ export const triggerPaths: Record<string, (ctx: PathContext) => Promise<Recorded
     const path = end.history.map((h) => `${h.step_id}:${h.outcome}`).join(' ');
     if (path !== 'start:done handoff:done nobody:done stop:done') throw new Error(`trigger-hooks run went ${path}`);
     return runIdOf(handle);
+  },
+
+  /** The deliverJourneyTrigger run a trigger step with one hook started, delivered to the receiver. */
+  async 'trigger-delivered'(ctx) {
+    const t = await tenant(ctx, [
+      { id: 'handoff', kind: 'trigger', name: 'Hand off' },
+      { id: 'stop', kind: 'end' },
+    ]);
+    const hook = await ctx.app.request('POST', '/v1/hooks', {
+      key: t.apiKey,
+      body: { journey_id: t.journeyId, automation_node_id: 'handoff', webhook_url: `${ctx.hooks}/trigger-delivered` },
+    });
+    if (hook.status !== 200) throw new Error(`subscribe answered ${hook.status} ${JSON.stringify(hook.body)}`);
+    const { handle } = await t.enroll();
+    await handle.result();
+    const started = (await handle.fetchHistory()).events!.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)!;
+    const delivery = ctx.app.temporal.client.workflow.getHandle(started.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!);
+    const r = (await delivery.result()) as { delivered: number };
+    if (r.delivered !== 1) throw new Error(`the trigger was delivered to ${r.delivered} hooks`);
+    return runIdOf(delivery);
   },
 };

@@ -6,7 +6,7 @@ import { DomainError } from '../core/errors';
 import { ActionInputError } from '../integrations/define';
 import { prepareInput, resolveAction } from '../integrations/run';
 import { automationWorkflowId } from '../temporal/ids';
-import { SA } from '../temporal/search-attribute-keys';
+import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 import { startWorkflow, WORKFLOW } from '../temporal/workflow-types';
 import { engineUnreachable } from '../temporal/unreachable';
@@ -104,10 +104,7 @@ export async function executeAutomation(
     args: [input] as [AutomationRunInput],
     // Started on this process's own worker when there is one: the run's first task needs no trip through the server.
     ...(deps.eagerClient ? { requestEagerStart: true } : {}),
-    typedSearchAttributes: [
-      { key: SA.WorkspaceId, value: auth.workspaceId },
-      { key: SA.AutomationType, value: body.automationType },
-    ],
+    typedSearchAttributes: runSearchAttributes.automationRun({ workspaceId: auth.workspaceId, automationType: body.automationType }),
   };
   // Only a workflow engine that cannot be reached is a 503 (retry later); any other failure is thrown as it is (a 500).
   const engineDown = (err: unknown) => {

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { startWorkflow, WORKFLOW } from '../temporal/workflow-types';
 import { callWorkflowId } from '../temporal/ids';
-import { SA } from '../temporal/search-attribute-keys';
+import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 import type { OutboundCallInput } from '../../workflows/calls/outbound-call-types';
 
@@ -17,12 +17,12 @@ export async function startOutboundCall(client: Client, taskQueuePrefix: string,
       taskQueue: taskQueue('calls', taskQueuePrefix),
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: SA.WorkspaceId, value: input.workspaceId },
-        { key: SA.CallId, value: input.callId },
-        { key: SA.AgentId, value: input.agentId },
-        ...(input.leadId ? [{ key: SA.LeadId, value: input.leadId }] : []),
-      ],
+      typedSearchAttributes: runSearchAttributes.outboundCall({
+        workspaceId: input.workspaceId,
+        callId: input.callId,
+        agentId: input.agentId,
+        leadId: input.leadId,
+      }),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/pool';
 import { DomainError } from '../core/errors';
 import { campaignWorkflowId } from '../temporal/ids';
-import { SA } from '../temporal/search-attribute-keys';
+import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 import { engineUnreachable } from '../temporal/unreachable';
 import { campaignAgent, countWorkspaceLeads, findCampaign, importExists, insertCampaign, setCampaignStatus, type CampaignRow } from './db/campaigns';
@@ -39,11 +39,7 @@ export async function createCampaign(d: CampaignDeps, workspaceId: string, c: { 
       workflowId,
       taskQueue: taskQueue('journeys', d.taskQueuePrefix),
       args: [input],
-      typedSearchAttributes: [
-        { key: SA.WorkspaceId, value: workspaceId },
-        { key: SA.CampaignId, value: id },
-        { key: SA.AgentId, value: c.agent },
-      ],
+      typedSearchAttributes: runSearchAttributes.campaignRun({ workspaceId, campaignId: id, agentId: c.agent }),
     });
   } catch (err) {
     if (engineUnreachable(err)) throw new DomainError('workflow_unavailable', 'The workflow engine is unavailable; retry the request');

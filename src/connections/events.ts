@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
+import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 
 /** The connection.broken event of one breakage: the same id on every retry and in every subscriber's delivery. */
@@ -47,6 +48,7 @@ export async function publishConnectionBroken(
       taskQueue: taskQueue('automations', taskQueuePrefix),
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: runSearchAttributes.deliverConnectionEvent({ workspaceId: c.workspaceId }),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -1,4 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 
 /** The schedule's id: one per task-queue prefix (several stacks may share a namespace). */
@@ -25,6 +26,7 @@ export async function ensureRefreshSchedule(
         workflowId: `${refreshScheduleId(taskQueuePrefix)}-run`,
         taskQueue: taskQueue('automations', taskQueuePrefix),
         args: [{ horizonSeconds: opts.horizonSeconds ?? 30 * 60 }],
+        typedSearchAttributes: runSearchAttributes.refreshExpiringConnections(),
       },
     });
     return true;

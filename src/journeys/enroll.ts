@@ -7,7 +7,7 @@ import { DomainError } from '../core/errors';
 import { enrollmentWorkflowId } from '../temporal/ids';
 import { startOrUpdate } from '../temporal/start';
 import { WORKFLOW } from '../temporal/workflow-types';
-import { SA } from '../temporal/search-attributes';
+import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 import { ALREADY_ACTIVE, enrollUpdate, type JourneyInput } from '../../workflows/journeys/journey-messages';
 import { JourneyDefinitionError, parseJourneySteps, type JourneyStep } from './schema';
@@ -85,11 +85,7 @@ async function start(client: Client, taskQueuePrefix: string, log: Logger, input
         workflowId,
         taskQueue: taskQueue('journeys', taskQueuePrefix),
         args: [input],
-        typedSearchAttributes: [
-          { key: SA.WorkspaceId, value: workspaceId },
-          { key: SA.LeadId, value: leadId },
-          { key: SA.JourneyId, value: journeyId },
-        ],
+        typedSearchAttributes: runSearchAttributes.journeyEnrollment({ workspaceId, leadId, journeyId }),
       },
       enrollUpdate,
       [{ version }],

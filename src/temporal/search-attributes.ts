@@ -1,8 +1,9 @@
 import { temporal } from '@temporalio/proto';
 import type { Connection } from '@temporalio/client';
-import { SA } from './search-attribute-keys';
+import { runSearchAttributes, SA } from './search-attribute-keys';
 
-export { SA };
+// The start attributes of each workflow type live beside the keys, where workflow code can import them too.
+export { runSearchAttributes, SA };
 
 /** Registers any missing custom search attribute; safe to run at every start-up and from several processes. */
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {

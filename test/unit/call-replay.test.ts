@@ -10,12 +10,14 @@ const recorded = ['transfer', 'two-legs', 'busy', 'no-answer', 'provider-timeout
 const recordedAgain = ['transfer', 'two-legs', 'busy', 'no-answer', 'provider-timeout', 'cancel', 'slot-wait'];
 // And again (--tag v3) after the call-provider-truth patch: silence and the recheck signal read the provider.
 const recordedThird = recordedAgain;
+// After run-search-attributes (the call's event deliveries carry its ids): transfer-attrs.
+const recordedAttrs = ['transfer'];
 const files = fixtureFiles('call');
 const typeOf = (h: temporal.api.history.v1.IHistory) => h.events![0]!.workflowExecutionStartedEventAttributes!.workflowType!.name;
 
 describe('call workflows replay', () => {
   it('has a fixture for every recorded path', () => {
-    const all = [...recorded, ...recordedAgain.map((p) => `${p}-v2`), ...recordedThird.map((p) => `${p}-v3`)];
+    const all = [...recorded, ...recordedAgain.map((p) => `${p}-v2`), ...recordedThird.map((p) => `${p}-v3`), ...recordedAttrs.map((p) => `${p}-attrs`)];
     expect(files).toEqual(expect.arrayContaining(all.map((p) => `call-history-${p}.json`)));
   });
 

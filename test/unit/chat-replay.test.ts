@@ -13,13 +13,17 @@ const recordedThird = [...recorded, ...recordedLater].map((p) => `${p}-v3`);
 const recordedWithPauses = ['paused-writes'];
 // After chat-scripted-facts: conversation-v4 and automation-v5 (the paths with a scripted ai_reply); automation-v4: after chat-lead-bound.
 const recordedFourth = ['conversation-v4', 'automation-v4', 'automation-v5'];
+// After run-search-attributes (the automation child carries FlowId and LeadId): automation-attrs.
+const recordedAttrs = ['automation-attrs'];
 const files = fixtureFiles('chat');
 
 describe('chatSession replay', () => {
   it('has a fixture for every recorded path', () => {
     expect(files).toEqual(
       expect.arrayContaining(
-        [...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses, ...recordedFourth].map((p) => `chat-history-${p}.json`),
+        [...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses, ...recordedFourth, ...recordedAttrs].map(
+          (p) => `chat-history-${p}.json`,
+        ),
       ),
     );
   });

@@ -15,17 +15,27 @@ const recorded = [
   '-duplicate-enroll-rejected',
   '-call-no-answer',
   '-trigger-hooks',
+  '-trigger-delivered',
 ];
 // Recorded a third time (--tag v3) once the call step ran calls (the journey-call-step patch): its call step now
 // looks up the agent, where the older histories skipped it.
 const recordedThird = ['-post-patch'];
 // Recorded again (--tag local) once the journey's database steps ran as local activities (the journey-local-data patch).
 const recordedLocal = ['-post-patch', '-failed-run'];
+// Recorded again (--tag attrs) once children got their full search attributes (the run-search-attributes patch): the
+// automation child (post-patch), the call child (call-no-answer) and the trigger delivery (trigger-hooks).
+const recordedAttrs = ['-post-patch', '-trigger-hooks', '-call-no-answer'];
 const files = fixtureFiles('journey');
 
 describe('journeyEnrollment replay', () => {
   it('has a fixture for every recorded path', () => {
-    const all = [...recorded, ...recordedAgain.map((p) => `${p}-v2`), ...recordedThird.map((p) => `${p}-v3`), ...recordedLocal.map((p) => `${p}-local`)];
+    const all = [
+      ...recorded,
+      ...recordedAgain.map((p) => `${p}-v2`),
+      ...recordedThird.map((p) => `${p}-v3`),
+      ...recordedLocal.map((p) => `${p}-local`),
+      ...recordedAttrs.map((p) => `${p}-attrs`),
+    ];
     expect(files).toEqual(expect.arrayContaining(all.map((s) => `journey-history${s}.json`)));
   });
 

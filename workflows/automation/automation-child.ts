@@ -3,7 +3,8 @@
 import { executeChild } from '@temporalio/workflow';
 import { AUTOMATION_RUN_ATTEMPTS } from '../../src/automation/types';
 import { automationWorkflowId } from '../../src/temporal/ids';
-import { SA } from '../../src/temporal/search-attribute-keys';
+import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
+import { childAttributes } from '../run-attributes';
 import { automationRun } from './automation-run';
 
 /** What one automation child runs: the action, its params and the callData its custom fields resolve from. */
@@ -17,6 +18,8 @@ export interface AutomationChild {
   nodeId: string;
   params: Record<string, unknown>;
   callData: Record<string, unknown>;
+  /** The ids of the starter, for the run's search attributes: the journey's lead and journey, or the chat's flow and lead. */
+  ids: { leadId?: string; journeyId?: string; flowId?: string };
 }
 
 /** Runs automationRun as a child workflow (id `automation:<requestId>`) and resolves with its outcome. */
@@ -39,9 +42,12 @@ export function runAutomationChild(c: AutomationChild): ReturnType<typeof automa
         receivedAt: Date.now(),
       },
     ],
-    typedSearchAttributes: [
-      { key: SA.WorkspaceId, value: c.workspaceId },
-      { key: SA.AutomationType, value: c.automationType },
-    ],
+    ...childAttributes(
+      () => runSearchAttributes.automationRun({ workspaceId: c.workspaceId, automationType: c.automationType, ...c.ids }),
+      [
+        { key: SA.WorkspaceId, value: c.workspaceId },
+        { key: SA.AutomationType, value: c.automationType },
+      ],
+    ),
   });
 }

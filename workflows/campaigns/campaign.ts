@@ -8,8 +8,10 @@ import {
   executeChild,
   isCancellation,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
+  upsertSearchAttributes,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -18,7 +20,7 @@ import { callsAgain, leadOutcomeOf } from '../../src/campaigns/outcome';
 import { CAMPAIGN_CONTROL_SIGNAL, type CampaignControl, type CampaignRunInput, type DueLead } from '../../src/campaigns/types';
 import { parseIsoDuration } from '../../src/schedule/duration';
 import { callWorkflowId } from '../../src/temporal/ids';
-import { SA } from '../../src/temporal/search-attribute-keys';
+import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
 import type { outboundCall } from '../calls/outbound-call';
 import { publishCampaignEvent } from './events';
 
@@ -65,7 +67,7 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
     await condition(() => canceled || !paused);
     if (!canceled) {
       await data.campaignSetStatus({ campaignId, status: 'running', from: ['scheduled', 'running'] });
-      await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.started' });
+      await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.started' }, agentId);
     }
   }
 
@@ -103,13 +105,7 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
               ...(spec.window ? { window: spec.window } : {}),
             },
           ],
-          typedSearchAttributes: [
-            { key: SA.WorkspaceId, value: workspaceId },
-            { key: SA.CallId, value: callId },
-            { key: SA.AgentId, value: agentId },
-            { key: SA.LeadId, value: lead.leadId },
-            { key: SA.CampaignId, value: campaignId },
-          ],
+          typedSearchAttributes: runSearchAttributes.outboundCall({ workspaceId, callId, agentId, leadId: lead.leadId, campaignId }),
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
         }),
       );
@@ -194,6 +190,8 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
   }
   const status = canceled ? 'canceled' : 'completed';
   await data.campaignFinish({ campaignId, status });
-  await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.completed' });
+  // Operators find campaigns by how they ended, as journeys and calls; runs recorded before the patch replay without it.
+  if (patched('campaign-outcome-search-attribute')) upsertSearchAttributes([{ key: SA.Outcome, value: status }]);
+  await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.completed' }, agentId);
   return { status };
 }

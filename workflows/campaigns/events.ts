@@ -4,6 +4,8 @@ import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/work
 import type { CampaignActivities, CampaignEventInput } from '../../activities/campaigns';
 import type { CampaignEventType } from '../../src/calls/events';
 import { campaignEventWorkflowId } from '../../src/temporal/ids';
+import { runSearchAttributes } from '../../src/temporal/search-attribute-keys';
+import { childAttributes } from '../run-attributes';
 
 /** Retried with backoff for up to a day, as call events. */
 const events = proxyActivities<CampaignActivities>({
@@ -21,14 +23,21 @@ export async function deliverCampaignEvent(input: CampaignEventInput): Promise<{
   return events.publishCampaignEvent(input);
 }
 
-/** Starts an event's delivery; a second start of the same event is the same run and is ignored. */
-export async function publishCampaignEvent(e: Omit<CampaignEventInput, 'eventId'>): Promise<void> {
+/** Starts an event's delivery (searchable by the campaign's ids, its agent's included); a second start of the same event is the same run and is ignored. */
+export async function publishCampaignEvent(e: Omit<CampaignEventInput, 'eventId'>, agentId: string): Promise<void> {
   const eventId = campaignEventId(e.campaignId, e.type);
   try {
     await startChild(deliverCampaignEvent, {
       workflowId: campaignEventWorkflowId(eventId),
       args: [{ ...e, eventId }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
+      ...childAttributes(() =>
+        runSearchAttributes.deliverCampaignEvent({
+          workspaceId: e.workspaceId,
+          campaignId: e.campaignId,
+          agentId,
+        }),
+      ),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

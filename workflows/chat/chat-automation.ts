@@ -49,6 +49,7 @@ export async function runChatAutomation(
       nodeId: node.id,
       params: node.params ?? {},
       callData,
+      ids: { flowId: input.flowId, ...(lead ? { leadId: input.leadId } : {}) },
     });
     return {
       node: node.id,

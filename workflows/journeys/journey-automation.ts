@@ -32,6 +32,7 @@ export async function runAutomationStep(step: StepOf<'automation'>, ctx: StepCon
     nodeId: step.id,
     params: step.params,
     callData,
+    ids: { leadId: ctx.leadId, journeyId: ctx.journeyId },
   });
   return outcome.success ? { outcome: 'done', detail: `automation ${requestId}` } : { outcome: 'failed', detail: `${outcome.errorType}: ${outcome.error}` };
 }

@@ -15,7 +15,8 @@ import type { JourneyPreviewActivities } from '../../activities/journeys/journey
 import { parseIsoDuration } from '../../src/schedule/duration';
 import type { CallOutcome, StepOf } from '../../src/journeys/schema';
 import { callWorkflowId } from '../../src/temporal/ids';
-import { SA } from '../../src/temporal/search-attribute-keys';
+import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
+import { childAttributes } from '../run-attributes';
 import { outboundCall } from '../calls/outbound-call';
 import type { OutboundCallInput } from '../calls/outbound-call-types';
 import { workflowClock, type JourneyClock } from './journey-clock';
@@ -35,19 +36,23 @@ const callsQueue = (): string => {
   return tq.endsWith('journeys') ? `${tq.slice(0, -'journeys'.length)}calls` : tq;
 };
 
-/** One call as a child workflow; its failure (not a cancellation of this run) is the outcome `failed`. */
-async function placeCall(input: OutboundCallInput): Promise<{ outcome: CallOutcome; detail: string }> {
+/** One call as a child workflow (searchable by the journey); its failure (not a cancellation of this run) is the outcome `failed`. */
+async function placeCall(input: OutboundCallInput, journeyId: string): Promise<{ outcome: CallOutcome; detail: string }> {
   try {
     const r = await executeChild(outboundCall, {
       workflowId: callWorkflowId(input.callId),
       taskQueue: callsQueue(),
       args: [input],
-      typedSearchAttributes: [
-        { key: SA.WorkspaceId, value: input.workspaceId },
-        { key: SA.CallId, value: input.callId },
-        { key: SA.AgentId, value: input.agentId },
-        { key: SA.LeadId, value: input.leadId! },
-      ],
+      ...childAttributes(
+        () =>
+          runSearchAttributes.outboundCall({ workspaceId: input.workspaceId, callId: input.callId, agentId: input.agentId, leadId: input.leadId, journeyId }),
+        [
+          { key: SA.WorkspaceId, value: input.workspaceId },
+          { key: SA.CallId, value: input.callId },
+          { key: SA.AgentId, value: input.agentId },
+          { key: SA.LeadId, value: input.leadId! },
+        ],
+      ),
       // An enrollment that ends mid-call hangs the call up properly (the slot is released), never kills it.
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
     });
@@ -92,7 +97,7 @@ export async function runCallStep(
   const spacing = step.retries ? parseIsoDuration(step.retries.spacing)! : 0;
   const details: string[] = [];
   for (let attempt = 0; ; attempt++) {
-    const r = await (clock.preview ? (i: OutboundCallInput) => previewCall(i, ctx, clock) : placeCall)({
+    const input: OutboundCallInput = {
       callId: uuid4(),
       workspaceId: ctx.workspaceId,
       agentId,
@@ -101,7 +106,8 @@ export async function runCallStep(
       ...(step.window ? { window: step.window } : {}),
       waitForSlot: true,
       source: 'journey',
-    });
+    };
+    const r = await (clock.preview ? previewCall(input, ctx, clock) : placeCall(input, ctx.journeyId));
     details.push(r.detail);
     if (!step.retries || attempt >= step.retries.attempts || !retryOn.includes(r.outcome)) {
       return { outcome: r.outcome, detail: details.join('; ').slice(0, 1000) };

@@ -7,6 +7,8 @@ import type { StepContext } from '../../activities/journeys/journeys';
 import type { StepOf } from '../../src/journeys/schema';
 import { TRIGGER_DELIVERY_ATTEMPTS, triggerEventId, type TriggerEventInput } from '../../src/journeys/trigger';
 import { journeyTriggerWorkflowId } from '../../src/temporal/ids';
+import { runSearchAttributes } from '../../src/temporal/search-attribute-keys';
+import { childAttributes } from '../run-attributes';
 import { workflowClock, type JourneyClock } from './journey-clock';
 
 /** Database activities: short, retried until the database answers. */
@@ -43,7 +45,12 @@ export async function runTriggerStep(
   if (clock.preview) return { outcome: 'done', detail: `not sent: would deliver event ${eventId} to ${hooks} subscriber(s)` };
   const input: TriggerEventInput = { workspaceId: ctx.workspaceId, journeyId: ctx.journeyId, stepId: step.id, eventId };
   try {
-    await startChild(deliverJourneyTrigger, { workflowId: journeyTriggerWorkflowId(eventId), args: [input], parentClosePolicy: ParentClosePolicy.ABANDON });
+    await startChild(deliverJourneyTrigger, {
+      workflowId: journeyTriggerWorkflowId(eventId),
+      args: [input],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      ...childAttributes(() => runSearchAttributes.deliverJourneyTrigger({ workspaceId: ctx.workspaceId, journeyId: ctx.journeyId, leadId: ctx.leadId })),
+    });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }

@@ -14,7 +14,7 @@ import { parseFlowGraph } from '../flow-schema';
 import type { Db } from '../../db/pool';
 import { findChatResume, type ChatSessionRow, type FlowRow } from '../db/chat';
 import { chatWorkflowId } from '../../temporal/ids';
-import { SA } from '../../temporal/search-attribute-keys';
+import { runSearchAttributes } from '../../temporal/search-attributes';
 import { taskQueue } from '../../temporal/task-queues';
 import { startOperation, WORKFLOW } from '../../temporal/workflow-types';
 import type { UnstoredConversation } from './opening';
@@ -168,11 +168,7 @@ export class Conversation {
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-      typedSearchAttributes: [
-        { key: SA.WorkspaceId, value: this.session.workspace_id },
-        { key: SA.FlowId, value: this.flow.id },
-        ...(this.session.lead_id ? [{ key: SA.LeadId, value: this.session.lead_id }] : []),
-      ],
+      typedSearchAttributes: runSearchAttributes.chatSession({ workspaceId: this.session.workspace_id, flowId: this.flow.id, leadId: input.leadId }),
     };
   }
 }

@@ -5,7 +5,7 @@ import type { Db } from '../../db/pool';
 import { DomainError } from '../../core/errors';
 import { isUuid } from '../../core/ids';
 import { leadImportWorkflowId } from '../../temporal/ids';
-import { SA } from '../../temporal/search-attribute-keys';
+import { runSearchAttributes } from '../../temporal/search-attributes';
 import { taskQueue } from '../../temporal/task-queues';
 import { failImport, findImport, importErrors, storeUpload, type ImportRow } from './db/imports';
 import { streamUpload, type ImportFormat } from './upload';
@@ -50,7 +50,7 @@ export async function startImport(deps: ImportDeps, req: ImportRequest): Promise
       workflowId,
       taskQueue: taskQueue('journeys', deps.taskQueuePrefix),
       args: [{ importId, chunkRows: deps.chunkRows }],
-      typedSearchAttributes: [{ key: SA.WorkspaceId, value: req.workspaceId }],
+      typedSearchAttributes: runSearchAttributes.leadImport({ workspaceId: req.workspaceId }),
     });
   } catch (err) {
     await failImport(deps.db, importId, 'The workflow engine was unavailable: upload the file again');

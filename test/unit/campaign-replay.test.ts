@@ -1,0 +1,25 @@
+import { fixtureFiles, historyOf, loadFixture, replayHistory, replayWithActivityRenamed } from '../helpers/replay-fixtures';
+
+// Histories of real campaignRun and deliverCampaignEvent runs (scripts/record-campaign-fixtures.ts). Every one must keep
+// replaying with the current workflow code: a change that breaks one needs patched() and a new recording (--tag).
+const files = fixtureFiles('campaign');
+const typeOf = (file: string) => historyOf(loadFixture(file)).events![0]!.workflowExecutionStartedEventAttributes!.workflowType!.name;
+
+describe('campaign workflows replay', () => {
+  it('has a fixture for every recorded path, of both campaign workflow types', () => {
+    // completed-v2: after the campaign-outcome-search-attribute patch (the run upserts Outcome when it ends).
+    expect(files).toEqual(
+      expect.arrayContaining(['campaign-history-completed.json', 'campaign-history-completed-v2.json', 'campaign-history-event-delivered.json']),
+    );
+    expect(new Set(files.map(typeOf))).toEqual(new Set(['campaignRun', 'deliverCampaignEvent']));
+  });
+
+  it.each(files)('replays %s deterministically with the current workflow code', async (file) => {
+    await expect(replayHistory(loadFixture(file))).resolves.toBeUndefined();
+  });
+
+  it('detects a history the code would not produce (the check is live)', async () => {
+    await expect(replayWithActivityRenamed('campaign-history-completed.json', 'openCampaign', 'campaignFinish')).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayWithActivityRenamed('campaign-history-event-delivered.json', 'publishCampaignEvent', 'openCampaign')).rejects.toThrow(/[Nn]ondetermin/);
+  });
+});

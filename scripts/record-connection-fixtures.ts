@@ -28,12 +28,11 @@ const connectionPaths: Record<string, (app: TestApp, hooks: string) => Promise<R
       kind: 'api_key',
       secrets: { apiKey: 'recorder' },
     });
-    const eventId = await publishConnectionBroken(app.temporal.client, app.config.TEMPORAL_TASK_QUEUE_PREFIX, {
+    const { workflowId } = await publishConnectionBroken(app.temporal.client, app.config.TEMPORAL_TASK_QUEUE_PREFIX, {
       workspaceId: ws.workspaceId,
       connectionId: connection.id,
       brokenAt: new Date(),
     });
-    const workflowId = `connection-event:${eventId}`;
     const r = (await app.temporal.client.workflow.getHandle(workflowId).result()) as { delivered: number };
     if (r.delivered !== 1) throw new Error(`connection.broken delivered to ${r.delivered} subscribers`);
     return { workflowId };

@@ -177,7 +177,7 @@ beforeAll(async () => {
     connectionId: randomUUID(),
     brokenAt: new Date(),
   });
-  add('deliverConnectionEvent', 'a broken connection', `connection-event:${connectionEvent}`, { WorkspaceId: workspaceId });
+  add('deliverConnectionEvent', 'a broken connection', connectionEvent.workflowId, { WorkspaceId: workspaceId });
 
   // The refresh schedule's run: workspace-less, none of our attributes apply (Temporal marks it with the schedule's id).
   const prefix = app.config.TEMPORAL_TASK_QUEUE_PREFIX;

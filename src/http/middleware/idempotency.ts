@@ -9,7 +9,7 @@ import {
   storeIdempotentResponse,
   type IdempotencyScope,
 } from '../db/idempotency';
-import { badRequest, conflict, failureBody } from '../../core/errors';
+import { badRequest, conflict, failureBody } from '../api-error';
 import { knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 import { MAX_JSON_DEPTH } from './body';

@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { AppDeps } from '../../core/deps';
 import { temporalHealthy } from '../../temporal/client';
-import { unauthorized } from '../../core/errors';
+import { unauthorized } from '../api-error';
 import { BEARER } from '../auth';
 import { defineRoute, type Route } from '../route';
 import type { AppState } from '../state';

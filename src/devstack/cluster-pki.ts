@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-
-const exec = promisify(execFile);
+import { issueCertificate, makeCa } from './openssl-pki';
 
 /** PEM files of the cluster's own CA and the certificates it issued, all in one folder. */
 export interface ClusterPki {
@@ -25,71 +22,9 @@ const EXTENSIONS = {
   client: 'extendedKeyUsage=clientAuth\nkeyUsage=digitalSignature\n',
 } as const;
 
-/**
- * Makes (or reuses) the cluster's PKI under dir with the openssl CLI: a P-256 CA valid for ten years and the
- * certificates it signs, valid for one year. Keys are readable by their owner only.
- */
-export async function clusterPki(dir: string): Promise<ClusterPki> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const openssl = (args: string[]) => exec('openssl', args, { cwd: dir });
+/** The PKI's file names under dir (what clusterPki makes there). */
+export function clusterPkiFiles(dir: string): ClusterPki {
   const p = (f: string) => path.join(dir, f);
-  if (!existsSync(p('ca.pem'))) {
-    await openssl([
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.pem',
-      '-days',
-      '3650',
-      '-subj',
-      '/CN=Switchboard cluster CA',
-    ]);
-  }
-  const issue = async (name: string, cn: string, ext: string) => {
-    if (existsSync(p(`${name}.pem`))) return;
-    await openssl([
-      'req',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-      '-subj',
-      `/CN=${cn}`,
-    ]);
-    writeFileSync(p(`${name}.ext`), ext);
-    await openssl([
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-days',
-      '365',
-      '-out',
-      `${name}.pem`,
-      '-extfile',
-      `${name}.ext`,
-    ]);
-  };
-  await issue('server', 'localhost', EXTENSIONS.server);
-  await issue('client', 'switchboard', EXTENSIONS.client);
-  await issue('operator', 'switchboard-operator', EXTENSIONS.client);
   return {
     dir,
     caCert: p('ca.pem'),
@@ -100,6 +35,20 @@ export async function clusterPki(dir: string): Promise<ClusterPki> {
     operatorCert: p('operator.pem'),
     operatorKey: p('operator.key'),
   };
+}
+
+/**
+ * Makes (or reuses) the cluster's PKI under dir with the openssl CLI: a P-256 CA valid for ten years and the
+ * certificates it signs, valid for one year. Keys are readable by their owner only.
+ */
+export async function clusterPki(dir: string): Promise<ClusterPki> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  await makeCa(dir, { name: 'ca', cn: 'Switchboard cluster CA', days: 3650 });
+  const issue = (name: string, cn: string, ext: string) => issueCertificate(dir, { name, cn, ca: 'ca', ext, days: 365 });
+  await issue('server', 'localhost', EXTENSIONS.server);
+  await issue('client', 'switchboard', EXTENSIONS.client);
+  await issue('operator', 'switchboard-operator', EXTENSIONS.client);
+  return clusterPkiFiles(dir);
 }
 
 /** The TEMPORAL_* client settings that connect with a certificate of the PKI (the SDKs' and the CLI's names). */

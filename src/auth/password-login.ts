@@ -1,4 +1,5 @@
-import type { AppDeps } from '../core/deps';
+import type { Db } from '../db/pool';
+import type { LoginLimits } from './login-limits';
 import { findUserByEmail, hashPassword, verifyPassword } from '../workspaces/db/users';
 import { DomainError } from '../core/errors';
 
@@ -9,7 +10,12 @@ let decoyHash: Promise<string> | undefined;
  * Checks a user's email and password under the login limits (per client address and per email: login_rate_limited);
  * the user's id and workspace, or unauthorized that does not say which part was wrong.
  */
-export async function verifyLogin(deps: AppDeps, ip: string, email: string, password: string): Promise<{ id: string; workspaceId: string }> {
+export async function verifyLogin(
+  deps: { db: Db; auth?: { loginLimits: LoginLimits } },
+  ip: string,
+  email: string,
+  password: string,
+): Promise<{ id: string; workspaceId: string }> {
   if (!deps.auth) throw new DomainError('auth_unavailable', 'Login is not available on this process');
   deps.auth.loginLimits.attempt(ip, email);
   const user = await findUserByEmail(deps.db, email);

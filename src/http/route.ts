@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { z } from 'zod';
-import type { AppDeps } from '../core/deps';
+import type { AppDeps } from './deps';
 import { forbidden, unauthorized } from './api-error';
 import type { AppState, KeyAuth } from './state';
 

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
-import type { AppDeps } from '../../core/deps';
+import type { AppDeps } from '../deps';
 import { temporalHealthy } from '../../temporal/client';
 import { unauthorized } from '../api-error';
 import { BEARER } from '../auth';

@@ -9,14 +9,13 @@ import { createDb, type Db } from '../src/db/pool';
 import { createAgent, createPhoneGroup } from '../src/agents/db/agents';
 import { createApiKey } from '../src/workspaces/db/api-keys';
 import { createLogger } from '../src/telemetry/log';
-import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
+import { connectTemporal } from '../src/temporal/client';
 import { callWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import { startSimulator } from '../src/telephony/simulator/server';
-import { createWorkers } from '../worker/workers';
 import type { OutboundCallInput } from '../workflows/calls/outbound-call-types';
-import { benchConfig, benchWorkspace, listenApp, runWorkers, workflowBundleFile } from './in-process';
+import { benchConfig, benchWorkspace, listenApp, runServiceWorkers } from './in-process';
 import { measure, report, type BenchContext, type Figure } from './lib';
 import { forkApi } from './server-process';
 import { jsonPoster } from './http-load';
@@ -166,20 +165,7 @@ async function endToEnd(ctx: BenchContext, databaseUrl: string, n: number, speed
   const port = await listenApp(ctx, { config, db, temporal: { connection, client }, logger });
   config.TELEPHONY_CALLBACK_BASE_URL = `http://127.0.0.1:${port}`;
 
-  const native = await connectNativeTemporal(config);
-  ctx.defer(() => native.close());
-  const bundlePath = await workflowBundleFile(ctx, 'calls', { interceptors: true });
-  const workers = await createWorkers({
-    connection: native,
-    db,
-    logger,
-    config,
-    namespace: ctx.temporal.namespace,
-    taskQueuePrefix: prefix,
-    bundlePath,
-    shutdownGraceMs: 1000,
-  });
-  runWorkers(ctx, workers);
+  await runServiceWorkers(ctx, { config, db, logger }, { bench: 'calls', interceptors: true });
 
   const ws = await callingWorkspace(db, ctx);
   const place = placer(port, ws.key, ws.agentId, concurrency, ctx.defer);

@@ -9,14 +9,13 @@ import { migrate } from '../src/db/migrate';
 import { createDb, type Db } from '../src/db/pool';
 import { createAgent, createPhoneGroup } from '../src/agents/db/agents';
 import { createLogger } from '../src/telemetry/log';
-import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
+import { connectTemporal } from '../src/temporal/client';
 import { callWorkflowId, campaignWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import { startSimulator } from '../src/telephony/simulator/server';
-import { createWorkers } from '../worker/workers';
 import type { OutboundCallInput } from '../workflows/calls/outbound-call-types';
-import { benchConfig, benchWorkspace, listenApp, runWorkers, workflowBundleFile } from './in-process';
+import { benchConfig, benchWorkspace, listenApp, runServiceWorkers } from './in-process';
 import { measure, report, type BenchContext, type Figure } from './lib';
 
 export const description =
@@ -74,20 +73,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   // The api answers the simulator's callbacks.
   const port = await listenApp(ctx, { config, db, temporal: { connection, client }, logger });
   config.TELEPHONY_CALLBACK_BASE_URL = `http://127.0.0.1:${port}`;
-  const native = await connectNativeTemporal(config);
-  ctx.defer(() => native.close());
-  const bundlePath = await workflowBundleFile(ctx, 'campaign');
-  const workers = await createWorkers({
-    connection: native,
-    db,
-    logger,
-    config,
-    namespace: ctx.temporal.namespace,
-    taskQueuePrefix: prefix,
-    bundlePath,
-    shutdownGraceMs: 1000,
-  });
-  runWorkers(ctx, workers);
+  await runServiceWorkers(ctx, { config, db, logger }, { bench: 'campaign' });
 
   const ws = await workspaceWithLeads(db, ctx, { paced, small, large });
   const deps = { db, client, taskQueuePrefix: prefix };

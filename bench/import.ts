@@ -14,10 +14,9 @@ import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { createApiKey } from '../src/workspaces/db/api-keys';
 import { createLogger } from '../src/telemetry/log';
-import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
+import { connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
-import { createWorkers } from '../worker/workers';
-import { benchConfig, benchWorkspace, runWorkers, workflowBundleFile } from './in-process';
+import { benchConfig, benchWorkspace, runServiceWorkers } from './in-process';
 import { report, type BenchContext } from './lib';
 import { forkServer } from './server-process';
 
@@ -87,21 +86,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     LOG_LEVEL: 'warn',
     ENCRYPTION_KEY: encryptionKey,
   });
-  const native = await connectNativeTemporal(config);
-  ctx.defer(() => native.close());
-  const bundlePath = await workflowBundleFile(ctx, 'import');
-  const workers = await createWorkers({
-    connection: native,
-    db,
-    logger,
-    config,
-    namespace: ctx.temporal.namespace,
-    taskQueuePrefix: prefix,
-    bundlePath,
-    kinds: ['journeys'],
-    shutdownGraceMs: 1000,
-  });
-  runWorkers(ctx, workers);
+  await runServiceWorkers(ctx, { config, db, logger }, { bench: 'import', kinds: ['journeys'] });
 
   const importFile = async (file: string) => {
     const ws = await workspace();

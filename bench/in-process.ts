@@ -1,5 +1,5 @@
 // The service's parts inside the bench process, as several benchmarks set them up: config, a throwaway workspace, the
-// api on an ephemeral port, a workflow bundle and running workers, each cleaned up through ctx.defer.
+// api on an ephemeral port and the workers, each cleaned up through ctx.defer.
 import { bundleWorkflowCode, type Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,10 @@ import type { Db } from '../src/db/pool';
 import { createApp } from '../src/http/app';
 import type { AppDeps } from '../src/http/deps';
 import { createWorkspace } from '../src/workspaces/db/workspaces';
-import { workflowInterceptorModules, workflowsPath } from '../worker/workers';
+import { connectNativeTemporal } from '../src/temporal/client';
+import type { TaskQueueKind } from '../src/temporal/task-queues';
+import type { Logger } from '../src/telemetry/log';
+import { createWorkers, workflowInterceptorModules, workflowsPath } from '../worker/workers';
 import type { BenchContext } from './lib';
 
 /** The config of the bench's in-process api and workers: the environment, the bench's servers, task queues under prefix, warn logs. */
@@ -45,12 +48,37 @@ export async function listenApp(ctx: BenchContext, deps: AppDeps): Promise<numbe
 }
 
 /** The workflows bundled once into a temporary file (removed at the end), for createWorkers' bundlePath. */
-export async function workflowBundleFile(ctx: BenchContext, name: string, opts: { interceptors?: boolean } = {}): Promise<string> {
+async function workflowBundleFile(ctx: BenchContext, name: string, opts: { interceptors?: boolean }): Promise<string> {
   const { code } = await bundleWorkflowCode({ workflowsPath, ...(opts.interceptors ? { workflowInterceptorModules } : {}) });
   const bundlePath = path.join(os.tmpdir(), `bench-${name}-bundle-${process.pid}.js`);
   writeFileSync(bundlePath, code);
   ctx.defer(() => rmSync(bundlePath, { force: true }));
   return bundlePath;
+}
+
+/**
+ * The service's workers in this process on config's task queues (all, or kinds), on a native connection of their own
+ * and the workflows bundled once into a file named for `bench` (with the tracing interceptors when asked); shut down
+ * with a 1 s grace at the end.
+ */
+export async function runServiceWorkers(
+  ctx: BenchContext,
+  deps: { config: Config; db: Db; logger: Logger },
+  o: { bench: string; interceptors?: boolean; kinds?: readonly TaskQueueKind[] },
+): Promise<void> {
+  const native = await connectNativeTemporal(deps.config);
+  ctx.defer(() => native.close());
+  const bundlePath = await workflowBundleFile(ctx, o.bench, o);
+  const workers = await createWorkers({
+    connection: native,
+    ...deps,
+    namespace: ctx.temporal.namespace,
+    taskQueuePrefix: deps.config.TEMPORAL_TASK_QUEUE_PREFIX,
+    bundlePath,
+    kinds: o.kinds,
+    shutdownGraceMs: 1000,
+  });
+  runWorkers(ctx, workers);
 }
 
 /** Runs the workers until the end, when they are shut down and awaited (then `after`, e.g. closing their connection). */

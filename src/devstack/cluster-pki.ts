@@ -1,17 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { issueCertificate, makeCa } from './openssl-pki';
+import { issueCertificate, makeCa, pkiFiles, type PkiFiles } from './openssl-pki';
 
-/** PEM files of the cluster's own CA and the certificates it issued, all in one folder. */
-export interface ClusterPki {
-  dir: string;
-  caCert: string;
-  /** The frontend's and the nodes' certificate (localhost, 127.0.0.1; server and client use, for internode mTLS). */
-  serverCert: string;
-  serverKey: string;
-  /** What the api and worker processes present (CN switchboard). */
-  clientCert: string;
-  clientKey: string;
+/**
+ * PEM files of the cluster's own CA and the certificates it issued, all in one folder: the server certificate is the
+ * frontend's and the nodes' (server and client use, for internode mTLS), the client certificate what the api and
+ * worker processes present (CN switchboard).
+ */
+export interface ClusterPki extends PkiFiles {
   /** What the setup step (namespace, search attributes) and the Temporal UI present (CN switchboard-operator). */
   operatorCert: string;
   operatorKey: string;
@@ -23,19 +19,11 @@ const EXTENSIONS = {
 } as const;
 
 /** The PKI's file names under dir (what clusterPki makes there). */
-export function clusterPkiFiles(dir: string): ClusterPki {
-  const p = (f: string) => path.join(dir, f);
-  return {
-    dir,
-    caCert: p('ca.pem'),
-    serverCert: p('server.pem'),
-    serverKey: p('server.key'),
-    clientCert: p('client.pem'),
-    clientKey: p('client.key'),
-    operatorCert: p('operator.pem'),
-    operatorKey: p('operator.key'),
-  };
-}
+export const clusterPkiFiles = (dir: string): ClusterPki => ({
+  ...pkiFiles(dir),
+  operatorCert: path.join(dir, 'operator.pem'),
+  operatorKey: path.join(dir, 'operator.key'),
+});
 
 /**
  * Makes (or reuses) the cluster's PKI under dir with the openssl CLI: a P-256 CA valid for ten years and the

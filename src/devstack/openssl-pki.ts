@@ -5,6 +5,26 @@ import { promisify } from 'node:util';
 
 const exec = promisify(execFile);
 
+/** PEM files in one folder: a CA, a server certificate (localhost, 127.0.0.1) and a client certificate it signed. */
+export interface PkiFiles {
+  dir: string;
+  caCert: string;
+  serverCert: string;
+  serverKey: string;
+  clientCert: string;
+  clientKey: string;
+}
+
+/** The PkiFiles of a folder in which makeCa and issueCertificate made `ca`, `server` and `client`. */
+export const pkiFiles = (dir: string): PkiFiles => ({
+  dir,
+  caCert: path.join(dir, 'ca.pem'),
+  serverCert: path.join(dir, 'server.pem'),
+  serverKey: path.join(dir, 'server.key'),
+  clientCert: path.join(dir, 'client.pem'),
+  clientKey: path.join(dir, 'client.key'),
+});
+
 const openssl = (dir: string, args: string[]) => exec('openssl', args, { cwd: dir });
 const NEW_P256_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
 

@@ -4,16 +4,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
-import { issueCertificate, makeCa } from '../../src/devstack/openssl-pki';
+import { issueCertificate, makeCa, pkiFiles, type PkiFiles } from '../../src/devstack/openssl-pki';
 
 /** PEM files of a throwaway CA, a server certificate for localhost/127.0.0.1 and a client certificate, in dir. */
-export interface TestPki {
-  dir: string;
-  caCert: string;
-  serverCert: string;
-  serverKey: string;
-  clientCert: string;
-  clientKey: string;
+export interface TestPki extends PkiFiles {
   /** A second CA's client certificate and key: well formed, but not trusted by the server. */
   strangerCert: string;
   strangerKey: string;
@@ -28,16 +22,10 @@ export async function makeTestPki(): Promise<TestPki> {
   await issue('server', 'ca', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   await issue('client', 'ca', 'extendedKeyUsage=clientAuth\n');
   await issue('stranger', 'stranger-ca', 'extendedKeyUsage=clientAuth\n');
-  const p = (f: string) => path.join(dir, f);
   return {
-    dir,
-    caCert: p('ca.pem'),
-    serverCert: p('server.pem'),
-    serverKey: p('server.key'),
-    clientCert: p('client.pem'),
-    clientKey: p('client.key'),
-    strangerCert: p('stranger.pem'),
-    strangerKey: p('stranger.key'),
+    ...pkiFiles(dir),
+    strangerCert: path.join(dir, 'stranger.pem'),
+    strangerKey: path.join(dir, 'stranger.key'),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

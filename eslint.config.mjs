@@ -112,8 +112,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noSql] }] },
   },
   {
-    // Every domain folder (src/<domain> minus its http/), the CLI and activities.
-    files: ['src/**/*.ts', 'activities/**/*.ts'],
+    // Every domain folder (src/<domain> minus its http/), the CLI, activities and the worker (ApiError lives in src/http).
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
     ignores: [...httpFolders, ...dbFolders, ...servers],
     rules: { 'no-restricted-imports': ['error', { patterns: [noSql, noHttp] }] },
   },

@@ -6,18 +6,16 @@ import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../src/http/app';
-import { loadConfig } from '../src/core/config';
 import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { createApiKey } from '../src/workspaces/db/api-keys';
-import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { runIntegrationAction } from '../src/integrations/run';
 import { createLogger } from '../src/telemetry/log';
 import { connectNativeTemporal, connectTemporal, temporalDataConverter } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { createWorkers } from '../worker/workers';
 import { measureRefresh } from './automation/oauth-refresh';
+import { benchConfig, benchWorkspace, listenApp, runWorkers } from './in-process';
 import { measure, measurementFigures, median, report, summarize, type BenchContext, type Figure, type Measurement } from './lib';
 import { quietTemporalRuntime } from './temporal-raw';
 import type { AutomationRawActivities } from './workflows/automation-raw';
@@ -51,22 +49,12 @@ export async function run(ctx: BenchContext): Promise<number> {
 
   const databaseUrl = await ctx.databaseUrl();
   const prefix = `bench-auto-${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: ctx.temporal.address,
-    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
-    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
-    SSRF_ALLOWLIST: allow.join(','),
-    LOG_LEVEL: 'warn',
-    PORT: '0',
-  });
+  const config = benchConfig(ctx, databaseUrl, prefix, { SSRF_ALLOWLIST: allow.join(','), PORT: '0' });
   const logger = createLogger('warn', 'bench');
   const db = createDb(databaseUrl, { max: 10, logger });
   ctx.defer(() => db.close());
   await migrate(db);
-  const ws = await createWorkspace(db, { name: 'bench automation' });
-  ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
+  const ws = await benchWorkspace(db, ctx, 'automation');
   const { key } = await createApiKey(db, ws.id, { name: 'bench', superuser: true });
 
   const { connection: clientConnection, client } = await connectTemporal(config);
@@ -104,13 +92,8 @@ export async function run(ctx: BenchContext): Promise<number> {
   });
   const endpoints: string[] = [];
   for (const extra of [{}, { eagerClient }]) {
-    const app = createApp({ config, db, temporal: { connection: clientConnection, client }, logger, ...extra });
-    await app.startListeners();
-    ctx.defer(() => app.close());
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise<void>((r) => server.once('listening', r));
-    ctx.defer(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
-    endpoints.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/automation/execute`);
+    const port = await listenApp(ctx, { config, db, temporal: { connection: clientConnection, client }, logger, ...extra });
+    endpoints.push(`http://127.0.0.1:${port}/api/automation/execute`);
   }
   const rawActivities: AutomationRawActivities = {
     vendorCall: async (u) =>
@@ -127,12 +110,7 @@ export async function run(ctx: BenchContext): Promise<number> {
       activities: rawActivities,
     }),
   );
-  const running = Promise.all(workers.map((w) => w.run()));
-  ctx.defer(async () => {
-    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-    await running;
-    await native.close();
-  });
+  runWorkers(ctx, workers, () => native.close());
 
   const direct = () => runIntegrationAction({ integration: 'proxy', params, connection: NONE, idempotencyKey: 'direct', ssrfAllowlist: allow });
   const viaEndpoint = (endpoint: string) => async () => {

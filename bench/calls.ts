@@ -2,32 +2,24 @@
 // SDK's typed start) against a raw client.workflow.start of the same outboundCall workflow and input; then calls
 // completed per second end to end through the carrier simulator (api, workers, Postgres, signed callbacks).
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createApp } from '../src/http/app';
-import { loadConfig } from '../src/core/config';
 import { migrate } from '../src/db/migrate';
 import { createDb, type Db } from '../src/db/pool';
 import { createAgent, createPhoneGroup } from '../src/agents/db/agents';
 import { createApiKey } from '../src/workspaces/db/api-keys';
-import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { createLogger } from '../src/telemetry/log';
-import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
+import { connectTemporal } from '../src/temporal/client';
 import { callWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import { startSimulator } from '../src/telephony/simulator/server';
-import { createWorkers, workflowInterceptorModules, workflowsPath } from '../worker/workers';
 import type { OutboundCallInput } from '../workflows/calls/outbound-call-types';
-import { alternateBalanced, measure, measurementFigures, report, summarize, type BenchContext, type Figure } from './lib';
-import { forkServer } from './server-process';
+import { benchConfig, benchWorkspace, listenApp, runServiceWorkers } from './in-process';
+import { measure, report, type BenchContext, type Figure } from './lib';
+import { forkApi } from './server-process';
 import { jsonPoster } from './http-load';
-import { SaturationMeters, warmupOptions, warmUntilSteady } from './steady';
+import { compareStarts, SaturationMeters, terminateBenchRuns, warmupOptions } from './steady';
 
 /** Shown by `npm run bench -- --list`. */
 export const description =
@@ -55,8 +47,7 @@ function zoneInDaytime(): string {
 
 /** A workspace with a key and a callable agent; no cap in the way of the measurement. */
 async function callingWorkspace(db: Db, ctx: BenchContext) {
-  const ws = await createWorkspace(db, { name: `bench calls ${randomBytes(3).toString('hex')}`, timezone: zoneInDaytime() });
-  ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
+  const ws = await benchWorkspace(db, ctx, 'calls', { timezone: zoneInDaytime() });
   await db.query('UPDATE workspaces SET max_concurrent_calls = 1000000 WHERE id = $1', [ws.id]);
   const { key } = await createApiKey(db, ws.id, { name: 'bench' });
   const group = await createPhoneGroup(db, ws.id, { name: 'bench', numbers: ['12125559002'] });
@@ -99,25 +90,14 @@ export async function run(ctx: BenchContext): Promise<number> {
   const ws = await callingWorkspace(db, ctx);
   const prefix = `bench-calls-${randomBytes(3).toString('hex')}`;
   const queue = taskQueue('calls', prefix);
-  ctx.defer(() => terminateAll(ctx, client, queue));
+  ctx.defer(() => terminateBenchRuns(ctx, client, queue, ctx.temporal.namespace, 'calls'));
   ctx.say(`Starting the api in a child process (task queue ${queue}, no workers).`);
   const {
     message: { port },
     pid: apiPid,
     cpu,
     usage,
-  } = await forkServer<{ port: number }>(
-    ctx,
-    path.join(__dirname, 'enroll', 'server.ts'),
-    {
-      BENCH_DATABASE_URL: databaseUrl,
-      BENCH_TEMPORAL_ADDRESS: ctx.temporal.address,
-      TEMPORAL_NAMESPACE: ctx.temporal.namespace,
-      TEMPORAL_TASK_QUEUE_PREFIX: prefix,
-      LOG_LEVEL: 'warn',
-    },
-    profileDir,
-  );
+  } = await forkApi(ctx, { databaseUrl, temporal: ctx.temporal, prefix, profileDir });
   const place = placer(port, ws.key, ws.agentId, concurrency, ctx.defer);
   const meters = await SaturationMeters.of(db, { pid: apiPid, usage });
   const rawStart = async () => {
@@ -143,48 +123,30 @@ export async function run(ctx: BenchContext): Promise<number> {
       ],
     });
   };
-  const half = Math.max(1, Math.floor(requests / 2));
-  const halfSerial = Math.max(1, Math.floor(serial / 2));
-  const measureApi = () => meters.measureApi(() => measure(half, concurrency, () => place()));
-
   await place();
-  await warmUntilSteady(ctx, concurrency, { raw: rawStart, api: () => place() }, cpu);
-  ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} calls per side at ${concurrency} in flight…`);
-  const sat = await alternateBalanced(
+  const compared = await compareStarts(ctx, {
     rounds,
-    () => meters.raw.book(() => measure(half, concurrency, rawStart)),
-    measureApi,
-    (m) => m.perSecond,
-  );
-  ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} calls per side one at a time…`);
-  const one = await alternateBalanced(
-    rounds,
-    () => measure(halfSerial, 1, rawStart),
-    () => measure(halfSerial, 1, () => place()),
-    (m) => m.p50,
-  );
+    requests,
+    serial,
+    concurrency,
+    meters,
+    apiCpu: cpu,
+    raw: rawStart,
+    api: () => place(),
+    labels: { raw: 'raw client.workflow.start(outboundCall)', api: 'POST /v1/agent', apiShort: 'POST /v1/agent', op: 'call' },
+  });
 
   // Part 2: calls to their end through the simulator, api and workers in this process.
   ctx.say(`End to end: ${e2eCalls} calls through the carrier simulator at speed ${speed}…`);
   const e2e = await endToEnd(ctx, databaseUrl, e2eCalls, speed, concurrency);
 
-  const rawSat = summarize(sat.rounds.map((r) => r.baseline));
-  const oursSat = summarize(sat.rounds.map((r) => r.candidate));
-  const rawOne = summarize(one.rounds.map((r) => r.baseline));
-  const oursOne = summarize(one.rounds.map((r) => r.candidate));
   const figures: Figure[] = [
-    ...sat.rounds.map((r, i) => meters.roundFigure(i, r, `raw start / POST /v1/agent, ${concurrency} in flight`, 'call')),
-    ...measurementFigures(`raw client.workflow.start(outboundCall), ${concurrency} in flight (median of rounds)`, rawSat),
-    ...measurementFigures(`POST /v1/agent, ${concurrency} in flight (median of rounds)`, oursSat),
-    ...measurementFigures('raw client.workflow.start(outboundCall), one at a time (median of rounds)', rawOne),
-    ...measurementFigures('POST /v1/agent, one at a time (median of rounds)', oursOne),
-    ...meters.figures('raw start', 'POST /v1/agent', 'call'),
-    ['one at a time: p50 over the raw start p50', oursOne.p50 - rawOne.p50, 'ms'],
+    ...compared.figures,
     [`calls completed end to end through the simulator (speed ${speed}, ${e2eCalls} calls)`, e2e.perSecond, '/s'],
     ['end to end: seconds for all calls to end', e2e.seconds, 's'],
   ];
   return report('calls', figures, {
-    value: sat.medianRatio,
+    value: compared.ratio,
     what: `POST /v1/agent / raw start throughput at ${concurrency} in flight, median of ${rounds} rounds, each A B B A`,
   });
 }
@@ -194,52 +156,16 @@ async function endToEnd(ctx: BenchContext, databaseUrl: string, n: number, speed
   const sim = await startSimulator({ authToken: 'simulator-auth-token', speed });
   ctx.defer(() => sim.close());
   const prefix = `bench-calls-e2e-${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: ctx.temporal.address,
-    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
-    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
-    TELEPHONY_BASE_URL: sim.url,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_KEY: '0',
-    RATE_LIMIT_PER_ADDRESS: '0',
-  });
+  const config = benchConfig(ctx, databaseUrl, prefix, { TELEPHONY_BASE_URL: sim.url, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_ADDRESS: '0' });
   const logger = createLogger('warn', 'bench');
   const db = createDb(databaseUrl, { max: 20 });
   ctx.defer(() => db.close());
   const { connection, client } = await connectTemporal(config);
   ctx.defer(() => connection.close());
-  const app = createApp({ config, db, temporal: { connection, client }, logger });
-  await app.startListeners();
-  ctx.defer(() => app.close());
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  ctx.defer(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenApp(ctx, { config, db, temporal: { connection, client }, logger });
   config.TELEPHONY_CALLBACK_BASE_URL = `http://127.0.0.1:${port}`;
 
-  const native = await connectNativeTemporal(config);
-  ctx.defer(() => native.close());
-  const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules });
-  const bundlePath = path.join(os.tmpdir(), `bench-calls-bundle-${process.pid}.js`);
-  writeFileSync(bundlePath, code);
-  ctx.defer(() => rmSync(bundlePath, { force: true }));
-  const workers = await createWorkers({
-    connection: native,
-    db,
-    logger,
-    config,
-    namespace: ctx.temporal.namespace,
-    taskQueuePrefix: prefix,
-    bundlePath,
-    shutdownGraceMs: 1000,
-  });
-  const running = Promise.all(workers.map((w) => w.run()));
-  ctx.defer(async () => {
-    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-    await running;
-  });
+  await runServiceWorkers(ctx, { config, db, logger }, { bench: 'calls', interceptors: true });
 
   const ws = await callingWorkspace(db, ctx);
   const place = placer(port, ws.key, ws.agentId, concurrency, ctx.defer);
@@ -249,16 +175,4 @@ async function endToEnd(ctx: BenchContext, databaseUrl: string, n: number, speed
   await Promise.all(ids.map((id) => client.workflow.getHandle(callWorkflowId(id)).result()));
   const seconds = (performance.now() - started) / 1000;
   return { perSecond: n / seconds, seconds };
-}
-
-/** Terminates every run left on the bench's task queue (nothing polls it). */
-async function terminateAll(ctx: BenchContext, client: Client, queue: string): Promise<void> {
-  await client.workflowService.startBatchOperation({
-    namespace: ctx.temporal.namespace,
-    jobId: randomUUID(),
-    reason: 'bench calls cleanup',
-    visibilityQuery: `TaskQueue = '${queue}' AND ExecutionStatus = 'Running'`,
-    terminationOperation: {},
-  });
-  ctx.say(`Asked Temporal to terminate the bench runs on ${queue}.`);
 }

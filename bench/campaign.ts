@@ -2,29 +2,21 @@
 // campaign achieves against its calls_per_minute; at full speed, calls started per second against a bare client
 // keeping the same number of outboundCall runs in flight; rss after a small and a large campaign; the longest
 // campaign history.
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/core/config';
 import { createCampaign } from '../src/campaigns/service';
 import { migrate } from '../src/db/migrate';
 import { createDb, type Db } from '../src/db/pool';
 import { createAgent, createPhoneGroup } from '../src/agents/db/agents';
-import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { createLogger } from '../src/telemetry/log';
-import { createApp } from '../src/http/app';
-import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
+import { connectTemporal } from '../src/temporal/client';
 import { callWorkflowId, campaignWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import { startSimulator } from '../src/telephony/simulator/server';
-import { createWorkers, workflowsPath } from '../worker/workers';
 import type { OutboundCallInput } from '../workflows/calls/outbound-call-types';
+import { benchConfig, benchWorkspace, listenApp, runServiceWorkers } from './in-process';
 import { measure, report, type BenchContext, type Figure } from './lib';
-import type { AddressInfo } from 'node:net';
 
 export const description =
   'Campaigns: paced dial rate vs calls_per_minute; full-speed call starts/s vs a bare client at the same concurrency; rss 1k vs 10k leads; max history';
@@ -43,8 +35,7 @@ const ANY_TIME = { start: '00:00', end: '23:59' };
 
 /** A workspace with an agent, no cap in the way, and `n` leads tagged `tag` (phones ending in 8: a person answers). */
 async function workspaceWithLeads(db: Db, ctx: BenchContext, sizes: Record<string, number>) {
-  const ws = await createWorkspace(db, { name: `bench campaign ${randomBytes(3).toString('hex')}` });
-  ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
+  const ws = await benchWorkspace(db, ctx, 'campaign');
   await db.query('UPDATE workspaces SET max_concurrent_calls = 1000000 WHERE id = $1', [ws.id]);
   const group = await createPhoneGroup(db, ws.id, { name: 'bench', numbers: ['12125559002'] });
   const agent = await createAgent(db, ws.id, { name: 'Bench', phoneGroupId: group.id });
@@ -74,47 +65,15 @@ export async function run(ctx: BenchContext): Promise<number> {
   const sim = await startSimulator({ authToken: 'simulator-auth-token', speed });
   ctx.defer(() => sim.close());
   const prefix = `bench-campaign-${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: ctx.temporal.address,
-    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
-    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
-    TELEPHONY_BASE_URL: sim.url,
-    LOG_LEVEL: 'warn',
-  });
+  const config = benchConfig(ctx, databaseUrl, prefix, { TELEPHONY_BASE_URL: sim.url });
   const logger = createLogger('warn', 'bench');
   const { connection, client } = await connectTemporal(config);
   ctx.defer(() => connection.close());
   await ensureSearchAttributes(connection, ctx.temporal.namespace);
   // The api answers the simulator's callbacks.
-  const app = createApp({ config, db, temporal: { connection, client }, logger });
-  await app.startListeners();
-  ctx.defer(() => app.close());
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  ctx.defer(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  config.TELEPHONY_CALLBACK_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const native = await connectNativeTemporal(config);
-  ctx.defer(() => native.close());
-  const bundlePath = path.join(os.tmpdir(), `bench-campaign-bundle-${process.pid}.js`);
-  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath })).code);
-  ctx.defer(() => rmSync(bundlePath, { force: true }));
-  const workers = await createWorkers({
-    connection: native,
-    db,
-    logger,
-    config,
-    namespace: ctx.temporal.namespace,
-    taskQueuePrefix: prefix,
-    bundlePath,
-    shutdownGraceMs: 1000,
-  });
-  const running = Promise.all(workers.map((w) => w.run()));
-  ctx.defer(async () => {
-    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-    await running;
-  });
+  const port = await listenApp(ctx, { config, db, temporal: { connection, client }, logger });
+  config.TELEPHONY_CALLBACK_BASE_URL = `http://127.0.0.1:${port}`;
+  await runServiceWorkers(ctx, { config, db, logger }, { bench: 'campaign' });
 
   const ws = await workspaceWithLeads(db, ctx, { paced, small, large });
   const deps = { db, client, taskQueuePrefix: prefix };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defaultDataDir } from '../src/core/config';
-import { temporalTlsEnv, type ClusterPki } from '../src/devstack/cluster-pki';
+import { clusterPkiFiles, temporalTlsEnv } from '../src/devstack/cluster-pki';
 import { temporalConnectOptions } from '../src/temporal/connection-config';
 import type { BenchContext } from './lib';
 
@@ -10,17 +10,7 @@ import type { BenchContext } from './lib';
  */
 export function clusterTemporal(address: string, namespace: string, dataDir = process.env.SWITCHBOARD_DATA_DIR ?? defaultDataDir) {
   const dir = path.join(dataDir, 'cluster', 'pki');
-  const p = (f: string) => path.join(dir, f);
-  const pki: ClusterPki = {
-    dir,
-    caCert: p('ca.pem'),
-    serverCert: p('server.pem'),
-    serverKey: p('server.key'),
-    clientCert: p('client.pem'),
-    clientKey: p('client.key'),
-    operatorCert: p('operator.pem'),
-    operatorKey: p('operator.key'),
-  };
+  const pki = clusterPkiFiles(dir);
   const temporal: BenchContext['temporal'] = {
     address,
     namespace,

@@ -2,23 +2,22 @@
 // validation, lead creation, the SDK's typed start), against a raw client.workflow.start of the same workflow and input.
 import { Client, Connection } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { createApiKey } from '../src/workspaces/db/api-keys';
 import { importJourney } from '../src/journeys/db/journeys';
-import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { parseJourneySteps } from '../src/journeys/schema';
 import { normalizePhone } from '../src/core/phone';
 import { enrollmentWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import type { JourneyInput } from '../workflows/journeys/journey-messages';
-import { alternateBalanced, measure, measurementFigures, report, summarize, type BenchContext, type Figure } from './lib';
+import { report, type BenchContext, type Figure } from './lib';
 import { clusterTemporal } from './cluster-temporal';
-import { forkServer } from './server-process';
+import { benchWorkspace } from './in-process';
+import { forkApi } from './server-process';
 import { jsonPoster } from './http-load';
-import { SaturationMeters, warmupOptions, warmUntilSteady } from './steady';
+import { compareStarts, SaturationMeters, terminateBenchRuns, warmupOptions } from './steady';
 
 /** Shown by `npm run bench -- --list`. */
 export const description = 'P2: POST /v1/lead/sendtoworkflow (new lead) vs raw client.workflow.start of journeyEnrollment; saturation and one at a time';
@@ -49,8 +48,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const db = createDb(databaseUrl, { max: 2 });
   ctx.defer(() => db.close());
   await migrate(db);
-  const ws = await createWorkspace(db, { name: 'bench enroll' });
-  ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
+  const ws = await benchWorkspace(db, ctx, 'enroll');
   const { key } = await createApiKey(db, ws.id, { name: 'bench' });
   const journey = await importJourney(db, ws.id, { name: 'bench', steps: STEPS });
   const setup = { databaseUrl, db, workspaceId: ws.id, key, journey };
@@ -98,7 +96,7 @@ async function measureOn(ctx: BenchContext, setup: Setup, temporal: BenchContext
   // No worker polls this queue: both sides measure the start alone; the runs are terminated at the end.
   const prefix = `bench-enroll-${randomBytes(3).toString('hex')}`;
   const queue = taskQueue('journeys', prefix);
-  ctx.defer(() => terminateAll(ctx, client, queue, temporal.namespace));
+  ctx.defer(() => terminateBenchRuns(ctx, client, queue, temporal.namespace, 'enroll'));
 
   ctx.say(`Starting the api in a child process (LOG_LEVEL=${logLevel}, task queue ${queue}, no workers).`);
   const {
@@ -106,19 +104,7 @@ async function measureOn(ctx: BenchContext, setup: Setup, temporal: BenchContext
     pid: apiPid,
     cpu,
     usage,
-  } = await forkServer<{ port: number }>(
-    ctx,
-    path.join(__dirname, 'enroll', 'server.ts'),
-    {
-      BENCH_DATABASE_URL: databaseUrl,
-      BENCH_TEMPORAL_ADDRESS: temporal.address,
-      ...apiEnv,
-      TEMPORAL_NAMESPACE: temporal.namespace,
-      TEMPORAL_TASK_QUEUE_PREFIX: prefix,
-      LOG_LEVEL: logLevel,
-    },
-    profileDir,
-  );
+  } = await forkApi(ctx, { databaseUrl, temporal, prefix, logLevel, env: apiEnv, profileDir });
 
   const meters = await SaturationMeters.of(db, { pid: apiPid, usage });
 
@@ -158,57 +144,23 @@ async function measureOn(ctx: BenchContext, setup: Setup, temporal: BenchContext
     });
   };
 
-  const half = Math.max(1, Math.floor(requests / 2));
-  const halfSerial = Math.max(1, Math.floor(serial / 2));
-  const measureApi = () => {
-    reserve(half);
-    return meters.measureApi(() => measure(half, concurrency, enroll));
-  };
-
   await enroll(); // fails loudly (HTTP status and body) before any measuring when the api cannot enroll
-  await warmUntilSteady(ctx, concurrency, { raw: rawStart, api: enroll, beforeApi: reserve }, cpu);
-
-  ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} enrollments per side at ${concurrency} in flight…`);
-  const sat = await alternateBalanced(
+  const compared = await compareStarts(ctx, {
     rounds,
-    () => meters.raw.book(() => measure(half, concurrency, rawStart)),
-    measureApi,
-    (m) => m.perSecond,
-  );
-  ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} enrollments per side one at a time…`);
-  const one = await alternateBalanced(
-    rounds,
-    () => measure(halfSerial, 1, rawStart),
-    () => measure(halfSerial, 1, enroll),
-    (m) => m.p50,
-  );
-
-  const figures: Figure[] = sat.rounds.map((r, i) => meters.roundFigure(i, r, `raw start / sendtoworkflow, ${concurrency} in flight`, 'enrollment'));
-  const rawSat = summarize(sat.rounds.map((r) => r.baseline));
-  const oursSat = summarize(sat.rounds.map((r) => r.candidate));
-  const rawOne = summarize(one.rounds.map((r) => r.baseline));
-  const oursOne = summarize(one.rounds.map((r) => r.candidate));
-  const gap = oursOne.p50 - rawOne.p50;
-  figures.push(
-    ...measurementFigures(`raw client.workflow.start, ${concurrency} in flight (median of rounds)`, rawSat),
-    ...measurementFigures(`POST /v1/lead/sendtoworkflow, ${concurrency} in flight (median of rounds)`, oursSat),
-    ...measurementFigures('raw client.workflow.start, one at a time (median of rounds)', rawOne),
-    ...measurementFigures('POST /v1/lead/sendtoworkflow, one at a time (median of rounds)', oursOne),
-    ...meters.figures('raw start', 'sendtoworkflow', 'enrollment'),
-    ['one at a time: p50 over the raw start p50', gap, 'ms'],
-    ['goal: ratio >= 0.90; one at a time p50 within 5 ms', `${sat.medianRatio >= 0.9 ? 'ratio met' : 'ratio missed'}, ${gap <= 5 ? 'p50 met' : 'p50 missed'}`],
-  );
-  return { figures, ratio: sat.medianRatio, raw: rawSat.perSecond, api: oursSat.perSecond, concurrency, rounds };
-}
-
-/** Terminates every run left on the bench's task queue (nothing polls it). */
-async function terminateAll(ctx: BenchContext, client: Client, queue: string, namespace: string): Promise<void> {
-  await client.workflowService.startBatchOperation({
-    namespace,
-    jobId: randomUUID(),
-    reason: 'bench enroll cleanup',
-    visibilityQuery: `TaskQueue = '${queue}' AND ExecutionStatus = 'Running'`,
-    terminationOperation: {},
+    requests,
+    serial,
+    concurrency,
+    meters,
+    apiCpu: cpu,
+    raw: rawStart,
+    api: enroll,
+    beforeApi: reserve,
+    labels: { raw: 'raw client.workflow.start', api: 'POST /v1/lead/sendtoworkflow', apiShort: 'sendtoworkflow', op: 'enrollment' },
   });
-  ctx.say(`Asked Temporal to terminate the bench runs on ${queue}.`);
+  const { ratio, gap } = compared;
+  const figures: Figure[] = [
+    ...compared.figures,
+    ['goal: ratio >= 0.90; one at a time p50 within 5 ms', `${ratio >= 0.9 ? 'ratio met' : 'ratio missed'}, ${gap <= 5 ? 'p50 met' : 'p50 missed'}`],
+  ];
+  return { figures, ratio, raw: compared.rawPerSecond, api: compared.apiPerSecond, concurrency, rounds };
 }

@@ -1,7 +1,6 @@
 // P11 (quality-figures.md): a CSV of N leads through POST /v1/leads/import (the api in a child process, a worker here),
 // from the first byte sent to the import completed, against a bare COPY of the same rows into the leads table, same
 // run. The api's memory is sampled while each file streams in: a file of N/10 rows and one of N rows should peak alike.
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -11,15 +10,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { from as copyFrom } from 'pg-copy-streams';
-import { loadConfig } from '../src/core/config';
 import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { createApiKey } from '../src/workspaces/db/api-keys';
-import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { createLogger } from '../src/telemetry/log';
-import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
+import { connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
-import { createWorkers, workflowsPath } from '../worker/workers';
+import { benchConfig, benchWorkspace, runServiceWorkers } from './in-process';
 import { report, type BenchContext } from './lib';
 import { forkServer } from './server-process';
 
@@ -50,8 +47,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const small = writeCsv(dir, Math.max(1, Math.floor(rows / 10)));
   const large = writeCsv(dir, rows);
   const workspace = async () => {
-    const ws = await createWorkspace(db, { name: `bench import ${randomBytes(3).toString('hex')}` });
-    ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
+    const ws = await benchWorkspace(db, ctx, 'import');
     return { id: ws.id, key: (await createApiKey(db, ws.id, { name: 'bench' })).key };
   };
 
@@ -75,14 +71,8 @@ export async function run(ctx: BenchContext): Promise<number> {
 
   // The api child and the worker here seal Temporal payloads with one key.
   const encryptionKey = randomBytes(32).toString('base64');
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: ctx.temporal.address,
-    LOG_LEVEL: 'warn',
-    ENCRYPTION_KEY: encryptionKey,
-  });
   const prefix = `bench-import-${randomBytes(3).toString('hex')}`;
+  const config = benchConfig(ctx, databaseUrl, prefix, { ENCRYPTION_KEY: encryptionKey });
   const logger = createLogger('warn', 'bench');
   const temporal = await connectTemporal(config);
   ctx.defer(() => temporal.connection.close());
@@ -96,26 +86,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     LOG_LEVEL: 'warn',
     ENCRYPTION_KEY: encryptionKey,
   });
-  const native = await connectNativeTemporal(config);
-  ctx.defer(() => native.close());
-  const bundlePath = path.join(dir, 'bundle.js');
-  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath })).code);
-  const workers = await createWorkers({
-    connection: native,
-    db,
-    logger,
-    config,
-    namespace: ctx.temporal.namespace,
-    taskQueuePrefix: prefix,
-    bundlePath,
-    kinds: ['journeys'],
-    shutdownGraceMs: 1000,
-  });
-  const running = Promise.all(workers.map((w) => w.run()));
-  ctx.defer(async () => {
-    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-    await running;
-  });
+  await runServiceWorkers(ctx, { config, db, logger }, { bench: 'import', kinds: ['journeys'] });
 
   const importFile = async (file: string) => {
     const ws = await workspace();

@@ -6,12 +6,10 @@ import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../src/core/config';
 import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { importJourney } from '../src/journeys/db/journeys';
 import { insertSyntheticLeads } from '../src/leads/db/lead-synthetic';
-import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { startEnrollment } from '../src/journeys/enroll';
 import { parseJourneySteps } from '../src/journeys/schema';
 import { createLogger } from '../src/telemetry/log';
@@ -19,6 +17,7 @@ import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { enrollmentWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { createWorkers } from '../worker/workers';
+import { benchConfig, benchWorkspace, runWorkers } from './in-process';
 import { countStatements, describeWork, historyWork, type Work } from './journeys-work';
 import { alternate, measure, measurementFigures, report, summarize, type BenchContext, type Figure } from './lib';
 import { quietTemporalRuntime } from './temporal-raw';
@@ -58,21 +57,12 @@ export async function run(ctx: BenchContext): Promise<number> {
 
   const databaseUrl = await ctx.databaseUrl();
   const prefix = `bench-journeys-${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: ctx.temporal.address,
-    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
-    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
-    SSRF_ALLOWLIST: '127.0.0.1/8',
-    LOG_LEVEL: 'warn',
-  });
+  const config = benchConfig(ctx, databaseUrl, prefix, { SSRF_ALLOWLIST: '127.0.0.1/8' });
   const logger = createLogger('warn', 'bench');
   const db = createDb(databaseUrl, { max: 20, logger });
   ctx.defer(() => db.close());
   await migrate(db);
-  const ws = await createWorkspace(db, { name: 'bench journeys' });
-  ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
+  const ws = await benchWorkspace(db, ctx, 'journeys');
   await insertSyntheticLeads(db, ws.id, perRound * rounds + 1, 17143000000, 'journeys.bench');
   const leadIds = (await db.query<{ id: string }>('SELECT id FROM leads WHERE workspace_id = $1 ORDER BY phone', [ws.id])).map((r) => r.id);
   const steps = parseJourneySteps([
@@ -125,12 +115,7 @@ export async function run(ctx: BenchContext): Promise<number> {
       activities: rawActivities,
     }),
   );
-  const running = Promise.all(workers.map((w) => w.run()));
-  ctx.defer(async () => {
-    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-    await running;
-    await native.close();
-  });
+  runWorkers(ctx, workers, () => native.close());
 
   const log = createLogger('warn', 'bench');
   const ours = (offset: number) => async (i: number) => {

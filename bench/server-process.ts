@@ -65,6 +65,25 @@ export async function forkServer<M>(
   });
 }
 
+/**
+ * The api alone (bench/enroll/server.ts: no workers) in a child process, on the bench's database and the given Temporal
+ * server, its task queues under prefix; env adds settings (e.g. a cluster's TLS).
+ */
+export function forkApi(
+  ctx: BenchContext,
+  o: { databaseUrl: string; temporal: BenchContext['temporal']; prefix: string; logLevel?: string; env?: NodeJS.ProcessEnv; profileDir?: string },
+) {
+  const env = {
+    BENCH_DATABASE_URL: o.databaseUrl,
+    BENCH_TEMPORAL_ADDRESS: o.temporal.address,
+    ...o.env,
+    TEMPORAL_NAMESPACE: o.temporal.namespace,
+    TEMPORAL_TASK_QUEUE_PREFIX: o.prefix,
+    LOG_LEVEL: o.logLevel ?? 'warn',
+  };
+  return forkServer<{ port: number }>(ctx, path.join(__dirname, 'enroll', 'server.ts'), env, o.profileDir);
+}
+
 /** An answer the server script sends over IPC: its CPU (and statements), memory, or a written heap snapshot. */
 interface Reply {
   cpu?: NodeJS.CpuUsage;

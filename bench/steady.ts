@@ -1,8 +1,11 @@
 // What the saturation benchmarks (enroll, calls) share: a warm-up that runs until the api is at steady state, its
-// flags, and the meters and CPU-per-operation figures of bench/cpu-accounting.ts.
+// flags, the meters and CPU-per-operation figures of bench/cpu-accounting.ts, the two A B B A comparisons of a start
+// through the api with a raw one, and the clean-up of the runs nobody polls.
+import type { Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../src/db/pool';
 import { CpuLedger, cpuMeter, postmasterOf } from './cpu-accounting';
-import { measure, median, type BenchContext, type Figure, type Measurement } from './lib';
+import { alternateBalanced, measure, measurementFigures, median, summarize, type BenchContext, type Figure, type Measurement } from './lib';
 import type { ChildUsage } from './server-process';
 
 /** The warm-up flags, as listed by `npm run bench -- --list`. */
@@ -115,4 +118,87 @@ function cpuFigures(side: string, ledger: CpuLedger): Figure[] {
 /** The CPU a CPU-bound machine would allow: the raw side's total CPU per op over the api side's. */
 function cpuRatioFigure(raw: CpuLedger, api: CpuLedger, what: string): Figure {
   return [`CPU per raw start over CPU per ${what}, all processes (the ratio a CPU-bound machine allows)`, raw.perOp().total / api.perOp().total];
+}
+
+/** The names a saturation benchmark's figures give its sides and its operation. */
+export interface StartLabels {
+  /** The raw side in full, e.g. "raw client.workflow.start(outboundCall)". */
+  raw: string;
+  /** The api side in full, e.g. "POST /v1/agent". */
+  api: string;
+  /** The api side in short, e.g. "sendtoworkflow". */
+  apiShort: string;
+  /** One operation, e.g. "call" (its plural with an s names the work in the progress lines). */
+  op: string;
+}
+
+/**
+ * The two comparisons of a start through the api with a raw start, after warmUntilSteady: throughput at `concurrency`
+ * in flight, then latency one at a time, each in `rounds` A B B A rounds of `requests` (resp. `serial`) per side. The
+ * figures: each saturation round, both sides' medians of rounds, the meters' CPU figures and the one-at-a-time gap.
+ */
+export async function compareStarts(
+  ctx: BenchContext,
+  o: {
+    rounds: number;
+    requests: number;
+    serial: number;
+    concurrency: number;
+    meters: SaturationMeters;
+    apiCpu: () => Promise<number>;
+    raw: () => Promise<unknown>;
+    api: () => Promise<unknown>;
+    /** Called with the number of api requests about to run at saturation (e.g. to make their inputs first). */
+    beforeApi?: (n: number) => void;
+    labels: StartLabels;
+  },
+) {
+  const { rounds, concurrency, meters, labels } = o;
+  const half = Math.max(1, Math.floor(o.requests / 2));
+  const halfSerial = Math.max(1, Math.floor(o.serial / 2));
+  await warmUntilSteady(ctx, concurrency, { raw: o.raw, api: o.api, beforeApi: o.beforeApi }, o.apiCpu);
+  ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * half} ${labels.op}s per side at ${concurrency} in flight…`);
+  const sat = await alternateBalanced(
+    rounds,
+    () => meters.raw.book(() => measure(half, concurrency, o.raw)),
+    () => {
+      o.beforeApi?.(half);
+      return meters.measureApi(() => measure(half, concurrency, o.api));
+    },
+    (m) => m.perSecond,
+  );
+  ctx.say(`${rounds} alternating rounds (A B B A) of ${2 * halfSerial} ${labels.op}s per side one at a time…`);
+  const one = await alternateBalanced(
+    rounds,
+    () => measure(halfSerial, 1, o.raw),
+    () => measure(halfSerial, 1, o.api),
+    (m) => m.p50,
+  );
+  const rawSat = summarize(sat.rounds.map((r) => r.baseline));
+  const oursSat = summarize(sat.rounds.map((r) => r.candidate));
+  const rawOne = summarize(one.rounds.map((r) => r.baseline));
+  const oursOne = summarize(one.rounds.map((r) => r.candidate));
+  const gap = oursOne.p50 - rawOne.p50;
+  const figures: Figure[] = [
+    ...sat.rounds.map((r, i) => meters.roundFigure(i, r, `raw start / ${labels.apiShort}, ${concurrency} in flight`, labels.op)),
+    ...measurementFigures(`${labels.raw}, ${concurrency} in flight (median of rounds)`, rawSat),
+    ...measurementFigures(`${labels.api}, ${concurrency} in flight (median of rounds)`, oursSat),
+    ...measurementFigures(`${labels.raw}, one at a time (median of rounds)`, rawOne),
+    ...measurementFigures(`${labels.api}, one at a time (median of rounds)`, oursOne),
+    ...meters.figures('raw start', labels.apiShort, labels.op),
+    ['one at a time: p50 over the raw start p50', gap, 'ms'],
+  ];
+  return { figures, ratio: sat.medianRatio, rawPerSecond: rawSat.perSecond, apiPerSecond: oursSat.perSecond, gap };
+}
+
+/** Terminates every run left on the bench's task queue (nothing polls it), at the end of benchmark `bench`. */
+export async function terminateBenchRuns(ctx: BenchContext, client: Client, queue: string, namespace: string, bench: string): Promise<void> {
+  await client.workflowService.startBatchOperation({
+    namespace,
+    jobId: randomUUID(),
+    reason: `bench ${bench} cleanup`,
+    visibilityQuery: `TaskQueue = '${queue}' AND ExecutionStatus = 'Running'`,
+    terminationOperation: {},
+  });
+  ctx.say(`Asked Temporal to terminate the bench runs on ${queue}.`);
 }

@@ -14,7 +14,7 @@ import {
   type CallChange,
 } from '../../src/calls/db/calls';
 import type { Db } from '../../src/db/pool';
-import type { TimeWindow } from '../../src/journeys/schema';
+import type { TimeWindow } from '../../src/schedule/window-schema';
 import type { Logger } from '../../src/telemetry/log';
 import { TelephonyError } from '../../src/telephony/errors';
 import { telephonyProviderFromConfig } from '../../src/telephony/from-config';

@@ -1,8 +1,18 @@
 import { Context } from '@temporalio/activity';
 import { campaignAgent, findCampaign, insertCampaign, setCampaignStatus, snapshotAudience } from '../../src/campaigns/db/campaigns';
-import { dueLeads, endLeadCall, finishCampaign, leadCounts, markSkipped, markWaiting, nextDueAt, startLeadCall } from '../../src/campaigns/db/run';
+import {
+  dueLeads,
+  endLeadCall,
+  finishCampaign,
+  leadCounts,
+  markSkipped,
+  markWaiting,
+  nextDueAt,
+  startLeadCall,
+  type LeadCallEnd,
+} from '../../src/campaigns/db/run';
 import { countsOf, presentCampaign } from '../../src/campaigns/present';
-import type { CampaignRunInput, CampaignStatus, DueLead, LeadOutcome, SkipReason } from '../../src/campaigns/types';
+import type { CampaignRunInput, CampaignStatus, DueLead, SkipReason } from '../../src/campaigns/types';
 import type { CampaignEventType } from '../../src/calls/events';
 import { callTimeZone, effectiveWindow } from '../../src/calls/rules';
 import type { Db } from '../../src/db/pool';
@@ -77,16 +87,7 @@ export function createCampaignActivities(deps: { db: Db; logger: Logger; ssrfAll
     },
 
     /** Records how a lead's call ended: the lead done with its outcome, or (retryAtMs) due again then. */
-    async campaignCallEnded(c: {
-      campaignId: string;
-      position: number;
-      callId: string;
-      callOutcome: string;
-      endedReason: string | null;
-      outcome: LeadOutcome;
-      reason: SkipReason | null;
-      retryAtMs: number | null;
-    }): Promise<void> {
+    async campaignCallEnded(c: Omit<LeadCallEnd, 'retryAt'> & { retryAtMs: number | null }): Promise<void> {
       await endLeadCall(db, { ...c, retryAt: c.retryAtMs === null ? null : new Date(c.retryAtMs) });
     },
 

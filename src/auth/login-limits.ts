@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../core/config';
 import type { Db } from '../db/pool';
-import { tooManyRequests } from '../core/errors';
+import { DomainError } from '../core/errors';
 import { RateLimitCounter } from './rate-limit-counter';
 import type { Logger } from '../telemetry/log';
 
 /** Login attempts per client address and per email, counted across api processes like the api's own limits. */
 export interface LoginLimits {
-  /** Counts one attempt; throws 429 (with Retry-After) when either limit is already reached. */
+  /** Counts one attempt; throws login_rate_limited (with the seconds to wait) when either limit is already reached. */
   attempt(ip: string, email: string): void;
   /** Attempts refused so far by this process, by limit (login_address, login_email). */
   refusals(): Record<string, number>;
@@ -31,7 +31,9 @@ export function createLoginLimits(
     if (wait === undefined) return;
     const name = per === 'email' ? 'login_email' : 'login_address';
     refused[name] = (refused[name] ?? 0) + 1;
-    throw tooManyRequests(`Too many login attempts: at most ${limit} per ${seconds} s per ${per}; retry in ${wait} s`, wait);
+    throw new DomainError('login_rate_limited', `Too many login attempts: at most ${limit} per ${seconds} s per ${per}; retry in ${wait} s`, {
+      retryAfterSeconds: wait,
+    });
   };
   return {
     attempt(ip, email) {

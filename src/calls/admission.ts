@@ -15,7 +15,7 @@ import { expiringCache } from '../core/expiring-cache';
 import { reclaimStaleSlots } from './db/call-slots';
 import type { Queryable } from '../db/pool';
 import { msUntilWindow } from '../schedule/window';
-import type { TimeWindow } from '../journeys/schema';
+import type { TimeWindow } from '../schedule/window-schema';
 import { normalizePhone } from '../core/phone';
 import type { CallWindow } from '../../workflows/calls/outbound-call-types';
 import { readAdmissionFacts, recordQueuedCall, workspaceRegion, writeCallHoldingSlot, type AdmissionFacts, type AdmittedCall } from './db/admission';

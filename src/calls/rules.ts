@@ -1,4 +1,4 @@
-import { WEEKDAYS, type TimeWindow } from '../journeys/schema';
+import { WEEKDAYS, type TimeWindow } from '../schedule/window-schema';
 import { isTimeZone } from '../schedule/window';
 import type { CallWindow } from '../../workflows/calls/outbound-call-types';
 

@@ -1,6 +1,7 @@
 // A campaign request's rules, shared by the api and the CLI.
 import { z } from 'zod';
-import { CALL_OUTCOMES, CallWindow, DURATION_PATTERN } from '../journeys/schema';
+import { CALL_OUTCOMES, DURATION_PATTERN } from '../journeys/schema';
+import { CallWindow } from '../schedule/window-schema';
 import { parseIsoDuration } from '../schedule/duration';
 import { Tag } from '../leads/rules';
 

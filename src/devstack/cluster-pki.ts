@@ -1,20 +1,13 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { issueCertificate, makeCa, pkiFiles, type PkiFiles } from './openssl-pki';
 
-const exec = promisify(execFile);
-
-/** PEM files of the cluster's own CA and the certificates it issued, all in one folder. */
-export interface ClusterPki {
-  dir: string;
-  caCert: string;
-  /** The frontend's and the nodes' certificate (localhost, 127.0.0.1; server and client use, for internode mTLS). */
-  serverCert: string;
-  serverKey: string;
-  /** What the api and worker processes present (CN switchboard). */
-  clientCert: string;
-  clientKey: string;
+/**
+ * PEM files of the cluster's own CA and the certificates it issued, all in one folder: the server certificate is the
+ * frontend's and the nodes' (server and client use, for internode mTLS), the client certificate what the api and
+ * worker processes present (CN switchboard).
+ */
+export interface ClusterPki extends PkiFiles {
   /** What the setup step (namespace, search attributes) and the Temporal UI present (CN switchboard-operator). */
   operatorCert: string;
   operatorKey: string;
@@ -25,81 +18,25 @@ const EXTENSIONS = {
   client: 'extendedKeyUsage=clientAuth\nkeyUsage=digitalSignature\n',
 } as const;
 
+/** The PKI's file names under dir (what clusterPki makes there). */
+export const clusterPkiFiles = (dir: string): ClusterPki => ({
+  ...pkiFiles(dir),
+  operatorCert: path.join(dir, 'operator.pem'),
+  operatorKey: path.join(dir, 'operator.key'),
+});
+
 /**
  * Makes (or reuses) the cluster's PKI under dir with the openssl CLI: a P-256 CA valid for ten years and the
  * certificates it signs, valid for one year. Keys are readable by their owner only.
  */
 export async function clusterPki(dir: string): Promise<ClusterPki> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const openssl = (args: string[]) => exec('openssl', args, { cwd: dir });
-  const p = (f: string) => path.join(dir, f);
-  if (!existsSync(p('ca.pem'))) {
-    await openssl([
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.pem',
-      '-days',
-      '3650',
-      '-subj',
-      '/CN=Switchboard cluster CA',
-    ]);
-  }
-  const issue = async (name: string, cn: string, ext: string) => {
-    if (existsSync(p(`${name}.pem`))) return;
-    await openssl([
-      'req',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-      '-subj',
-      `/CN=${cn}`,
-    ]);
-    writeFileSync(p(`${name}.ext`), ext);
-    await openssl([
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-days',
-      '365',
-      '-out',
-      `${name}.pem`,
-      '-extfile',
-      `${name}.ext`,
-    ]);
-  };
+  await makeCa(dir, { name: 'ca', cn: 'Switchboard cluster CA', days: 3650 });
+  const issue = (name: string, cn: string, ext: string) => issueCertificate(dir, { name, cn, ca: 'ca', ext, days: 365 });
   await issue('server', 'localhost', EXTENSIONS.server);
   await issue('client', 'switchboard', EXTENSIONS.client);
   await issue('operator', 'switchboard-operator', EXTENSIONS.client);
-  return {
-    dir,
-    caCert: p('ca.pem'),
-    serverCert: p('server.pem'),
-    serverKey: p('server.key'),
-    clientCert: p('client.pem'),
-    clientKey: p('client.key'),
-    operatorCert: p('operator.pem'),
-    operatorKey: p('operator.key'),
-  };
+  return clusterPkiFiles(dir);
 }
 
 /** The TEMPORAL_* client settings that connect with a certificate of the PKI (the SDKs' and the CLI's names). */

@@ -9,7 +9,7 @@ import { keyOrUserAuth } from '../auth/http/key-or-user';
 import { createJwtAuthority, type JwtAuthority } from '../auth/jwt';
 import { createLoginLimits } from '../auth/login-limits';
 import { publicUrls } from '../core/config';
-import type { AppDeps } from '../core/deps';
+import type { AppDeps } from './deps';
 import { apiKeyAuth, ApiKeyResolver, optionalApiKeyAuth } from './auth';
 import { createDraining } from './middleware/draining';
 import { answerClientErrorsInShape } from './client-error';

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { API_KEYS_CHANNEL, findLiveKey, touchApiKey, type ApiKeyScope } from '../workspaces/db/api-keys';
 import type { Db } from '../db/pool';
 import type { Listener } from '../db/listen';
-import { forbidden, unauthorized } from '../core/errors';
+import { forbidden, unauthorized } from './api-error';
 import type { AppState, KeyAuth } from './state';
 import { expiringCache } from '../core/expiring-cache';
 

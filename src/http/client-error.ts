@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { failureBody } from '../core/errors';
+import { failureBody } from './api-error';
 
 // Node's parser errors (llhttp codes and the server's own timeouts) a client causes, by the status they deserve.
 const STATUS_BY_CODE: Record<string, [number, string]> = {

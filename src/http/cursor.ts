@@ -1,4 +1,4 @@
-import { badRequest } from '../core/errors';
+import { badRequest } from './api-error';
 import { UUID_PATTERN } from '../core/ids';
 
 /** A keyset position: a timestamp with microseconds (ISO-8601, UTC, 6 fraction digits) and a UUID. */

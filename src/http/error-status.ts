@@ -1,4 +1,5 @@
-import { ApiError, DomainError, type DomainErrorCode } from '../core/errors';
+import { DomainError, type DomainErrorCode } from '../core/errors';
+import { ApiError } from './api-error';
 
 /** The one place domain error codes become HTTP statuses. */
 export const STATUS_OF_DOMAIN_CODE = {
@@ -28,6 +29,9 @@ export const STATUS_OF_DOMAIN_CODE = {
   file_too_large: 413,
   campaign_not_found: 404,
   campaign_ended: 409,
+  unauthorized: 401,
+  auth_unavailable: 503,
+  login_rate_limited: 429,
 } as const satisfies Record<DomainErrorCode, number>;
 
 /** The status a known error answers with (DomainError by its code, ApiError, a library's 4xx http-error); undefined for anything else. */
@@ -39,9 +43,15 @@ export function knownErrorStatus(err: unknown): number | undefined {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
 }
 
-/** The headers a known error answers with: an ApiError's own, a DomainError's Retry-After when it carries one. */
+/**
+ * The headers a known error answers with: an ApiError's own; for a DomainError, Retry-After when it carries one and
+ * the challenge RFC 9110 asks of every 401 (each credential here is a bearer token or key).
+ */
 export function knownErrorHeaders(err: unknown): Record<string, string> {
   if (err instanceof ApiError) return err.headers;
-  if (err instanceof DomainError && err.retryAfterSeconds !== undefined) return { 'Retry-After': String(err.retryAfterSeconds) };
-  return {};
+  if (!(err instanceof DomainError)) return {};
+  const headers: Record<string, string> = {};
+  if (err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
+  if (STATUS_OF_DOMAIN_CODE[err.code] === 401) headers['WWW-Authenticate'] = 'Bearer';
+  return headers;
 }

@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 import { createApp } from './app';
 import { loadConfigOrExit, type Config } from '../core/config';
 import { keyringFromConfig } from '../crypto/keyring';
-import type { AppDeps } from '../core/deps';
+import type { AppDeps } from './deps';
 import { migrate } from '../db/migrate';
 import { sealLegacyWebhookSecrets } from '../webhooks/db/webhook-secrets';
 import { createDb } from '../db/pool';

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { AppDeps } from '../core/deps';
+import type { AppDeps } from './deps';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
 import type { Route } from './route';

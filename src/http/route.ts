@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { z } from 'zod';
-import type { AppDeps } from '../core/deps';
-import { forbidden, unauthorized } from '../core/errors';
+import type { AppDeps } from './deps';
+import { forbidden, unauthorized } from './api-error';
 import type { AppState, KeyAuth } from './state';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { badRequest } from '../core/errors';
+import { badRequest } from './api-error';
 import { describeIssues } from '../core/validation';
 
 export { describeIssues };

@@ -3,11 +3,8 @@ import { DomainError } from '../core/errors';
 import { FieldKey as FieldName, Tag } from '../leads/rules';
 import { parseIsoDuration } from '../schedule/duration';
 import { graphProblems } from './graph';
-import { CallWindow, WEEKDAYS, Window, type TimeWindow } from '../schedule/window-schema';
+import { CallWindow, Window } from '../schedule/window-schema';
 import { issueText } from '../core/validation';
-
-// The windows live in src/schedule; re-exported for the call code that still reads them here.
-export { CallWindow, WEEKDAYS, Window, type TimeWindow };
 
 const StepId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (1-64 characters)');
 /** How a call ends, as the outboundCall workflow reports it (and the call step leaves it for the next branch). */

@@ -22,7 +22,7 @@ describe('the api and workers reach Temporal over mTLS from Temporal’s own set
   });
 
   beforeAll(async () => {
-    pki = makeTestPki();
+    pki = await makeTestPki();
     front = await startMtlsFront(pki, testEnv('temporalAddress'));
     fake = await startVendorFake();
   });

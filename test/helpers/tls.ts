@@ -1,97 +1,31 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
+import { issueCertificate, makeCa, pkiFiles, type PkiFiles } from '../../src/devstack/openssl-pki';
 
 /** PEM files of a throwaway CA, a server certificate for localhost/127.0.0.1 and a client certificate, in dir. */
-export interface TestPki {
-  dir: string;
-  caCert: string;
-  serverCert: string;
-  serverKey: string;
-  clientCert: string;
-  clientKey: string;
+export interface TestPki extends PkiFiles {
   /** A second CA's client certificate and key: well formed, but not trusted by the server. */
   strangerCert: string;
   strangerKey: string;
   remove(): void;
 }
 
-const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-
-function issue(dir: string, name: string, ca: string, ext: string) {
-  openssl(dir, [
-    'req',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.csr`,
-    '-subj',
-    `/CN=${name}`,
-  ]);
-  writeFileSync(path.join(dir, `${name}.ext`), ext);
-  openssl(dir, [
-    'x509',
-    '-req',
-    '-in',
-    `${name}.csr`,
-    '-CA',
-    `${ca}.pem`,
-    '-CAkey',
-    `${ca}.key`,
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-out',
-    `${name}.pem`,
-    '-extfile',
-    `${name}.ext`,
-  ]);
-}
-
 /** Generates the PKI with the openssl CLI (a test-only tool; the service itself reads PEM files only). */
-export function makeTestPki(): TestPki {
+export async function makeTestPki(): Promise<TestPki> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-pki-'));
-  for (const ca of ['ca', 'stranger-ca']) {
-    openssl(dir, [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      `${ca}.key`,
-      '-out',
-      `${ca}.pem`,
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${ca}`,
-    ]);
-  }
-  issue(dir, 'server', 'ca', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  issue(dir, 'client', 'ca', 'extendedKeyUsage=clientAuth\n');
-  issue(dir, 'stranger', 'stranger-ca', 'extendedKeyUsage=clientAuth\n');
-  const p = (f: string) => path.join(dir, f);
+  for (const ca of ['ca', 'stranger-ca']) await makeCa(dir, { name: ca, cn: ca, days: 2 });
+  const issue = (name: string, ca: string, ext: string) => issueCertificate(dir, { name, cn: name, ca, ext, days: 2 });
+  await issue('server', 'ca', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  await issue('client', 'ca', 'extendedKeyUsage=clientAuth\n');
+  await issue('stranger', 'stranger-ca', 'extendedKeyUsage=clientAuth\n');
   return {
-    dir,
-    caCert: p('ca.pem'),
-    serverCert: p('server.pem'),
-    serverKey: p('server.key'),
-    clientCert: p('client.pem'),
-    clientKey: p('client.key'),
-    strangerCert: p('stranger.pem'),
-    strangerKey: p('stranger.key'),
+    ...pkiFiles(dir),
+    strangerCert: path.join(dir, 'stranger.pem'),
+    strangerKey: path.join(dir, 'stranger.key'),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -25,6 +25,18 @@ describe('import graph', () => {
     expect(chains.map((c) => c.join(' -> '))).toEqual([]);
   });
 
+  it('keeps src/core off the domains and the server: its files import src/core, src/net and src/temporal only', () => {
+    const core = graph.files.filter((f) => f.startsWith('src/core/'));
+    const outside = core.flatMap((f) =>
+      graph.edges
+        .get(f)!
+        .files.filter((t) => !/^src\/(core|net|temporal)\//.test(t))
+        .map((t) => `${f} -> ${t}`),
+    );
+    expect(core.length).toBeGreaterThan(5);
+    expect(outside).toEqual([]);
+  });
+
   it('finds a circle and a chain when there is one', () => {
     const edges = new Map([
       ['workflows/a.ts', { files: ['src/x.ts'], packages: [] }],

@@ -6,7 +6,8 @@ import { createHmac } from 'node:crypto';
 import { demoJourneySteps } from '../../src/cli/demo';
 import { branchTarget } from '../../src/journeys/conditions';
 import { parseIsoDuration } from '../../src/schedule/duration';
-import { JourneyDefinitionError, JourneySteps, parseJourneySteps, type StepOf, type TimeWindow } from '../../src/journeys/schema';
+import { JourneyDefinitionError, JourneySteps, parseJourneySteps, type StepOf } from '../../src/journeys/schema';
+import type { TimeWindow } from '../../src/schedule/window-schema';
 import { renderTemplate, signWebhook, webhookEventId } from '../../src/webhooks/webhook';
 import { msUntilWindow } from '../../src/schedule/window';
 

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { waitForOtherBuild } from '../../src/devstack/temporal-cli';
+import { waitForOtherBuild } from '../../src/devstack/go-install';
 import { sdkLogger } from '../../worker/sdk-logger';
 
 describe("waiting for another process's Temporal CLI build", () => {
@@ -15,7 +15,8 @@ describe("waiting for another process's Temporal CLI build", () => {
     const [lock, binary] = [path.join(dir, 'cli.lock'), path.join(dir, 'temporal')];
     mkdirSync(lock);
     const lines: string[] = [];
-    const waiting = waitForOtherBuild(lock, binary, (l) => lines.push(l));
+    const built = () => existsSync(binary);
+    const waiting = waitForOtherBuild(lock, { what: 'the Temporal CLI', built }, (l) => lines.push(l));
     await jest.advanceTimersByTimeAsync(65_000);
     expect(lines).toEqual([
       'Another process is building the Temporal CLI; waiting for it…',
@@ -34,7 +35,8 @@ describe("waiting for another process's Temporal CLI build", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-cli-wait-'));
     const lock = path.join(dir, 'cli.lock');
     mkdirSync(lock);
-    const waiting = waitForOtherBuild(lock, path.join(dir, 'temporal'), () => undefined);
+    const built = () => existsSync(path.join(dir, 'temporal'));
+    const waiting = waitForOtherBuild(lock, { what: 'the Temporal CLI', built }, () => undefined);
     rmSync(lock, { recursive: true });
     await jest.advanceTimersByTimeAsync(1000);
     await expect(waiting).resolves.toBe(false);

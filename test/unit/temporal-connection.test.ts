@@ -5,8 +5,8 @@ import { temporalConnectOptions } from '../../src/temporal/connection-config';
 import { makeTestPki, type TestPki } from '../helpers/tls';
 
 let pki: TestPki;
-beforeAll(() => {
-  pki = makeTestPki();
+beforeAll(async () => {
+  pki = await makeTestPki();
 });
 afterAll(() => pki?.remove());
 

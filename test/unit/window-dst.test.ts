@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { WEEKDAYS } from '../../src/journeys/schema';
+import { WEEKDAYS } from '../../src/schedule/window-schema';
 import { isWindowOpen, msUntilWindow } from '../../src/schedule/window';
 
 const every = [...WEEKDAYS];

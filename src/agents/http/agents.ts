@@ -2,7 +2,7 @@ import { AGENT_NOT_FOUND, createAgentWithNumbers, updateAgent } from '../manage'
 import { AgentCreateInput, AgentUpdateInput } from '../schema';
 import type { Queryable } from '../../db/pool';
 import { agentDetail, listAgents } from '../db/agent-admin';
-import { notFound } from '../../core/errors';
+import { notFound } from '../../http/api-error';
 import { isUuid } from '../../core/ids';
 import { encodeCursor } from '../../http/cursor';
 import { defineRoute, workspaceOf } from '../../http/route';

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Db } from '../../db/pool';
-import { unauthorized } from '../../core/errors';
+import { unauthorized } from '../../http/api-error';
 import type { ApiKeyResolver } from '../../http/auth';
 import type { AppState } from '../../http/state';
 import type { JwtAuthority } from '../jwt';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { verifyLogin } from '../password-login';
-import { unavailable } from '../../core/errors';
+import { unavailable } from '../../http/api-error';
 import { defineRoute } from '../../http/route';
 
 const Login = z.object({

@@ -85,18 +85,7 @@ export async function recordUnsentTry(db: Queryable, r: RunRowInput, runAttempts
  */
 export async function settleAutomationRun(
   db: Queryable,
-  r: {
-    id: string;
-    workspaceId: string;
-    userId: string | null;
-    automationType: string;
-    action: string;
-    nodeId: string | null;
-    request: unknown;
-    superuser: boolean;
-    workflowId: string | null;
-    async: boolean;
-  },
+  r: Omit<RunRowInput, 'workflowId'> & { workflowId: string | null },
   o: { success: boolean; error: string | null; errorType: string | null; data: unknown; attempts: number; runAttempts: number; durationMs: number },
 ): Promise<boolean> {
   const rows = await db.query(

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { authorize, type ExecuteRequest } from '../execute';
 import { failureEnvelope } from '../envelope';
-import type { AppDeps } from '../../core/deps';
+import type { AppDeps } from '../../http/deps';
 import { knownErrorHeaders, knownErrorStatus } from '../../http/error-status';
 import { jsonBody } from '../../http/middleware/body';
 import { idempotency } from '../../http/middleware/idempotency';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { executeAutomation, type ExecuteRequest } from '../execute';
 import type { AutomationAuth } from '../types';
 import { findAutomationRun, type AutomationRunRow } from '../db/automation-runs';
-import { notFound, unauthorized } from '../../core/errors';
+import { notFound, unauthorized } from '../../http/api-error';
 import { isUuid } from '../../core/ids';
 import { catalogueEntries } from '../../integrations/registry';
 import { defineRoute, type RouteInput } from '../../http/route';

@@ -4,7 +4,7 @@ import { CALL_EVENT_TYPES, SUBSCRIPTION_EVENT_TYPES } from '../events';
 import { checkSubscriptionUrl } from '../events-url';
 import { createCallSubscription, deleteCallSubscription, listCallSubscriptions, type CallSubscription } from '../db/call-events';
 import { NO_NUL_PATTERN } from '../../core/documented';
-import { badRequest, conflict, notFound } from '../../core/errors';
+import { badRequest, conflict, notFound } from '../../http/api-error';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../../webhooks/webhook';
 import { ssrfAllowlist } from '../../net/ssrf';
 import { defineRoute, workspaceOf } from '../../http/route';

@@ -4,7 +4,7 @@ import { presentCallRecord } from '../events-records';
 import { assertCancelable, placeApiCall } from '../place';
 import { callHeader, callWithLegs } from '../db/calls';
 import { documentAs, PHONE_PATTERN } from '../../core/documented';
-import { conflict, notFound } from '../../core/errors';
+import { conflict, notFound } from '../../http/api-error';
 import { UUID_PATTERN } from '../../core/ids';
 import { storable } from '../../core/storable';
 import { callWorkflowId } from '../../temporal/ids';

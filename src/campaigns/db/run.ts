@@ -69,20 +69,20 @@ export async function startLeadCall(db: Queryable, c: { campaignId: string; posi
   );
 }
 
+/** How a lead's call ended: the lead done with `outcome`, or (retryAt) pending again from then. */
+export interface LeadCallEnd {
+  campaignId: string;
+  position: number;
+  callId: string;
+  callOutcome: string;
+  endedReason: string | null;
+  outcome: LeadOutcome;
+  reason: SkipReason | null;
+  retryAt: Date | null;
+}
+
 /** Records how a call ended; the lead is done with `outcome`, or (retry) pending again from `retryAt`. */
-export async function endLeadCall(
-  db: Queryable,
-  c: {
-    campaignId: string;
-    position: number;
-    callId: string;
-    callOutcome: string;
-    endedReason: string | null;
-    outcome: LeadOutcome;
-    reason: SkipReason | null;
-    retryAt: Date | null;
-  },
-): Promise<void> {
+export async function endLeadCall(db: Queryable, c: LeadCallEnd): Promise<void> {
   await db.query(
     `WITH call AS (UPDATE campaign_calls SET outcome = $4, ended_reason = $5 WHERE call_id = $3 RETURNING 1)
      UPDATE campaign_leads SET state = CASE WHEN $8::timestamptz IS NULL THEN 'done' ELSE 'pending' END,

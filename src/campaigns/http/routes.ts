@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../core/deps';
+import type { AppDeps } from '../../http/deps';
 import { DomainError } from '../../core/errors';
 import { encodeCursor } from '../../http/cursor';
 import { keysetPage } from '../../http/keyset-page';

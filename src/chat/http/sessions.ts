@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { notFound } from '../../core/errors';
+import { notFound } from '../../http/api-error';
 import { keysetPage } from '../../http/keyset-page';
 import { defineRoute, workspaceOf } from '../../http/route';
 import { NextCursor, PageCursor, PageLimit, DEFAULT_PAGE_LIMIT } from '../../http/page-schemas';

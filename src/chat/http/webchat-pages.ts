@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { findFlow } from '../db/chat';
-import { notFound } from '../../core/errors';
+import { notFound } from '../../http/api-error';
 import { isUuid } from '../../core/ids';
 import { packageRoot } from '../../core/paths';
 import { defineRoute } from '../../http/route';

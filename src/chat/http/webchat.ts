@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { publicUrls } from '../../core/config';
 import { createChatSession, findFlow } from '../db/chat';
 import type { Queryable } from '../../db/pool';
-import { badRequest, forbidden, notFound } from '../../core/errors';
+import { badRequest, forbidden, notFound } from '../../http/api-error';
 import { isUuid } from '../../core/ids';
 import { normalizeRecordPhone, splitRecordFor } from '../../leads/record';
 import { workspaceRegion } from '../../leads/region';

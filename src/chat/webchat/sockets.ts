@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type WebSocket from 'ws';
-import type { AppDeps } from '../../core/deps';
+import type { Logger } from '../../telemetry/log';
 import { chatMessageSeq, chatMessagesAfter, findChatSession, findFlow, latestBotMessage, type ChatMessageRow, type ChatSessionRow } from '../db/chat';
 import { findLeadById } from '../../leads/db/leads';
 import { isUuid } from '../../core/ids';
 import { Coalescer } from '../../core/coalesce';
 import { ChatSocket, type ChatSocketOptions } from './chat-socket';
-import { Conversation, type Unsaved } from './conversation';
+import { Conversation, type ConversationDeps, type Unsaved } from './conversation';
 import { CLOSE } from './frames';
 import { originAllowed } from './origins';
 import { openNewConversation, type UnstoredConversation } from './opening';
@@ -44,7 +44,7 @@ export class ChatSockets {
   private sweep: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: ConversationDeps & { logger: Logger },
     private readonly limits?: UpgradeLimits,
   ) {
     this.connOptions = { silenceGraceMs: deps.config.WEBCHAT_SILENCE_GRACE_MS, framesPerSecond: deps.config.WEBCHAT_FRAMES_PER_SECOND, log: deps.logger };

@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import { unauthorized } from '../../core/errors';
+import { unauthorized } from '../../http/api-error';
 import type { AppState } from '../../http/state';
 import { defineRoute, type RouteInput } from '../../http/route';
 import { nameRun } from '../../http/run-link';

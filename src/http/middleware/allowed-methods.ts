@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { ApiError } from '../../core/errors';
+import { ApiError } from '../api-error';
 import type { AppState } from '../state';
 
 interface MatchedLayer {

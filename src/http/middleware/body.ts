@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from '../../core/errors';
+import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from '../api-error';
 import type { AppState } from '../state';
 
 declare module 'koa' {

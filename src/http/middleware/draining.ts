@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { failureBody } from '../../core/errors';
+import { failureBody } from '../api-error';
 import type { AppState } from '../state';
 
 const MESSAGE = 'Server is shutting down, retry shortly';

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { failureBody } from '../../core/errors';
+import { failureBody } from '../api-error';
 import { knownErrorHeaders, knownErrorStatus } from '../error-status';
 import type { AppState } from '../state';
 

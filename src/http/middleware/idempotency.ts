@@ -9,7 +9,7 @@ import {
   storeIdempotentResponse,
   type IdempotencyScope,
 } from '../db/idempotency';
-import { badRequest, conflict, failureBody } from '../../core/errors';
+import { badRequest, conflict, failureBody } from '../api-error';
 import { knownErrorStatus } from '../error-status';
 import { nameRun } from '../run-link';
 import type { RunUrlSettings } from '../../temporal/run-url';

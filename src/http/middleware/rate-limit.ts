@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../core/config';
 import type { Db } from '../../db/pool';
-import { tooManyRequests, type ApiError } from '../../core/errors';
+import { tooManyRequests, type ApiError } from '../api-error';
 import type { Logger } from '../../telemetry/log';
 import { RateLimitCounter } from '../../auth/rate-limit-counter';
 import type { AppState } from '../state';

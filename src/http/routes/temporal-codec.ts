@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Config } from '../../core/config';
 import { CODEC_PATH, codecOrigins, codecToken } from '../../temporal/codec-endpoint';
 import { keyringFromConfig, SealedValueError } from '../../crypto/keyring';
-import { ApiError, badRequest, notFound, payloadTooLarge, unauthorized } from '../../core/errors';
+import { ApiError, badRequest, notFound, payloadTooLarge, unauthorized } from '../api-error';
 import { EncryptionCodec, runCodec } from '../../temporal/codec';
 import type { AppState } from '../state';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Queryable } from '../../db/pool';
 import { listLeadEnrollments, presentEnrollment } from '../db/enrollments';
 import { findLeadById, findLeadByPhone, findOrCreateLead, updateLead, type LeadRow } from '../../leads/db/leads';
-import { badRequest, notFound } from '../../core/errors';
+import { badRequest, notFound } from '../../http/api-error';
 import { latestJourney, startEnrollment } from '../enroll';
 import { normalizeRecordPhone, splitRecordFor } from '../../leads/record';
 import { workspaceRegion } from '../../leads/region';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { deleteJourneyHooks, listJourneyHooks, type JourneyHookRow } from '../db/journey-hooks';
-import { notFound } from '../../core/errors';
+import { notFound } from '../../http/api-error';
 import { subscribeToTrigger } from '../hooks';
 import { encodeCursor } from '../../http/cursor';
 import { keysetPage } from '../../http/keyset-page';

@@ -1,5 +1,5 @@
 import { journeyDetail, listJourneys, type JourneySummaryRow } from '../db/journey-list';
-import { notFound } from '../../core/errors';
+import { notFound } from '../../http/api-error';
 import { isUuid } from '../../core/ids';
 import { encodeCursor } from '../../http/cursor';
 import { keysetPage } from '../../http/keyset-page';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { failOrphanedEnrollments } from '../db/enrollments';
 import { findLeadById } from '../../leads/db/leads';
 import { latestJourneyVersion } from '../db/journeys';
-import { notFound } from '../../core/errors';
+import { notFound } from '../../http/api-error';
 import { WORKFLOW_NOT_FOUND } from '../enroll';
 import { enrollmentWorkflowId } from '../../temporal/ids';
 import { NOT_ACTIVE as NOT_ACTIVE_TYPE, unenrollUpdate } from '../../../workflows/journeys/journey-messages';

@@ -1,6 +1,6 @@
 import { searchLeads } from '../db/lead-search';
 import { presentLead } from '../db/leads';
-import { badRequest } from '../../core/errors';
+import { badRequest } from '../../http/api-error';
 import { INVALID_PHONE, normalizeRecordPhone } from '../record';
 import { workspaceRegion } from '../region';
 import { encodeCursor } from '../../http/cursor';

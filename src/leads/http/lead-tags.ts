@@ -1,5 +1,5 @@
 import { addTag, removeTag } from '../db/leads';
-import { notFound } from '../../core/errors';
+import { notFound } from '../../http/api-error';
 import { defineRoute, workspaceOf } from '../../http/route';
 import { TagBody, TagResult } from './lead-schemas';
 import { LEAD_NOT_FOUND, leadOr404 } from './leads';

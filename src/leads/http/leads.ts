@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool';
 import { isUniqueViolation } from '../../db/pool';
 import { findLeadById, findLeadByPhone, findOrCreateLead, presentLead, updateLead, type LeadRow } from '../db/leads';
-import { badRequest, conflict, notFound } from '../../core/errors';
+import { badRequest, conflict, notFound } from '../../http/api-error';
 import { INVALID_PHONE, normalizeRecordPhone, splitRecordFor } from '../record';
 import { workspaceRegion } from '../region';
 import { phoneCandidate } from '../../core/phone';

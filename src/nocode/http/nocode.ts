@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { verifyLogin } from '../../auth/password-login';
 import { deleteJourneyHooks } from '../../journeys/db/journey-hooks';
 import { agentOptions, journeyOptions, workspaceOptions } from '../db/nocode-options';
-import { notFound, unauthorized } from '../../core/errors';
+import { notFound, unauthorized } from '../../http/api-error';
 import { triggerSteps } from '../../journeys/hooks';
 import { defineRoute, type Route, type RouteInput } from '../../http/route';
 import { credentials, JourneyIdField, subscribeShape, TRIGGER_DELIVERY, Unsubscribed, WebhookUrlField } from '../../journeys/http/hook-schemas';

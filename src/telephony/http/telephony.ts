@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { telephonyUrls } from '../../core/config';
-import type { AppDeps } from '../../core/deps';
+import type { AppDeps } from '../../http/deps';
 import { callHeader } from '../../calls/db/calls';
-import { ApiError, badRequest, forbidden, notFound } from '../../core/errors';
+import { ApiError, badRequest, forbidden, notFound } from '../../http/api-error';
 import { isUuid } from '../../core/ids';
 import { callWorkflowId } from '../../temporal/ids';
 import { InvalidCallbackError, parseStatusCallback } from '../callback';

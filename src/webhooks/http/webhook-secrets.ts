@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rotateWebhookSecret, webhookSecrets, type WebhookSecrets } from '../db/webhook-secrets';
-import { notFound } from '../../core/errors';
+import { notFound } from '../../http/api-error';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../webhook';
 import { defineRoute, superuserWorkspaceOf } from '../../http/route';
 

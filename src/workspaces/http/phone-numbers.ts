@@ -2,7 +2,7 @@ import { addPhoneNumber, assignPhoneNumber, PHONE_NUMBER_NOT_FOUND } from '../..
 import { PhoneNumberAddInput, PhoneNumberAssignInput } from '../../agents/schema';
 import type { Queryable } from '../../db/pool';
 import { findPhoneNumber, listPhoneNumbers } from '../db/phone-numbers';
-import { notFound } from '../../core/errors';
+import { notFound } from '../../http/api-error';
 import { encodeCursor } from '../../http/cursor';
 import { defineRoute, workspaceOf } from '../../http/route';
 import { ListQuery, PhoneNumberBody, PhoneNumberPage } from '../../agents/http/agent-schemas';

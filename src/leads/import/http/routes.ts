@@ -2,7 +2,7 @@ import { keysetPage } from '../../../http/keyset-page';
 import { defineRoute, workspaceOf } from '../../../http/route';
 import { nameRun } from '../../../http/run-link';
 import { encodeCursor } from '../../../http/cursor';
-import { payloadTooLarge, unsupportedMediaType } from '../../../core/errors';
+import { payloadTooLarge, unsupportedMediaType } from '../../../http/api-error';
 import type { ImportRow } from '../db/imports';
 import { listImports } from '../db/imports';
 import { importWithErrors, startImport } from '../start';

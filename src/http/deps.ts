@@ -2,11 +2,11 @@ import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { JwtAuthority } from '../auth/jwt';
 import type { LoginLimits } from '../auth/login-limits';
-import type { Config } from './config';
+import type { Config } from '../core/config';
 import type { Db } from '../db/pool';
 import type { LatestJourneyVersions } from '../journeys/latest-versions';
 
-/** What the api's routes are built from; tests hand in real instances. */
+/** What the api's routes are built from (the api's composition root hands them in; tests hand in real instances). */
 export interface AppDeps {
   config: Config;
   db: Db;

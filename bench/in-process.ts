@@ -1,0 +1,92 @@
+// The service's parts inside the bench process, as several benchmarks set them up: config, a throwaway workspace, the
+// api on an ephemeral port and the workers, each cleaned up through ctx.defer.
+import { bundleWorkflowCode, type Worker } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../src/core/config';
+import type { Db } from '../src/db/pool';
+import { createApp } from '../src/http/app';
+import type { AppDeps } from '../src/http/deps';
+import { createWorkspace } from '../src/workspaces/db/workspaces';
+import { connectNativeTemporal } from '../src/temporal/client';
+import type { TaskQueueKind } from '../src/temporal/task-queues';
+import type { Logger } from '../src/telemetry/log';
+import { createWorkers, workflowInterceptorModules, workflowsPath } from '../worker/workers';
+import type { BenchContext } from './lib';
+
+/** The config of the bench's in-process api and workers: the environment, the bench's servers, task queues under prefix, warn logs. */
+export const benchConfig = (ctx: BenchContext, databaseUrl: string, prefix: string, extra: NodeJS.ProcessEnv = {}): Config =>
+  loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: ctx.temporal.address,
+    TEMPORAL_NAMESPACE: ctx.temporal.namespace,
+    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  });
+
+/** A workspace named `bench <what> <random>` (plus fields), deleted with everything in it at the end. */
+export async function benchWorkspace(db: Db, ctx: BenchContext, what: string, fields: { timezone?: string } = {}) {
+  const ws = await createWorkspace(db, { name: `bench ${what} ${randomBytes(3).toString('hex')}`, ...fields });
+  ctx.defer(() => db.query('DELETE FROM workspaces WHERE id = $1', [ws.id]).then(() => undefined));
+  return ws;
+}
+
+/** The api (createApp) on 127.0.0.1 and an ephemeral port, closed at the end; its port. */
+export async function listenApp(ctx: BenchContext, deps: AppDeps): Promise<number> {
+  const app = createApp(deps);
+  await app.startListeners();
+  ctx.defer(() => app.close());
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  ctx.defer(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+  return (server.address() as AddressInfo).port;
+}
+
+/** The workflows bundled once into a temporary file (removed at the end), for createWorkers' bundlePath. */
+async function workflowBundleFile(ctx: BenchContext, name: string, opts: { interceptors?: boolean }): Promise<string> {
+  const { code } = await bundleWorkflowCode({ workflowsPath, ...(opts.interceptors ? { workflowInterceptorModules } : {}) });
+  const bundlePath = path.join(os.tmpdir(), `bench-${name}-bundle-${process.pid}.js`);
+  writeFileSync(bundlePath, code);
+  ctx.defer(() => rmSync(bundlePath, { force: true }));
+  return bundlePath;
+}
+
+/**
+ * The service's workers in this process on config's task queues (all, or kinds), on a native connection of their own
+ * and the workflows bundled once into a file named for `bench` (with the tracing interceptors when asked); shut down
+ * with a 1 s grace at the end.
+ */
+export async function runServiceWorkers(
+  ctx: BenchContext,
+  deps: { config: Config; db: Db; logger: Logger },
+  o: { bench: string; interceptors?: boolean; kinds?: readonly TaskQueueKind[] },
+): Promise<void> {
+  const native = await connectNativeTemporal(deps.config);
+  ctx.defer(() => native.close());
+  const bundlePath = await workflowBundleFile(ctx, o.bench, o);
+  const workers = await createWorkers({
+    connection: native,
+    ...deps,
+    namespace: ctx.temporal.namespace,
+    taskQueuePrefix: deps.config.TEMPORAL_TASK_QUEUE_PREFIX,
+    bundlePath,
+    kinds: o.kinds,
+    shutdownGraceMs: 1000,
+  });
+  runWorkers(ctx, workers);
+}
+
+/** Runs the workers until the end, when they are shut down and awaited (then `after`, e.g. closing their connection). */
+export function runWorkers(ctx: BenchContext, workers: Worker[], after?: () => Promise<void>): void {
+  const running = Promise.all(workers.map((w) => w.run()));
+  ctx.defer(async () => {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    await running;
+    await after?.();
+  });
+}

@@ -11,7 +11,7 @@ import { journeyHookCount } from '../../src/journeys/db/journey-hooks';
 import { customFieldKeys, STANDARD_FIELDS } from '../../src/leads/db/leads';
 import { splitRecord } from '../../src/leads/record';
 import { isTimeZone, msUntilWindow } from '../../src/schedule/window';
-import type { TimeWindow } from '../../src/journeys/schema';
+import type { TimeWindow } from '../../src/schedule/window-schema';
 import { webhookEventId } from '../../src/webhooks/webhook';
 import { checkUrl, ssrfAllowlist } from '../../src/net/ssrf';
 import type { OutboundCallInput } from '../../workflows/calls/outbound-call-types';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { badRequest, DomainError, notFound } from '../../core/errors';
+import { DomainError } from '../../core/errors';
+import { badRequest, notFound } from '../../http/api-error';
 import { isUuid } from '../../core/ids';
 import { defineRoute, workspaceOf, type RouteInput } from '../../http/route';
 import { nameRun } from '../../http/run-link';

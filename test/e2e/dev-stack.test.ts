@@ -141,7 +141,7 @@ describe('the dev stack (npm start)', () => {
     const api = `http://127.0.0.1:${ports.api}`;
     // `ready:` is printed once the server sees every task queue polled, so work sent at once is picked up.
     const queues = /worker +task queues ([^;]+);/.exec(stack.output())![1]!.split(', ');
-    expect(queues).toHaveLength(4);
+    expect(queues).toEqual(['journeys', 'calls', 'automations', 'chat', 'journeys-preview']);
     const conn = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
     for (const name of queues) {
       const { pollers } = await conn.workflowService.describeTaskQueue({

@@ -45,10 +45,30 @@ export async function placeApiCall(
       source: 'api',
     });
   } catch (err) {
-    await deleteUnstartedCall(deps.db, call.id).catch(() => undefined);
+    forgetUnstartedCall(deps.db, call.id);
     throw err;
   }
   return { call_id: call.id, to: call.to, from: call.from, agent: agentId, workflowId };
+}
+
+/** How long a call whose workflow never started is retried for deletion while the database is unreachable. */
+const FORGET_FOR_MS = 10 * 60_000;
+
+/**
+ * Deletes a call whose workflow could not be started, releasing its slot. The workflow's start fails most often when
+ * the database fails too (a self-hosted Temporal keeps its history there), so a failed delete is retried in the
+ * background, 0.5 s doubling to 30 s, for up to FORGET_FOR_MS: otherwise the never-dialled call would hold one of
+ * its workspace's concurrent-call slots until the stale-slot reclaim (STALE_SLOT_HOURS). The caller gets its error at once.
+ */
+function forgetUnstartedCall(db: Db, callId: string): void {
+  const until = Date.now() + FORGET_FOR_MS;
+  const attempt = (delayMs: number): void => {
+    deleteUnstartedCall(db, callId).catch(() => {
+      if (Date.now() + delayMs > until) return;
+      setTimeout(() => attempt(Math.min(delayMs * 2, 30_000)), delayMs).unref();
+    });
+  };
+  attempt(500);
 }
 
 /** Throws call_ended when a call's status says it has ended. */

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { acquireCallSlot, reclaimStaleSlots, releaseCallSlot } from '../../src/calls/db/call-slots';
+import type { Client } from '@temporalio/client';
+import { placeApiCall } from '../../src/calls/place';
 import { startOutboundCall } from '../../src/calls/start';
+import type { Db } from '../../src/db/pool';
 import { endCall } from '../../src/calls/db/calls';
 import { callWorkflowId } from '../../src/temporal/ids';
 import { startCallbackGate } from '../helpers/callback-gate';
@@ -103,6 +106,25 @@ describe('the concurrent-call slot counter', () => {
     gate.release();
     expect((await callResult(app, res.body.call_id)).outcome).toBe(outcome);
     expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+  });
+
+  it('forgets a call whose workflow could not start, its slot freed, though the database also failed the first delete', async () => {
+    const ws = await callingWorkspace(app);
+    // Temporal refuses the start (as when its own database is down) and the first delete meets the database down too.
+    const down = { workflow: { start: () => Promise.reject(new Error('Temporal unavailable')) } } as unknown as Client;
+    let failures = 1;
+    const db = new Proxy(app.db, {
+      get: (target, key) => (key === 'tx' && failures-- > 0 ? () => Promise.reject(new Error('connection terminated')) : Reflect.get(target, key, target)),
+    }) as Db;
+    const placing = placeApiCall({ db, client: down, taskQueuePrefix: app.config.TEMPORAL_TASK_QUEUE_PREFIX }, ws.workspaceId, {
+      agent: ws.agentId,
+      phone: phoneEnding('0001'),
+    });
+    await expect(placing).rejects.toThrow('Temporal unavailable');
+    expect((await slots(ws.workspaceId)).used).toBe(1);
+    await eventually(async () => (await slots(ws.workspaceId)).used === 0, 30_000, 'the slot freed by the retried delete');
+    expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+    expect(await app.db.query('SELECT id FROM calls WHERE workspace_id = $1', [ws.workspaceId])).toEqual([]);
   });
 
   it('releases a slot once however often and however concurrently it is released', async () => {

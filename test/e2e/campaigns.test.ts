@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
 import { campaignWorkflowId } from '../../src/temporal/ids';
 import { taskQueue } from '../../src/temporal/task-queues';
+import { startWorkflow, WORKFLOW } from '../../src/temporal/workflow-types';
 import type { CampaignRunInput } from '../../src/campaigns/types';
 import { callingWorkspace, phoneEnding } from '../helpers/calls';
 import { startTestApp, type TestApp } from '../helpers/stack';
@@ -236,7 +237,7 @@ describe('campaigns', () => {
       callsPerRun: 3,
       spec: { audience: { tag: 'many' }, window: ANY_TIME, max_concurrent: 2 },
     };
-    const handle = await app.temporal.client.workflow.start('campaignRun', {
+    const handle = await startWorkflow(app.temporal.client, WORKFLOW.campaignRun, {
       workflowId: campaignWorkflowId(id),
       taskQueue: taskQueue('journeys', app.config.TEMPORAL_TASK_QUEUE_PREFIX),
       args: [input],

@@ -13,6 +13,7 @@ import { connectTemporal } from '../src/temporal/client';
 import { callWorkflowId, campaignWorkflowId } from '../src/temporal/ids';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
+import { startWorkflow, WORKFLOW } from '../src/temporal/workflow-types';
 import { startSimulator } from '../src/telephony/simulator/server';
 import type { OutboundCallInput } from '../workflows/calls/outbound-call-types';
 import { benchConfig, benchWorkspace, listenApp, runServiceWorkers } from './in-process';
@@ -111,7 +112,11 @@ export async function run(ctx: BenchContext): Promise<number> {
       source: 'api',
       window: ANY_TIME,
     };
-    const handle = await client.workflow.start('outboundCall', { taskQueue: taskQueue('calls', prefix), workflowId: callWorkflowId(callId), args: [input] });
+    const handle = await startWorkflow(client, WORKFLOW.outboundCall, {
+      taskQueue: taskQueue('calls', prefix),
+      workflowId: callWorkflowId(callId),
+      args: [input],
+    });
     starts.push(performance.now());
     await handle.result();
   });

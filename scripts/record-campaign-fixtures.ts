@@ -1,22 +1,45 @@
-// Records the campaign workflows' replay fixtures: runs each path through the api on the test stack (calls through the
-// carrier simulator) and saves its history as test/fixtures/campaign-history-<path>[-<tag>].json. It never replaces a
-// file: old histories must keep replaying.
+// Records the campaign workflows' replay fixtures (campaignRun, deliverCampaignEvent): runs each path on the test stack (a
+// private Postgres, a Temporal dev server and the carrier simulator) and saves the run's history as
+// test/fixtures/campaign-history-<path>[-<tag>].json. It never replaces a file: old histories must keep replaying, so a
+// new recording gets a new name (--tag).
 //
 //   node bin/run-ts.js scripts/record-campaign-fixtures.ts [--tag v2] [--only completed,event-delivered]
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import type { CampaignRunInput } from '../src/campaigns/types';
 import { campaignEventWorkflowId, campaignWorkflowId } from '../src/temporal/ids';
+import { taskQueue } from '../src/temporal/task-queues';
+import { startWorkflow, WORKFLOW } from '../src/temporal/workflow-types';
+import { callingWorkspace, phoneEnding } from '../test/helpers/calls';
 import globalSetup from '../test/helpers/global-setup';
 import globalTeardown from '../test/helpers/global-teardown';
-import { callingWorkspace, phoneEnding } from '../test/helpers/calls';
 import { startTestApp, type TestApp } from '../test/helpers/stack';
 import { WebhookReceiver } from '../test/helpers/webhook-receiver';
 import { campaignEventId } from '../workflows/campaigns/events';
 import { planRecording, runRecorder } from './fixture-recorder';
 
-type Run = { workflowId: string; runId?: string };
+const ANY_TIME = { start: '00:00', end: '23:59' };
+type Ws = Awaited<ReturnType<typeof callingWorkspace>>;
+
+async function leads(app: TestApp, ws: Ws, phones: string[], tag: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const phone of phones) {
+    const res = await app.request('POST', '/v1/lead/create', { key: ws.apiKey, body: { phone } });
+    if (res.status !== 200) throw new Error(`lead: ${res.status} ${JSON.stringify(res.body)}`);
+    await app.request('PATCH', '/v1/lead/tag', { key: ws.apiKey, body: { lead_id: res.body.lead_id, tag } });
+    ids.push(res.body.lead_id);
+  }
+  return ids;
+}
+
+async function create(app: TestApp, ws: Ws, body: Record<string, unknown>): Promise<string> {
+  const res = await app.request('POST', '/v1/campaigns', { key: ws.apiKey, body: { name: 'Fixture', agent: ws.agentId, ...body } });
+  if (res.status !== 200) throw new Error(`campaign: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.campaign_id;
+}
 
 /** A campaign of two tagged leads (one answers, one is busy and called once more), run to its end; its id. */
-async function campaign(app: TestApp, hooks: string): Promise<string> {
+async function subscribedCampaign(app: TestApp, hooks: string): Promise<string> {
   const ws = await callingWorkspace(app);
   const sub = await app.request('POST', '/v1/calls/subscriptions', {
     key: ws.apiKey,
@@ -45,17 +68,61 @@ async function campaign(app: TestApp, hooks: string): Promise<string> {
 }
 
 let ran: Promise<string> | undefined;
-/** Both paths record the same campaign. */
-const campaignOnce = (app: TestApp, hooks: string) => (ran ??= campaign(app, hooks));
+/** The campaign whose event the event-delivered path records. */
+const campaignOnce = (app: TestApp, hooks: string) => (ran ??= subscribedCampaign(app, hooks));
 
-/** Every path, by name: each returns the run to save once it ended. */
-const campaignPaths: Record<string, (app: TestApp, hooks: string) => Promise<Run>> = {
-  /** campaignRun: two leads, a retry after busy, calls as outboundCall children, ends completed. */
-  completed: async (app, hooks) => {
-    const handle = app.temporal.client.workflow.getHandle(campaignWorkflowId(await campaignOnce(app, hooks)));
-    return { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
+/** Every path, by name: each plays a campaign to its end and returns the run to save. */
+const campaignPaths: Record<string, (app: TestApp, hooks: string) => Promise<{ workflowId: string; runId?: string }>> = {
+  // A tag audience: human, voicemail, a no_answer called again once, a do-not-call lead skipped; two calls at once.
+  completed: async (app) => {
+    const ws = await callingWorkspace(app);
+    const dnc = phoneEnding('0001');
+    await leads(app, ws, [phoneEnding('0001'), phoneEnding('0002'), phoneEnding('0003'), dnc], 'fixture');
+    await app.db.query("INSERT INTO do_not_call (workspace_id, phone, reason) VALUES ($1, $2, 'asked')", [ws.workspaceId, dnc]);
+    const id = await create(app, ws, { audience: { tag: 'fixture' }, window: ANY_TIME, max_concurrent: 2, retries: { attempts: 1, spacing: 'PT0.001S' } });
+    await app.temporal.client.workflow.getHandle(campaignWorkflowId(id)).result();
+    return { workflowId: campaignWorkflowId(id) };
   },
-  /** deliverCampaignEvent of the campaign's campaign.completed, delivered to its subscriber. */
+  // Three calls at two per run: the first run ends continuing as new (that run is saved).
+  continued: async (app) => {
+    const ws = await callingWorkspace(app);
+    await leads(app, ws, [phoneEnding('4321'), phoneEnding('4321'), phoneEnding('4321')], 'many');
+    const id = randomUUID();
+    const input: CampaignRunInput = {
+      campaignId: id,
+      workspaceId: ws.workspaceId,
+      agentId: ws.agentId,
+      name: 'Fixture',
+      callsPerRun: 2,
+      spec: { audience: { tag: 'many' }, window: ANY_TIME, max_concurrent: 2 },
+    };
+    const handle = await startWorkflow(app.temporal.client, WORKFLOW.campaignRun, {
+      workflowId: campaignWorkflowId(id),
+      taskQueue: taskQueue('journeys', app.config.TEMPORAL_TASK_QUEUE_PREFIX),
+      args: [input],
+    });
+    await handle.result();
+    return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
+  },
+  // Canceled while it waits for start_at: nothing called.
+  canceled: async (app) => {
+    const ws = await callingWorkspace(app);
+    await leads(app, ws, [phoneEnding('0001')], 'later');
+    const id = await create(app, ws, { audience: { tag: 'later' }, window: ANY_TIME, start_at: '2099-01-01T00:00:00Z' });
+    const handle = app.temporal.client.workflow.getHandle(campaignWorkflowId(id));
+    // Once the run has opened the campaign and waits: its audience snapshot is taken.
+    for (let i = 0; ; i++) {
+      const row = await app.db.one<{ audience_size: number | null }>('SELECT audience_size FROM campaigns WHERE id = $1', [id]);
+      if (row?.audience_size !== null && row?.audience_size !== undefined) break;
+      if (i > 300) throw new Error('the canceled path never opened its campaign');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const res = await app.request('POST', `/v1/campaigns/${id}/cancel`, { key: ws.apiKey });
+    if (res.status !== 200) throw new Error(`cancel: ${res.status} ${JSON.stringify(res.body)}`);
+    await handle.result();
+    return { workflowId: handle.workflowId };
+  },
+  /** deliverCampaignEvent of a campaign's campaign.completed, delivered to its subscriber. */
   'event-delivered': async (app, hooks) => {
     const workflowId = campaignEventWorkflowId(campaignEventId(await campaignOnce(app, hooks), 'campaign.completed'));
     const r = (await app.temporal.client.workflow.getHandle(workflowId).result()) as { delivered: number };

@@ -6,11 +6,13 @@ import { DomainError } from '../core/errors';
 import { campaignWorkflowId } from '../temporal/ids';
 import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
+import { startWorkflow, WORKFLOW } from '../temporal/workflow-types';
 import { engineUnreachable } from '../temporal/unreachable';
 import { campaignAgent, countWorkspaceLeads, findCampaign, importExists, insertCampaign, setCampaignStatus, type CampaignRow } from './db/campaigns';
 import { leadCounts } from './db/run';
 import { countsOf, presentCampaign } from './present';
-import { CAMPAIGN_CONTROL_SIGNAL, ENDED, type CampaignControl, type CampaignRunInput, type CampaignSpec, type CampaignStatus } from './types';
+import { campaignControlSignal } from '../../workflows/campaigns/campaign-messages';
+import { ENDED, type CampaignControl, type CampaignRunInput, type CampaignSpec, type CampaignStatus } from './types';
 
 export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
 
@@ -35,7 +37,7 @@ export async function createCampaign(d: CampaignDeps, workspaceId: string, c: { 
   const workflowId = campaignWorkflowId(id);
   // The run first: it records the campaign itself too, so a crash between the two loses nothing.
   try {
-    await d.client.workflow.start('campaignRun', {
+    await startWorkflow(d.client, WORKFLOW.campaignRun, {
       workflowId,
       taskQueue: taskQueue('journeys', d.taskQueuePrefix),
       args: [input],
@@ -77,7 +79,7 @@ export async function controlCampaign(d: CampaignDeps, workspaceId: string, id: 
   if (ENDED.includes(c.status)) throw ended(c);
   const workflowId = campaignWorkflowId(id);
   try {
-    await d.client.workflow.getHandle(workflowId).signal(CAMPAIGN_CONTROL_SIGNAL, action);
+    await d.client.workflow.getHandle(workflowId).signal(campaignControlSignal, action);
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw ended((await findCampaign(d.db, workspaceId, id)) ?? c);
     if (engineUnreachable(err)) throw new DomainError('workflow_unavailable', 'The workflow engine is unavailable; retry the request');

@@ -20,6 +20,7 @@ export const WORKFLOW = {
   outboundCall: ref('outboundCall'),
   automationRun: ref('automationRun'),
   chatSession: ref('chatSession'),
+  campaignRun: ref('campaignRun'),
 } as const;
 
 /** Starts a run of the workflow, its options and arguments checked against the workflow function. */

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { webhookSecrets } from '../../src/webhooks/db/webhook-secrets';
 import { campaignWorkflowId } from '../../src/temporal/ids';
 import { taskQueue } from '../../src/temporal/task-queues';
+import { startWorkflow, WORKFLOW } from '../../src/temporal/workflow-types';
 import type { CampaignRunInput } from '../../src/campaigns/types';
 import { callingWorkspace, phoneEnding } from '../helpers/calls';
 import { startTestApp, type TestApp } from '../helpers/stack';
@@ -143,6 +144,66 @@ describe('campaigns', () => {
     expect(events.every((e) => e.verified)).toBe(true);
   });
 
+  it("calls an import's leads (audience {import_id}) through the simulator: only those, each once, counted exactly", async () => {
+    const ws = await callingWorkspace(app);
+    const phones = {
+      human: phoneEnding('0001'),
+      voicemail: phoneEnding('0002'),
+      no_answer: phoneEnding('0003'),
+      busy: phoneEnding('0004'),
+      transferred: phoneEnding('0005'),
+      dnc: phoneEnding('0001'),
+    };
+    const outsider = phoneEnding('0001');
+    await lead(ws, outsider, 'other');
+    await app.db.query("INSERT INTO do_not_call (workspace_id, phone, reason) VALUES ($1, $2, 'asked')", [ws.workspaceId, phones.dnc]);
+    const csv = ['phone,first_name,company', ...Object.entries(phones).map(([k, p]) => `${p},Ann ${k},Acme`), 'not-a-phone,Bob,Acme'].join('\n');
+    const imp = await app.request('POST', '/v1/leads/import', { key: ws.apiKey, body: csv, headers: { 'content-type': 'text/csv' } });
+    expect(imp.status).toBe(202);
+    const done = await eventually(
+      async () => {
+        const r = await app.request('GET', `/v1/leads/imports/${imp.body.import_id}`, { key: ws.apiKey });
+        return r.body.status === 'completed' ? r.body : undefined;
+      },
+      60_000,
+      'the import to finish',
+    );
+    expect(done.rows).toMatchObject({ read: 7, created: 6, failed: 1 });
+
+    const res = await app.request('POST', '/v1/campaigns', {
+      key: ws.apiKey,
+      body: { name: 'Imported', agent: ws.agentId, audience: { import_id: imp.body.import_id }, window: ANY_TIME, max_concurrent: 3 },
+    });
+    expect(res.status).toBe(200);
+    const c = await ended(ws, res.body.campaign_id);
+    expect(c).toMatchObject({ status: 'completed', audience_size: 6 });
+    expect(c.counts).toEqual({
+      total: 6,
+      pending: 0,
+      waiting_for_window: 0,
+      dialing: 0,
+      human: 1,
+      voicemail: 1,
+      no_answer: 1,
+      busy: 1,
+      failed: 0,
+      transferred: 1,
+      canceled: 0,
+      skipped: 1,
+      skipped_do_not_call: 1,
+      skipped_invalid: 0,
+      skipped_deleted: 0,
+    });
+    const times = Object.fromEntries(Object.entries(phones).map(([k, p]) => [k, dialled(p).length]));
+    expect(times).toEqual({ human: 1, voicemail: 1, no_answer: 1, busy: 1, transferred: 1, dnc: 0 });
+    expect(dialled(outsider)).toHaveLength(0);
+    // The import's columns reach the call as its request_data.
+    const page = await app.request('GET', `/v1/campaigns/${c.campaign_id}/calls`, { key: ws.apiKey });
+    const human = page.body.leads.find((l: { outcome: string }) => l.outcome === 'human');
+    const stored = await app.db.one<{ request_data: Record<string, unknown> }>('SELECT request_data FROM calls WHERE id = $1', [human.calls[0].call_id]);
+    expect(stored!.request_data).toMatchObject({ first_name: 'Ann human', company: 'Acme' });
+  });
+
   it('pauses (calls in progress finish), resumes, cancels (the call in progress hung up), and answers 409 once ended', async () => {
     const ws = await callingWorkspace(app);
     const phones = [phoneEnding('0007'), phoneEnding('0007'), phoneEnding('0007')];
@@ -236,7 +297,7 @@ describe('campaigns', () => {
       callsPerRun: 3,
       spec: { audience: { tag: 'many' }, window: ANY_TIME, max_concurrent: 2 },
     };
-    const handle = await app.temporal.client.workflow.start('campaignRun', {
+    const handle = await startWorkflow(app.temporal.client, WORKFLOW.campaignRun, {
       workflowId: campaignWorkflowId(id),
       taskQueue: taskQueue('journeys', app.config.TEMPORAL_TASK_QUEUE_PREFIX),
       args: [input],

@@ -9,7 +9,13 @@ describe('campaign workflows replay', () => {
   it('has a fixture for every recorded path, of both campaign workflow types', () => {
     // completed-v2: after the campaign-outcome-search-attribute patch (the run upserts Outcome when it ends).
     expect(files).toEqual(
-      expect.arrayContaining(['campaign-history-completed.json', 'campaign-history-completed-v2.json', 'campaign-history-event-delivered.json']),
+      expect.arrayContaining([
+        'campaign-history-completed.json',
+        'campaign-history-completed-v2.json',
+        'campaign-history-continued.json',
+        'campaign-history-canceled.json',
+        'campaign-history-event-delivered.json',
+      ]),
     );
     expect(new Set(files.map(typeOf))).toEqual(new Set(['campaignRun', 'deliverCampaignEvent']));
   });
@@ -18,8 +24,16 @@ describe('campaign workflows replay', () => {
     await expect(replayHistory(loadFixture(file))).resolves.toBeUndefined();
   });
 
+  it('the completed path calls through outboundCall children (the do-not-call lead refused by one, a retry among them) and the continued one continues as new', () => {
+    const completed = historyOf(loadFixture('campaign-history-completed.json')).events!;
+    const children = completed.flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? []);
+    expect(children.filter((n) => n === 'outboundCall')).toHaveLength(5);
+    const continued = historyOf(loadFixture('campaign-history-continued.json')).events!;
+    expect(continued.at(-1)!.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
+  });
+
   it('detects a history the code would not produce (the check is live)', async () => {
-    await expect(replayWithActivityRenamed('campaign-history-completed.json', 'openCampaign', 'campaignFinish')).rejects.toThrow(/[Nn]ondetermin/);
+    await expect(replayWithActivityRenamed('campaign-history-completed.json', 'campaignDueLeads', 'campaignNextLeads')).rejects.toThrow(/[Nn]ondetermin/);
     await expect(replayWithActivityRenamed('campaign-history-event-delivered.json', 'publishCampaignEvent', 'openCampaign')).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

@@ -4,7 +4,6 @@ import {
   ChildWorkflowFailure,
   condition,
   continueAsNew,
-  defineSignal,
   executeChild,
   isCancellation,
   ParentClosePolicy,
@@ -17,11 +16,12 @@ import {
 } from '@temporalio/workflow';
 import type { CampaignActivities } from '../../activities/campaigns';
 import { callsAgain, leadOutcomeOf } from '../../src/campaigns/outcome';
-import { CAMPAIGN_CONTROL_SIGNAL, type CampaignControl, type CampaignRunInput, type DueLead } from '../../src/campaigns/types';
+import type { CampaignRunInput, DueLead } from '../../src/campaigns/types';
 import { parseIsoDuration } from '../../src/schedule/duration';
 import { callWorkflowId } from '../../src/temporal/ids';
 import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
-import type { outboundCall } from '../calls/outbound-call';
+import { outboundCall } from '../calls/outbound-call';
+import { campaignControlSignal } from './campaign-messages';
 import { publishCampaignEvent } from './events';
 
 /** Database work: short, retried until the database answers. */
@@ -29,9 +29,6 @@ const data = proxyActivities<CampaignActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
-
-/** pause, resume or cancel, as the routes send them. */
-export const campaignControlSignal = defineSignal<[CampaignControl]>(CAMPAIGN_CONTROL_SIGNAL);
 
 /** Calls one run starts before it continues as new: about 25 history events each keeps a run near 5,000. */
 export const CALLS_PER_RUN = 200;
@@ -88,7 +85,7 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
     let endedReason: string | undefined;
     try {
       const r = await calls.run(() =>
-        executeChild<typeof outboundCall>('outboundCall', {
+        executeChild(outboundCall, {
           workflowId: callWorkflowId(callId),
           taskQueue: callsQueue(),
           args: [

@@ -8,6 +8,7 @@ import io.temporal.internal.testservice.GRPCServerHelper;
 import io.temporal.internal.testservice.TestServicesStarter;
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 
 public final class LoopbackTestServer {
   public static void main(String[] args) throws Exception {
@@ -22,6 +23,10 @@ public final class LoopbackTestServer {
     // Locked until a client unlocks it, as the SDKs' test environments expect (they pass the port only).
     TestServicesStarter services = new TestServicesStarter(!skipping, initialTimeMillis);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port), InsecureServerCredentials.create());
+    // The SDK clients ping every 30 s, idle or not; grpc-java's default (one per 5 min) answers that with GOAWAY
+    // ("excess pings") after a minute or two, and a task handed to a poll on the closed connection is lost until its
+    // timeout, holding the clock locked meanwhile. Temporal's own server allows a ping every 10 s, idle too.
+    builder.permitKeepAliveTime(10, TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true);
     GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
     Server server = builder.build().start();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

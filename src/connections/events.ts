@@ -43,6 +43,8 @@ export async function publishConnectionBroken(
   };
   const workflowId = connectionEventWorkflowId(eventId);
   try {
+    // By name, not through WORKFLOW: the refresh activities import this module, so the workflow's types would close an
+    // import circle (activities → here → workflows → activities).
     await client.workflow.start('deliverConnectionEvent', {
       workflowId,
       taskQueue: taskQueue('automations', taskQueuePrefix),

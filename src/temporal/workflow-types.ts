@@ -21,6 +21,7 @@ export const WORKFLOW = {
   automationRun: ref('automationRun'),
   chatSession: ref('chatSession'),
   campaignRun: ref('campaignRun'),
+  leadImport: ref('leadImport'),
 } as const;
 
 /** Starts a run of the workflow, its options and arguments checked against the workflow function. */

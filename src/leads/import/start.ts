@@ -7,11 +7,10 @@ import { isUuid } from '../../core/ids';
 import { leadImportWorkflowId } from '../../temporal/ids';
 import { runSearchAttributes } from '../../temporal/search-attributes';
 import { taskQueue } from '../../temporal/task-queues';
+import { startWorkflow, WORKFLOW } from '../../temporal/workflow-types';
 import { failImport, findImport, importErrors, storeUpload, type ImportRow } from './db/imports';
 import { streamUpload, type ImportFormat } from './upload';
 
-/** The workflow type an import runs as. */
-export const LEAD_IMPORT_WORKFLOW = 'leadImport';
 /** How many failed rows an import's answer lists. */
 export const IMPORT_ERRORS_SHOWN = 100;
 
@@ -46,7 +45,7 @@ export async function startImport(deps: ImportDeps, req: ImportRequest): Promise
     (copy) => streamUpload(req.source, copy, { importId, workspaceId: req.workspaceId, format: req.format, limitBytes: deps.limitBytes }),
   );
   try {
-    await deps.client.workflow.start(LEAD_IMPORT_WORKFLOW, {
+    await startWorkflow(deps.client, WORKFLOW.leadImport, {
       workflowId,
       taskQueue: taskQueue('journeys', deps.taskQueuePrefix),
       args: [{ importId, chunkRows: deps.chunkRows }],

@@ -38,7 +38,7 @@ async function create(app: TestApp, ws: Ws, body: Record<string, unknown>): Prom
   return res.body.campaign_id;
 }
 
-/** A campaign of two tagged leads (one answers, one is busy and called once more), run to its end; its id. */
+/** A campaign of two tagged leads (one answers, one is busy and called once more) with a subscriber to its events, run to its end; its id. */
 async function subscribedCampaign(app: TestApp, hooks: string): Promise<string> {
   const ws = await callingWorkspace(app);
   const sub = await app.request('POST', '/v1/calls/subscriptions', {
@@ -46,30 +46,12 @@ async function subscribedCampaign(app: TestApp, hooks: string): Promise<string> 
     body: { url: `${hooks}/campaigns`, events: ['campaign.started', 'campaign.completed'] },
   });
   if (sub.status !== 200) throw new Error(`subscribe: ${sub.status} ${JSON.stringify(sub.body)}`);
-  for (const last4 of ['0001', '0004']) {
-    const lead = await app.request('POST', '/v1/lead/create', { key: ws.apiKey, body: { phone: phoneEnding(last4) } });
-    await app.request('PATCH', '/v1/lead/tag', { key: ws.apiKey, body: { lead_id: lead.body.lead_id, tag: 'spring' } });
-  }
-  const res = await app.request('POST', '/v1/campaigns', {
-    key: ws.apiKey,
-    body: {
-      name: 'Spring',
-      agent: ws.agentId,
-      audience: { tag: 'spring' },
-      window: { start: '00:00', end: '23:59' },
-      retries: { attempts: 1, spacing: 'PT1S' },
-    },
-  });
-  if (res.status !== 200) throw new Error(`campaign: ${res.status} ${JSON.stringify(res.body)}`);
-  const id = res.body.campaign_id as string;
+  await leads(app, ws, [phoneEnding('0001'), phoneEnding('0004')], 'spring');
+  const id = await create(app, ws, { name: 'Spring', audience: { tag: 'spring' }, window: ANY_TIME, retries: { attempts: 1, spacing: 'PT1S' } });
   const r = (await app.temporal.client.workflow.getHandle(campaignWorkflowId(id)).result()) as { status: string };
   if (r.status !== 'completed') throw new Error(`campaign ended ${r.status}`);
   return id;
 }
-
-let ran: Promise<string> | undefined;
-/** The campaign whose event the event-delivered path records. */
-const campaignOnce = (app: TestApp, hooks: string) => (ran ??= subscribedCampaign(app, hooks));
 
 /** Every path, by name: each plays a campaign to its end and returns the run to save. */
 const campaignPaths: Record<string, (app: TestApp, hooks: string) => Promise<{ workflowId: string; runId?: string }>> = {
@@ -124,7 +106,7 @@ const campaignPaths: Record<string, (app: TestApp, hooks: string) => Promise<{ w
   },
   /** deliverCampaignEvent of a campaign's campaign.completed, delivered to its subscriber. */
   'event-delivered': async (app, hooks) => {
-    const workflowId = campaignEventWorkflowId(campaignEventId(await campaignOnce(app, hooks), 'campaign.completed'));
+    const workflowId = campaignEventWorkflowId(campaignEventId(await subscribedCampaign(app, hooks), 'campaign.completed'));
     const r = (await app.temporal.client.workflow.getHandle(workflowId).result()) as { delivered: number };
     if (r.delivered !== 1) throw new Error(`campaign.completed delivered to ${r.delivered} subscribers`);
     return { workflowId };

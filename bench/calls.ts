@@ -11,7 +11,7 @@ import { createApiKey } from '../src/workspaces/db/api-keys';
 import { createLogger } from '../src/telemetry/log';
 import { connectTemporal } from '../src/temporal/client';
 import { callWorkflowId } from '../src/temporal/ids';
-import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
+import { ensureSearchAttributes, runSearchAttributes } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import { startSimulator } from '../src/telephony/simulator/server';
 import type { OutboundCallInput } from '../workflows/calls/outbound-call-types';
@@ -116,11 +116,7 @@ export async function run(ctx: BenchContext): Promise<number> {
       workflowId: callWorkflowId(callId),
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: SA.WorkspaceId, value: ws.workspaceId },
-        { key: SA.CallId, value: callId },
-        { key: SA.AgentId, value: ws.agentId },
-      ],
+      typedSearchAttributes: runSearchAttributes.outboundCall({ workspaceId: ws.workspaceId, callId, agentId: ws.agentId }),
     });
   };
   await place();

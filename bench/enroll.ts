@@ -9,7 +9,7 @@ import { importJourney } from '../src/journeys/db/journeys';
 import { parseJourneySteps } from '../src/journeys/schema';
 import { normalizePhone } from '../src/core/phone';
 import { enrollmentWorkflowId } from '../src/temporal/ids';
-import { ensureSearchAttributes, SA } from '../src/temporal/search-attributes';
+import { ensureSearchAttributes, runSearchAttributes } from '../src/temporal/search-attributes';
 import { taskQueue } from '../src/temporal/task-queues';
 import type { JourneyInput } from '../workflows/journeys/journey-messages';
 import { report, type BenchContext, type Figure } from './lib';
@@ -136,11 +136,7 @@ async function measureOn(ctx: BenchContext, setup: Setup, temporal: BenchContext
       workflowId: enrollmentWorkflowId(journey.id, leadId),
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: [
-        { key: SA.WorkspaceId, value: ws.id },
-        { key: SA.LeadId, value: leadId },
-        { key: SA.JourneyId, value: journey.id },
-      ],
+      typedSearchAttributes: runSearchAttributes.journeyEnrollment({ workspaceId: ws.id, leadId, journeyId: journey.id }),
     });
   };
 

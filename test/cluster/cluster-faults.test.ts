@@ -239,8 +239,14 @@ describe('the cluster topology', () => {
 
     // Calls: each dialled once at the provider, its transfer legs as the rule says, every row ended.
     const terminal = ['completed', 'busy', 'no_answer', 'failed', 'canceled'];
+    // A call has ended when its run wrote the outcome (and released its slot in the same transaction); the provider's
+    // status reaches the row earlier, before the run's grace for late leg callbacks.
     const openCalls = () =>
-      db.query(`SELECT id, status, provider_sid, created_at FROM calls WHERE (id = ANY($1) OR parent_id = ANY($1)) AND status <> ALL($2)`, [callIds, terminal]);
+      db.query(
+        `SELECT id, status, outcome, provider_sid, created_at FROM calls
+         WHERE (id = ANY($1) OR parent_id = ANY($1)) AND (status <> ALL($2) OR (parent_id IS NULL AND outcome IS NULL))`,
+        [callIds, terminal],
+      );
     await eventually(async () => (await openCalls()).length === 0, 300_000, 'every call ended').catch(async (err: Error) => {
       throw new Error(
         `${err.message}: ${JSON.stringify(await openCalls())}; provider: ${JSON.stringify((await ledger()).filter((e) => callIds.includes(e.callId)).map((e) => [e.callId, e.status, e.legs]))}`,
@@ -262,6 +268,13 @@ describe('the cluster topology', () => {
       // The wave says which fault the call met (6: api 1 down, 7: Temporal down, 8: PostgreSQL down).
       expect({ id, wave: callWaves[i], legRows: rows.filter((r) => r.parent_id === id).length }).toEqual({ id, wave: callWaves[i], legRows: rule.legs });
       expect(rows.find((r) => r.id === id)).toMatchObject({ transferred: rule.transferred, status: 'completed' });
+    });
+    // Every slot free: the ended calls released theirs; a call admitted while Temporal or PostgreSQL was down and never
+    // started is deleted by the api in the background, retried until PostgreSQL answers (0.5 s doubling to 30 s).
+    const slotHolders = () =>
+      db.query('SELECT id, status, outcome, provider_sid, created_at FROM calls WHERE workspace_id = $1 AND slot_taken_at IS NOT NULL', [demo.workspace_id]);
+    await eventually(async () => (await slotHolders()).length === 0, 120_000, 'every slot released').catch(async (err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify(await slotHolders())}`);
     });
     expect(await db.query('SELECT used FROM call_slot_counts WHERE workspace_id = $1', [demo.workspace_id])).toEqual([{ used: 0 }]);
     say(

@@ -3,6 +3,7 @@ import type { Db } from '../src/db/pool';
 import type { Logger } from '../src/telemetry/log';
 import { createCallEventActivities } from './calls/call-events';
 import { createCallActivities } from './calls/calls';
+import { createCallReclaimActivities } from './calls/reclaim';
 import { createAutomationActivities } from './automation/automations';
 import { createCampaignActivities } from './campaigns';
 import { chatModelFromConfig } from '../src/llm/from-config';
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallEventActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createJourneyTriggerActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createCallActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
+    ...createCallReclaimActivities({ db: deps.db }),
     ...createCampaignActivities({ db: deps.db, logger: deps.logger, ssrfAllowlist }),
     ...createAutomationActivities({ db: deps.db, logger: deps.logger, config: deps.config }),
     ...createLeadImportActivities({ db: deps.db }),

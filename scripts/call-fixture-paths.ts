@@ -1,13 +1,16 @@
-// The call paths scripts/record-call-fixtures.ts records: each drives one real outboundCall (or deliverCallEvent) run
-// on the test stack through the carrier simulator's last-four-digit rules, and names the run whose history becomes
-// test/fixtures/call-history-<name>.json.
+// The call paths scripts/record-call-fixtures.ts records: each drives one real outboundCall (or deliverCallEvent, or
+// reclaimUnstartedCalls) run on the test stack through the carrier simulator's last-four-digit rules, and names the run
+// whose history becomes test/fixtures/call-history-<name>.json.
 import type { temporal } from '@temporalio/proto';
 import { randomUUID } from 'node:crypto';
 import { callEventId } from '../src/calls/events';
 import { createAgent, createPhoneGroup } from '../src/agents/db/agents';
+import { admitApiCall } from '../src/calls/admission';
 import { releaseCallSlot } from '../src/calls/db/call-slots';
 import { startOutboundCall } from '../src/calls/start';
 import { callEventWorkflowId, callWorkflowId } from '../src/temporal/ids';
+import { taskQueue } from '../src/temporal/task-queues';
+import { reclaimUnstartedCalls } from '../workflows/calls/reclaim';
 import { CALL_RECHECK_SIGNAL, type CallResult } from '../workflows/calls/outbound-call-types';
 import { callingWorkspace, phoneEnding } from '../test/helpers/calls';
 import type { TestApp } from '../test/helpers/stack';
@@ -125,6 +128,28 @@ export const callPaths: Record<string, (ctx: CallPathContext) => Promise<Recorde
     const r = (await handle.result()) as CallResult;
     if (r.outcome !== 'human') throw new Error(`slot-wait call ended ${r.outcome}`);
     return { workflowId: handle.workflowId, runId: (await handle.describe()).runId };
+  },
+
+  /**
+   * reclaimUnstartedCalls for one workspace: an api call admitted holding a slot whose workflow never started (the api
+   * died in between), 11 minutes old, deleted and its slot freed.
+   */
+  async reclaim(ctx) {
+    const { app } = ctx;
+    const ws = await callingWorkspace(app);
+    const callId = randomUUID();
+    const got = await admitApiCall(app.db, ws.workspaceId, { id: callId, agentId: ws.agentId, phone: phoneEnding('0001') });
+    if (!got.ok) throw new Error(`admission refused the orphan: ${got.code}`);
+    await app.db.query("UPDATE calls SET created_at = now() - interval '11 minutes' WHERE id = $1", [callId]);
+    const handle = await app.temporal.client.workflow.start(reclaimUnstartedCalls, {
+      workflowId: `call-reclaim-recorder-${ws.workspaceId}`,
+      taskQueue: taskQueue('calls', app.config.TEMPORAL_TASK_QUEUE_PREFIX),
+      args: [{ workspaceId: ws.workspaceId }],
+    });
+    const r = await handle.result();
+    if (r.reclaimed !== 1 || r.checked !== 1) throw new Error(`reclaim came to ${JSON.stringify(r)}`);
+    if (await app.db.one('SELECT 1 FROM calls WHERE id = $1', [callId])) throw new Error('the orphan call is still there');
+    return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
   },
 
   /** deliverCallEvent of a call.completed to the workspace's subscriber (the receiver), delivered. */

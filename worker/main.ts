@@ -7,6 +7,7 @@ import { handleShutdownSignals } from '../src/core/shutdown';
 import { connectNativeTemporal, connectTemporal } from '../src/temporal/client';
 import { registerSearchAttributesAtStart } from '../src/temporal/search-attributes';
 import { ensureRefreshSchedule } from '../src/connections/schedule';
+import { ensureReclaimSchedule } from '../src/calls/schedule';
 import { currentTracing, startTracing } from '../src/telemetry/tracing';
 import { startWorkerHealth } from './health';
 import { untilPolling } from './polling';
@@ -31,6 +32,31 @@ function installRuntime(config: Config, logger: Logger) {
   installSdkRuntime(logger, { prometheus: { bindAddress: `${config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1'}:${config.WORKER_METRICS_PORT}` } });
 }
 
+/**
+ * The Temporal Schedules, each created idempotently (a failure is logged, the worker starts anyway): OAuth tokens
+ * renewed ahead of expiry, and the slots of api calls whose workflow never started (the api died first) freed.
+ */
+async function ensureSchedules(config: Config, logger: Logger): Promise<void> {
+  const schedules = [
+    { name: 'connection refresh', ensure: ensureRefreshSchedule },
+    { name: 'call reclaim', ensure: ensureReclaimSchedule },
+  ];
+  try {
+    const temporal = await connectTemporal(config);
+    try {
+      for (const { name, ensure } of schedules) {
+        await ensure(temporal.client, config.TEMPORAL_TASK_QUEUE_PREFIX).catch((err: Error) =>
+          logger.warn({ err: err.message }, `could not create the ${name} schedule`),
+        );
+      }
+    } finally {
+      await temporal.connection.close();
+    }
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'could not create the schedules');
+  }
+}
+
 /** Starts the worker process's workers against config's Temporal and Postgres. */
 export async function startWorker(config: Config, opts: { logger?: Logger } = {}): Promise<RunningWorker> {
   startTracing('switchboard-worker');
@@ -45,13 +71,7 @@ export async function startWorker(config: Config, opts: { logger?: Logger } = {}
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'could not register search attributes');
   }
-  try {
-    // OAuth tokens are renewed ahead of expiry by a Temporal Schedule; creating it is idempotent.
-    const temporal = await connectTemporal(config);
-    await ensureRefreshSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE_PREFIX).finally(() => temporal.connection.close());
-  } catch (err) {
-    logger.warn({ err: (err as Error).message }, 'could not create the connection refresh schedule');
-  }
+  await ensureSchedules(config, logger);
   const workers = await workerSetFromConfig(config, { connection, db, logger });
   const host = config.HOST === '0.0.0.0' ? '0.0.0.0' : '127.0.0.1';
   const health = await startWorkerHealth({ host, port: config.WORKER_HEALTH_PORT, workers, db, connection });

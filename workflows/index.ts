@@ -4,6 +4,7 @@ export { journeyEnrollment } from './journeys/journey';
 export { deliverCallEvent } from './calls/call-events';
 export { deliverJourneyTrigger } from './journeys/journey-trigger';
 export { outboundCall } from './calls/outbound-call';
+export { reclaimUnstartedCalls } from './calls/reclaim';
 export { automationRun } from './automation/automation-run';
 export { chatSession } from './chat/chat-session';
 export { leadImport } from './leads/import';

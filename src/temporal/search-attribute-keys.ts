@@ -65,4 +65,6 @@ export const runSearchAttributes = {
   deliverCampaignEvent: (r: { workspaceId: string; campaignId: string; agentId: string }) => pairs(r),
   /** Workspace-less: the schedule's runs renew every workspace's tokens, so none of ours apply (Temporal adds TemporalScheduledById). */
   refreshExpiringConnections: (): SearchAttributePair[] => [],
+  /** Workspace-less too: the schedule's runs reclaim every workspace's unstarted calls. */
+  reclaimUnstartedCalls: (): SearchAttributePair[] => [],
 };

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { acquireCallSlot, reclaimStaleSlots, releaseCallSlot } from '../../src/calls/db/call-slots';
-import type { Client } from '@temporalio/client';
+import { ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { admitApiCall } from '../../src/calls/admission';
+import { ensureReclaimSchedule, reclaimScheduleId } from '../../src/calls/schedule';
 import { placeApiCall } from '../../src/calls/place';
 import { startOutboundCall } from '../../src/calls/start';
 import type { Db } from '../../src/db/pool';
-import { endCall } from '../../src/calls/db/calls';
+import { deleteUnstartedCall, endCall } from '../../src/calls/db/calls';
 import { callWorkflowId } from '../../src/temporal/ids';
+import { taskQueue } from '../../src/temporal/task-queues';
+import { reclaimUnstartedCalls } from '../../workflows/calls/reclaim';
 import { startCallbackGate } from '../helpers/callback-gate';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
 import { startTestApp, type TestApp } from '../helpers/stack';
@@ -210,5 +214,95 @@ describe('the concurrent-call slot counter', () => {
     expect((await post(ws, '0001')).status).toBe(429);
     expect(await app.db.query('SELECT id FROM calls WHERE workspace_id = $1', [ws.workspaceId])).toEqual([]);
     expect(await slots(ws.workspaceId)).toEqual({ used: 0, held: [] });
+  });
+});
+
+describe('the reclaim of api calls whose workflow never started (reclaimUnstartedCalls)', () => {
+  /** An api call admitted and written holding a slot, as POST /v1/agent writes it, whose workflow is never started (the api died). */
+  async function orphan(ws: { workspaceId: string; agentId: string }, age: string | null) {
+    const id = randomUUID();
+    const got = await admitApiCall(app.db, ws.workspaceId, { id, agentId: ws.agentId, phone: phoneEnding('0001') });
+    expect(got.ok).toBe(true);
+    if (age) await backdate(id, age);
+    return id;
+  }
+  const backdate = (id: string, age: string) => app.db.query('UPDATE calls SET created_at = now() - $2::interval WHERE id = $1', [id, age]);
+  const sweep = (workspaceId: string) =>
+    app.temporal.client.workflow.execute(reclaimUnstartedCalls, {
+      workflowId: `reclaim-test-${randomUUID()}`,
+      taskQueue: taskQueue('calls', app.config.TEMPORAL_TASK_QUEUE_PREFIX),
+      args: [{ workspaceId }],
+    });
+  const callIds = async (workspaceId: string) =>
+    (await app.db.query<{ id: string }>('SELECT id FROM calls WHERE workspace_id = $1', [workspaceId])).map((r) => r.id).sort();
+
+  it('deletes an orphan older than 10 minutes, its slot freed; leaves younger orphans, placed calls and calls whose run exists', async () => {
+    const ws = await callingWorkspace(app);
+    const old = await orphan(ws, '11 minutes');
+    const young = await orphan(ws, null);
+    // Older than Temporal keeps an ended run (the namespace's retention): whether it ever ran cannot be known.
+    const ns = await app.temporal.client.workflowService.describeNamespace({ namespace: app.temporal.client.options.namespace });
+    const retentionSeconds = Number(ns.config!.workflowExecutionRetentionTtl!.seconds);
+    expect(retentionSeconds).toBeGreaterThan(3600);
+    const beyondRetention = await orphan(ws, `${retentionSeconds + 3600} seconds`);
+    // Placed through the api, still in progress (its callbacks held).
+    gate.hold();
+    const placed = await post(ws, '0001');
+    expect(placed.status).toBe(200);
+    await eventually(
+      async () => (await app.db.query('SELECT 1 FROM calls WHERE id = $1 AND provider_sid IS NOT NULL', [placed.body.call_id])).length > 0,
+      30_000,
+      'the call placed',
+    );
+    await backdate(placed.body.call_id, '11 minutes');
+    // Admitted and its run started, on a queue no worker polls (every worker down): never dialled, but its run exists.
+    const unpolled = `unpolled-${randomUUID().slice(0, 8)}`;
+    const waiting = await placeApiCall({ db: app.db, client: app.temporal.client, taskQueuePrefix: unpolled }, ws.workspaceId, {
+      agent: ws.agentId,
+      phone: phoneEnding('0001'),
+    });
+    await backdate(waiting.call_id, '11 minutes');
+    const all = [old, young, beyondRetention, placed.body.call_id, waiting.call_id].sort();
+    expect(await slots(ws.workspaceId)).toEqual({ used: 5, held: all });
+
+    expect(await sweep(ws.workspaceId)).toEqual({ checked: 2, reclaimed: 1, running: 1, failed: 0 });
+    const left = all.filter((id) => id !== old);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 4, held: left });
+    expect(await callIds(ws.workspaceId)).toEqual(left);
+
+    // A run that ended (here: terminated before it dialled) still exists: its call is left alone too.
+    await app.temporal.client.workflow.getHandle(callWorkflowId(waiting.call_id)).terminate('test');
+    expect(await sweep(ws.workspaceId)).toEqual({ checked: 1, reclaimed: 0, running: 1, failed: 0 });
+    expect(await slots(ws.workspaceId)).toEqual({ used: 4, held: left });
+    gate.release();
+    expect(await callResult(app, placed.body.call_id)).toMatchObject({ outcome: 'human' });
+  });
+
+  it('forgets only a call still unstarted: one dialled meanwhile keeps its row and its slot', async () => {
+    const ws = await callingWorkspace(app);
+    const dialled = await orphan(ws, null);
+    await app.db.query('UPDATE calls SET provider_sid = $2 WHERE id = $1', [dialled, `CA${randomUUID().replace(/-/g, '')}`]);
+    expect(await deleteUnstartedCall(app.db, dialled)).toBe(false);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 1, held: [dialled] });
+    const never = await orphan(ws, null);
+    expect(await deleteUnstartedCall(app.db, never)).toBe(true);
+    expect(await slots(ws.workspaceId)).toEqual({ used: 1, held: [dialled] });
+    expect(await callIds(ws.workspaceId)).toEqual([dialled]);
+  });
+
+  it('the schedule: created once per task-queue prefix, every 10 minutes on the calls queue, overlaps skipped', async () => {
+    const prefix = `reclaim-${randomUUID().slice(0, 8)}`;
+    expect(await ensureReclaimSchedule(app.temporal.client, prefix)).toBe(true);
+    expect(await ensureReclaimSchedule(app.temporal.client, prefix)).toBe(false);
+    const schedule = app.temporal.client.schedule.getHandle(reclaimScheduleId(prefix));
+    try {
+      const described = await schedule.describe();
+      expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'reclaimUnstartedCalls', taskQueue: taskQueue('calls', prefix) });
+      expect(described.action.type === 'startWorkflow' && described.action.args).toEqual([{ olderThanSeconds: 600 }]);
+      expect(described.spec.intervals).toMatchObject([{ every: 600_000 }]);
+      expect(described.policies.overlap).toBe(ScheduleOverlapPolicy.SKIP);
+    } finally {
+      await schedule.delete();
+    }
   });
 });

@@ -1,5 +1,6 @@
 // Every workflow type the worker registers, started the way production starts it (api routes, the workflows that
-// start children, the refresh schedule), carries its search attributes: read back from Temporal with describe().
+// start children, the refresh and reclaim schedules), carries its search attributes: read back from Temporal with
+// describe().
 // A type the worker registers without a row in the table below fails the test.
 import type { WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
@@ -8,6 +9,7 @@ import { parseFlowGraph } from '../../src/chat/flow-schema';
 import { publishConnectionBroken } from '../../src/connections/events';
 import { ensureRefreshSchedule, refreshScheduleId } from '../../src/connections/schedule';
 import { callEventId } from '../../src/calls/events';
+import { ensureReclaimSchedule, reclaimScheduleId } from '../../src/calls/schedule';
 import { campaignEventWorkflowId, callEventWorkflowId, callWorkflowId, campaignWorkflowId, chatWorkflowId, leadImportWorkflowId } from '../../src/temporal/ids';
 import { runSearchAttributes, SA } from '../../src/temporal/search-attributes';
 import { createApiKey } from '../../src/workspaces/db/api-keys';
@@ -189,6 +191,16 @@ beforeAll(async () => {
     add('refreshExpiringConnections', 'the refresh schedule', started, {});
   } finally {
     await schedule.delete();
+  }
+  // The reclaim schedule's run, as workspace-less (it reclaims no call here: none is a year old).
+  await ensureReclaimSchedule(app.temporal.client, prefix, { everyMinutes: 24 * 60, olderThanSeconds: 365 * 24 * 3600 });
+  const reclaim = app.temporal.client.schedule.getHandle(reclaimScheduleId(prefix));
+  try {
+    await reclaim.trigger();
+    const started = await eventually(async () => (await reclaim.describe()).info.recentActions[0]?.action.workflow.workflowId, 30_000, 'the scheduled reclaim');
+    add('reclaimUnstartedCalls', 'the reclaim schedule', started, {});
+  } finally {
+    await reclaim.delete();
   }
 });
 

@@ -2,9 +2,10 @@ import { temporal } from '@temporalio/proto';
 import { callPaths } from '../../scripts/call-fixture-paths';
 import { fixtureFiles, historyOf, loadFixture, replayHistory, replayWithActivityRenamed } from '../helpers/replay-fixtures';
 
-// Histories of real outboundCall and deliverCallEvent runs, one per path (scripts/record-call-fixtures.ts). Every one
-// must keep replaying with the current workflow code: a change that breaks one needs patched().
-const recorded = ['transfer', 'two-legs', 'busy', 'no-answer', 'provider-timeout', 'recheck', 'cancel', 'slot-wait', 'event-delivered'];
+// Histories of real outboundCall, deliverCallEvent and reclaimUnstartedCalls runs, one per path
+// (scripts/record-call-fixtures.ts). Every one must keep replaying with the current workflow code: a change that breaks
+// one needs patched().
+const recorded = ['transfer', 'two-legs', 'busy', 'no-answer', 'provider-timeout', 'recheck', 'cancel', 'slot-wait', 'reclaim', 'event-delivered'];
 // Recorded again (--tag v2) once the call-slot-wakeup patch came: new runs carry its marker, and a call waiting for a
 // slot waits in one activity instead of a poll timer per 5 s; the first recordings keep replaying the old way.
 const recordedAgain = ['transfer', 'two-legs', 'busy', 'no-answer', 'provider-timeout', 'cancel', 'slot-wait'];
@@ -25,8 +26,8 @@ describe('call workflows replay', () => {
     expect(Object.keys(callPaths)).toEqual(recorded);
   });
 
-  it('covers both call workflow types', () => {
-    expect(new Set(files.map((f) => typeOf(historyOf(loadFixture(f)))))).toEqual(new Set(['outboundCall', 'deliverCallEvent']));
+  it('covers every call workflow type', () => {
+    expect(new Set(files.map((f) => typeOf(historyOf(loadFixture(f)))))).toEqual(new Set(['outboundCall', 'deliverCallEvent', 'reclaimUnstartedCalls']));
   });
 
   it('has the slot wait before and after the wake-up patch', () => {
@@ -61,5 +62,9 @@ describe('call workflows replay', () => {
 
   it('detects a changed deliverCallEvent history too', async () => {
     await expect(replayWithActivityRenamed('call-history-event-delivered.json', 'publishCallEvent', 'placeCall')).rejects.toThrow(/[Nn]ondetermin/);
+  });
+
+  it('detects a changed reclaimUnstartedCalls history too', async () => {
+    await expect(replayWithActivityRenamed('call-history-reclaim.json', 'reclaimUnstartedCall', 'unstartedCallsToCheck')).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

@@ -1,12 +1,38 @@
 import type { Db, Queryable } from '../../db/pool';
 import { releaseCallSlot } from './call-slots';
 
-/** Forgets a call that was never started (its workflow could not be started). */
-export async function deleteUnstartedCall(db: Db, callId: string): Promise<void> {
-  await db.tx(async (q) => {
+/**
+ * Forgets a call that was never started (its workflow could not be started, or never was): releases its slot and
+ * deletes it, only while it is still unstarted (never dialled, still queued). Resolves whether it was deleted.
+ */
+export async function deleteUnstartedCall(db: Db, callId: string): Promise<boolean> {
+  return db.tx(async (q) => {
+    // Locked first: a call that got placed meanwhile keeps its row and its slot.
+    const unstarted = await q.one("SELECT 1 FROM calls WHERE id = $1 AND provider_sid IS NULL AND status = 'queued' FOR UPDATE", [callId]);
+    if (!unstarted) return false;
     await releaseCallSlot(q, callId);
-    await q.query("DELETE FROM calls WHERE id = $1 AND provider_sid IS NULL AND status = 'queued'", [callId]);
+    await q.query('DELETE FROM calls WHERE id = $1', [callId]);
+    return true;
   });
+}
+
+/**
+ * Top-level calls holding a slot that were never dialled and are still queued, created more than olderThanSeconds and
+ * less than newerThanSeconds ago, oldest first (migration 030's index): calls whose workflow may never have started.
+ */
+export async function unstartedCallCandidates(
+  db: Queryable,
+  q: { olderThanSeconds: number; newerThanSeconds: number; limit: number; workspaceId: string | null },
+): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM calls
+     WHERE slot_taken_at IS NOT NULL AND provider_sid IS NULL AND parent_id IS NULL AND status = 'queued'
+       AND created_at < now() - make_interval(secs => $1) AND created_at > now() - make_interval(secs => $2)
+       AND ($4::uuid IS NULL OR workspace_id = $4)
+     ORDER BY created_at LIMIT $3`,
+    [q.olderThanSeconds, q.newerThanSeconds, q.limit, q.workspaceId],
+  );
+  return rows.map((r) => r.id);
 }
 
 /** The provider's sid of a placed call, if it was recorded. */

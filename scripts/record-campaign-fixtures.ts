@@ -65,6 +65,14 @@ const campaignPaths: Record<string, (app: TestApp, hooks: string) => Promise<{ w
     await app.temporal.client.workflow.getHandle(campaignWorkflowId(id)).result();
     return { workflowId: campaignWorkflowId(id) };
   },
+  // Paced at 600 calls a minute (100 ms apart, a late timer's missed starts made up: patch campaign-pacing-catch-up).
+  paced: async (app) => {
+    const ws = await callingWorkspace(app);
+    await leads(app, ws, [phoneEnding('0002'), phoneEnding('0003'), phoneEnding('0002'), phoneEnding('0003')], 'paced');
+    const id = await create(app, ws, { audience: { tag: 'paced' }, window: ANY_TIME, max_concurrent: 4, calls_per_minute: 600 });
+    await app.temporal.client.workflow.getHandle(campaignWorkflowId(id)).result();
+    return { workflowId: campaignWorkflowId(id) };
+  },
   // Three calls at two per run: the first run ends continuing as new (that run is saved).
   continued: async (app) => {
     const ws = await callingWorkspace(app);

@@ -7,7 +7,8 @@ const typeOf = (file: string) => historyOf(loadFixture(file)).events![0]!.workfl
 
 describe('campaign workflows replay', () => {
   it('has a fixture for every recorded path, of both campaign workflow types', () => {
-    // completed-v2: after the campaign-outcome-search-attribute patch (the run upserts Outcome when it ends).
+    // completed-v2: after the campaign-outcome-search-attribute patch (the run upserts Outcome when it ends); paced: after
+    // campaign-pacing-catch-up (calls_per_minute 600).
     expect(files).toEqual(
       expect.arrayContaining([
         'campaign-history-completed.json',
@@ -15,6 +16,7 @@ describe('campaign workflows replay', () => {
         'campaign-history-continued.json',
         'campaign-history-canceled.json',
         'campaign-history-event-delivered.json',
+        'campaign-history-paced.json',
       ]),
     );
     expect(new Set(files.map(typeOf))).toEqual(new Set(['campaignRun', 'deliverCampaignEvent']));

@@ -27,7 +27,7 @@ export const options = {
   leads: 'leads of the large full-speed campaign (default 10000)',
   small: 'leads of the small full-speed campaign, and calls of the bare client (default 1000)',
   paced: 'leads of the paced campaign (default 300)',
-  rate: 'calls_per_minute of the paced campaign (default 600)',
+  rate: "calls_per_minute of the paced campaign (default: half the bare client's calls per minute, measured first, so below capacity)",
   concurrency: "max_concurrent, and the bare client's calls in flight (default 16)",
   speed: 'carrier simulator speed (default 100)',
 };
@@ -55,7 +55,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   const large = ctx.flags.int('leads', 10_000);
   const small = ctx.flags.int('small', 1000);
   const paced = ctx.flags.int('paced', 300);
-  const rate = ctx.flags.int('rate', 600);
+  const askedRate = ctx.flags.int('rate', 0);
   const concurrency = ctx.flags.int('concurrency', 16);
   const speed = ctx.flags.int('speed', 100);
 
@@ -95,10 +95,6 @@ export async function run(ctx: BenchContext): Promise<number> {
     return { calls: span.n, perSecond: (span.n - 1) / span.s, maxHistory };
   };
 
-  ctx.say(`Paced: ${paced} leads at ${rate} calls_per_minute…`);
-  const pacedRun = await campaign('paced', { calls_per_minute: rate });
-  const dialRate = pacedRun.perSecond * 60;
-
   ctx.say(`Bare client: ${small} outboundCall runs, ${concurrency} in flight…`);
   const starts: number[] = [];
   await measure(small, concurrency, async () => {
@@ -123,6 +119,12 @@ export async function run(ctx: BenchContext): Promise<number> {
   // As for the campaign: first to last start.
   const rawPerSecond = (small - 1) / ((Math.max(...starts) - Math.min(...starts)) / 1000);
 
+  // The goal holds below capacity: by default half of what the bare client achieved at the same concurrency.
+  const rate = askedRate || Math.max(1, Math.round(rawPerSecond * 30));
+  ctx.say(`Paced: ${paced} leads at ${rate} calls_per_minute…`);
+  const pacedRun = await campaign('paced', { calls_per_minute: rate });
+  const dialRate = pacedRun.perSecond * 60;
+
   ctx.say(`Full speed: ${small} leads, then ${large}, ${concurrency} at once…`);
   const smallRun = await campaign('small', {});
   const rssSmall = process.memoryUsage().rss;
@@ -140,8 +142,9 @@ export async function run(ctx: BenchContext): Promise<number> {
     [`rss ${small} leads / rss ${large} leads`, rssSmall / rssLarge],
     ['longest campaign run history', Math.max(pacedRun.maxHistory, smallRun.maxHistory, largeRun.maxHistory), 'events'],
   ];
+  // P10 is about the large campaign (10,000 leads by default): its rate is the one compared.
   return report('campaign', figures, {
-    value: smallRun.perSecond / rawPerSecond,
-    what: `campaign call starts/s / bare client outboundCall starts/s at ${concurrency} in flight`,
+    value: largeRun.perSecond / rawPerSecond,
+    what: `${large}-lead campaign call starts/s / bare client outboundCall starts/s at ${concurrency} in flight`,
   });
 }

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { createDb } from '../db/pool';
-import { workflowsPath } from '../../worker/workers';
+import { workflowInterceptorModules, workflowsPath } from '../../worker/workers';
 import { clusterPki, temporalTlsEnv, type ClusterPki } from './cluster-pki';
 import { managedProcess, type ManagedProcess } from './managed-process';
 import { portOpen } from './net';
@@ -165,7 +165,7 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
     if (added.length) say(`search attributes registered: ${added.join(', ')}`);
 
     const bundlePath = o.bundlePath ?? path.join(o.dir, 'workflow-bundle.js');
-    if (!o.bundlePath) writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath, logger: quiet })).code);
+    if (!o.bundlePath) writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quiet })).code);
 
     const simulatorUrl = `http://127.0.0.1:${await free(ports.simulator)}`;
     const simulator = managedProcess({

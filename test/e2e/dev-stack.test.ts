@@ -192,7 +192,14 @@ describe('the dev stack (npm start)', () => {
       headers: { 'x-key': out.superuser_key, 'content-type': 'application/json' },
       body: JSON.stringify({ automationType: 'slack', nodeParams: { action: 'post_message', params: { channel: '#demo', text: 'dev stack' } } }),
     });
-    expect(await automation.json()).toMatchObject({ success: true, data: { ts: expect.any(String) } });
+    // The whole envelope on a failure: its error and errorType say why (a CI run once saw success false here).
+    const envelope = (await automation.json()) as { success: boolean; error: unknown; metadata?: { errorType?: unknown } };
+    expect({ success: envelope.success, error: envelope.error, errorType: envelope.metadata?.errorType ?? null }).toEqual({
+      success: true,
+      error: null,
+      errorType: null,
+    });
+    expect(envelope).toMatchObject({ data: { ts: expect.any(String) } });
     const { requests } = (await (await fetch(`${sandbox}/ledger`)).json()) as { requests: { path: string; body: unknown }[] };
     expect(requests).toContainEqual(expect.objectContaining({ path: '/slack/api/chat.postMessage', body: { channel: '#demo', text: 'dev stack' } }));
     expect(out.base_url).toBe(`${api}/v1`);

@@ -1,4 +1,5 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { ensureIntervalSchedule } from '../temporal/interval-schedule';
 import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 
@@ -15,24 +16,12 @@ export async function ensureReclaimSchedule(
   taskQueuePrefix: string,
   opts: { everyMinutes?: number; olderThanSeconds?: number } = {},
 ): Promise<boolean> {
-  try {
-    await client.schedule.create({
-      scheduleId: reclaimScheduleId(taskQueuePrefix),
-      spec: { intervals: [{ every: `${opts.everyMinutes ?? 10} minutes` }] },
-      // A run still going when the next is due: the next is skipped.
-      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '10 minutes' },
-      action: {
-        type: 'startWorkflow',
-        workflowType: 'reclaimUnstartedCalls',
-        workflowId: `${reclaimScheduleId(taskQueuePrefix)}-run`,
-        taskQueue: taskQueue('calls', taskQueuePrefix),
-        args: [{ olderThanSeconds: opts.olderThanSeconds ?? 10 * 60 }],
-        typedSearchAttributes: runSearchAttributes.reclaimUnstartedCalls(),
-      },
-    });
-    return true;
-  } catch (err) {
-    if (err instanceof ScheduleAlreadyRunning) return false;
-    throw err;
-  }
+  return ensureIntervalSchedule(client, {
+    scheduleId: reclaimScheduleId(taskQueuePrefix),
+    everyMinutes: opts.everyMinutes ?? 10,
+    workflowType: 'reclaimUnstartedCalls',
+    taskQueue: taskQueue('calls', taskQueuePrefix),
+    args: [{ olderThanSeconds: opts.olderThanSeconds ?? 10 * 60 }],
+    typedSearchAttributes: runSearchAttributes.reclaimUnstartedCalls(),
+  });
 }

@@ -1,4 +1,5 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { ensureIntervalSchedule } from '../temporal/interval-schedule';
 import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 
@@ -14,24 +15,12 @@ export async function ensureRefreshSchedule(
   taskQueuePrefix: string,
   opts: { everyMinutes?: number; horizonSeconds?: number } = {},
 ): Promise<boolean> {
-  try {
-    await client.schedule.create({
-      scheduleId: refreshScheduleId(taskQueuePrefix),
-      spec: { intervals: [{ every: `${opts.everyMinutes ?? 10} minutes` }] },
-      // A run still going when the next is due: the next is skipped.
-      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '10 minutes' },
-      action: {
-        type: 'startWorkflow',
-        workflowType: 'refreshExpiringConnections',
-        workflowId: `${refreshScheduleId(taskQueuePrefix)}-run`,
-        taskQueue: taskQueue('automations', taskQueuePrefix),
-        args: [{ horizonSeconds: opts.horizonSeconds ?? 30 * 60 }],
-        typedSearchAttributes: runSearchAttributes.refreshExpiringConnections(),
-      },
-    });
-    return true;
-  } catch (err) {
-    if (err instanceof ScheduleAlreadyRunning) return false;
-    throw err;
-  }
+  return ensureIntervalSchedule(client, {
+    scheduleId: refreshScheduleId(taskQueuePrefix),
+    everyMinutes: opts.everyMinutes ?? 10,
+    workflowType: 'refreshExpiringConnections',
+    taskQueue: taskQueue('automations', taskQueuePrefix),
+    args: [{ horizonSeconds: opts.horizonSeconds ?? 30 * 60 }],
+    typedSearchAttributes: runSearchAttributes.refreshExpiringConnections(),
+  });
 }

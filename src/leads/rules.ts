@@ -5,6 +5,18 @@ import { documentAs, NO_NUL_PATTERN } from '../core/documented';
 export const STANDARD_FIELDS = ['first_name', 'last_name', 'email', 'company', 'timezone'] as const;
 export type StandardField = (typeof STANDARD_FIELDS)[number];
 
+/** A lead's values as its row holds them (a stored lead, or a record a journey preview runs on). */
+export interface LeadValues {
+  phone: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  company: string | null;
+  timezone: string | null;
+  tags: string[];
+  custom_fields: Record<string, unknown>;
+}
+
 // One schema per rule: the REST API, journeys and the CLI all take their tag and field-name rules from here.
 
 export const TAG_RULE = 'letters, digits and underscores only, 1–64 characters';

@@ -1,6 +1,7 @@
 // The journey workflow's input, state, signal and query: shared by the workflow, the api and tests.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { JourneyStep } from '../../src/journeys/schema';
+import type { LeadValues } from '../../src/leads/rules';
 
 /** One step done: what it was, how it ended, when (workflow time, ISO-8601). */
 export interface StepRecord {
@@ -38,16 +39,7 @@ export interface JourneyInput {
 }
 
 /** A lead given as a record rather than on file (a preview only): its fields as a lead row would hold them. */
-export interface PreviewLead {
-  phone: string;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  company: string | null;
-  timezone: string | null;
-  tags: string[];
-  custom_fields: Record<string, unknown>;
-}
+export type PreviewLead = LeadValues;
 
 /** What a preview run starts from: its virtual clock's start (epoch ms) and, for a record, the lead it describes. */
 export interface PreviewInput {

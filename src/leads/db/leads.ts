@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { perHandle, prepared, type Prepared, type Queryable } from '../../db/pool';
 import { LeadInserts, type NewLeadValues } from './lead-inserts';
-import { STANDARD_FIELDS, type StandardField } from '../rules';
+import { STANDARD_FIELDS, type LeadValues, type StandardField } from '../rules';
 
-export interface LeadRow {
+export interface LeadRow extends LeadValues {
   id: string;
   workspace_id: string;
-  phone: string;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  company: string | null;
-  timezone: string | null;
-  tags: string[];
-  custom_fields: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
 }

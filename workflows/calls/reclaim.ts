@@ -1,7 +1,8 @@
 // The reclaim schedule's workflow: frees the slots of api calls whose workflow never started (the api died between
 // writing the call and starting its run), long before the stale-slot reclaim would.
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { CallReclaimActivities } from '../../activities/calls/reclaim';
+import { checkInBatches } from '../batched';
 
 const reclaim = proxyActivities<CallReclaimActivities>({
   startToCloseTimeout: '1 minute',
@@ -32,14 +33,6 @@ export async function reclaimUnstartedCalls(input: ReclaimUnstartedInput = {}): 
     workspaceId: input.workspaceId,
   });
   const counts: ReclaimCounts = { checked: ids.length, reclaimed: 0, running: 0, failed: 0 };
-  for (let i = 0; i < ids.length; i += 10) {
-    const batch = ids.slice(i, i + 10).map((id) =>
-      reclaim.reclaimUnstartedCall(id).catch((err: unknown) => {
-        if (err instanceof ActivityFailure) return 'failed' as const;
-        throw err;
-      }),
-    );
-    for (const outcome of await Promise.all(batch)) if (outcome !== 'gone') counts[outcome] += 1;
-  }
+  for (const outcome of await checkInBatches(ids, (id) => reclaim.reclaimUnstartedCall(id))) if (outcome !== 'gone') counts[outcome] += 1;
   return counts;
 }

@@ -1,6 +1,7 @@
 // The refresh schedule's workflow: renews OAuth tokens ahead of expiry, also for connections no run has used lately.
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { ConnectionRefreshActivities, RefreshOutcome } from '../../activities/connections/refresh';
+import { checkInBatches } from '../batched';
 
 const refresh = proxyActivities<ConnectionRefreshActivities>({
   startToCloseTimeout: '1 minute',
@@ -20,14 +21,6 @@ export async function refreshExpiringConnections(input: RefreshExpiringInput = {
   const horizonSeconds = input.horizonSeconds ?? 30 * 60;
   const ids = await refresh.connectionsDueForRefresh({ horizonSeconds, limit: input.limit ?? 500, workspaceId: input.workspaceId });
   const counts: Record<RefreshOutcome | 'failed', number> = { refreshed: 0, fresh: 0, broken: 0, skipped: 0, failed: 0 };
-  for (let i = 0; i < ids.length; i += 10) {
-    const batch = ids.slice(i, i + 10).map((id) =>
-      refresh.refreshConnection({ id, horizonSeconds }).catch((err: unknown) => {
-        if (err instanceof ActivityFailure) return 'failed' as const;
-        throw err;
-      }),
-    );
-    for (const outcome of await Promise.all(batch)) counts[outcome] += 1;
-  }
+  for (const outcome of await checkInBatches(ids, (id) => refresh.refreshConnection({ id, horizonSeconds }))) counts[outcome] += 1;
   return counts;
 }

@@ -61,7 +61,7 @@ export function createAutomationActivities(deps: { db: Db; logger: Logger; confi
     ...input,
     id: input.requestId,
     request: redact({ nodeParams: { action: input.action, params: input.params }, callData: input.call.callData, async: !!input.callbackUrl }),
-    workflowId: automationWorkflowId(input.requestId),
+    workflowId: input.workflowId ?? automationWorkflowId(input.requestId),
     async: !!input.callbackUrl,
   });
   const record = (input: AutomationRunInput, outcome: AutomationOutcome, startedAt: number) =>

@@ -28,6 +28,11 @@ export interface AutomationRunInput {
    * workflow task (nothing can have run before it), false when by a later one (an earlier task may have run it).
    */
   firstTask?: boolean;
+  /**
+   * The run that executes it when that is not its own `automation:<requestId>`: a journey's automation step runs
+   * inline in the enrollment's run (patch journey-automation-inline), recorded with that run's id.
+   */
+  workflowId?: string;
 }
 
 /** How a run ended. */

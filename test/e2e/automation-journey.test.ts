@@ -1,4 +1,4 @@
-import { importSteps, finished, leadRow, newPhone } from '../helpers/journeys';
+import { importSteps, finished, leadRow, newPhone, runOf } from '../helpers/journeys';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';
 import type { JourneyState } from '../../workflows/journeys/journey-messages';
@@ -20,7 +20,7 @@ afterAll(async () => {
 const steps = (s: JourneyState) => s.history.map((h) => `${h.step_id}:${h.outcome}`);
 
 describe('the journey step automation', () => {
-  it('runs automationRun as a child with the lead as callData and branches on its success', async () => {
+  it('runs the action inline in the enrollment with the lead as callData and branches on its success', async () => {
     // The vendor refuses company "Broken": one lead succeeds, the other fails.
     fake.on('POST', '/crm', (req) =>
       (req.body as { company?: string }).company === 'Broken' ? { status: 422, body: { message: 'bad company' } } : { status: 201, body: { id: 'c1' } },
@@ -65,9 +65,13 @@ describe('the journey step automation', () => {
         .sort(),
     ).toEqual(['Acme', 'Broken']);
 
-    // The child run is recorded like an endpoint run, in the workspace's name.
+    // The run is recorded like an endpoint run, in the workspace's name, naming the enrollment's run it ran in (no
+    // child run of its own).
     const requestId = /automation (\S+)/.exec(goodEnd.history[0]!.detail!)![1]!;
     const stored = await app.request('GET', `/api/automation/runs/${requestId}`, { headers: { 'x-key': ws.superuserKey } });
-    expect(stored.body).toMatchObject({ status: 'succeeded', automationType: 'proxy', nodeId: 'crm', superuser: true, workflowId: `automation:${requestId}` });
+    const enrollment = runOf(app, journey.id, good);
+    expect(stored.body).toMatchObject({ status: 'succeeded', automationType: 'proxy', nodeId: 'crm', superuser: true, workflowId: enrollment.workflowId });
+    const children = (await enrollment.fetchHistory()).events!.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
+    expect(children).toEqual([]);
   });
 });

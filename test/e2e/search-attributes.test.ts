@@ -82,7 +82,11 @@ beforeAll(async () => {
   add('journeyEnrollment', 'POST /v1/lead/sendtoworkflow', enrollment.workflowId, { ...journeyIds, Outcome: 'completed' });
   const fromJourney = await childrenOf(enrollment);
   add('deliverJourneyTrigger', 'the journey step trigger', fromJourney.deliverJourneyTrigger![0]!, journeyIds);
-  add('automationRun', 'the journey step automation', fromJourney.automationRun![0]!, { ...journeyIds, AutomationType: 'proxy', Outcome: 'succeeded' });
+  // The automation step runs inline in the enrollment's run (found by its lead and journey): no child of its own, and
+  // its stored run (GET /api/automation/runs/{requestId}) names the enrollment's run.
+  expect(fromJourney.automationRun).toBeUndefined();
+  const stepRuns = await app.db.query(`SELECT workflow_id, success FROM automation_runs WHERE workspace_id = $1 AND node_id = 'crm'`, [workspaceId]);
+  expect(stepRuns).toEqual([{ workflow_id: enrollment.workflowId, success: true }]);
   const journeyCall = fromJourney.outboundCall![0]!;
   const callIds = (workflowId: string) => ({ WorkspaceId: workspaceId, CallId: workflowId.slice('call:'.length), AgentId: agentId });
   add('outboundCall', 'the journey step call', journeyCall, { ...journeyIds, ...callIds(journeyCall), Outcome: 'human' });

@@ -25,6 +25,8 @@ const recordedLocal = ['-post-patch', '-failed-run'];
 // Recorded again (--tag attrs) once children got their full search attributes (the run-search-attributes patch): the
 // automation child (post-patch), the call child (call-no-answer) and the trigger delivery (trigger-hooks).
 const recordedAttrs = ['-post-patch', '-trigger-hooks', '-call-no-answer'];
+// Recorded again (--tag inline) once the automation step ran inline rather than as a child (journey-automation-inline).
+const recordedInline = ['-post-patch'];
 const files = fixtureFiles('journey');
 
 describe('journeyEnrollment replay', () => {
@@ -35,6 +37,7 @@ describe('journeyEnrollment replay', () => {
       ...recordedThird.map((p) => `${p}-v3`),
       ...recordedLocal.map((p) => `${p}-local`),
       ...recordedAttrs.map((p) => `${p}-attrs`),
+      ...recordedInline.map((p) => `${p}-inline`),
     ];
     expect(files).toEqual(expect.arrayContaining(all.map((s) => `journey-history${s}.json`)));
   });

@@ -1,7 +1,7 @@
 // The automationRun child that a journey's `automation` step and a chat flow's `automation` node both run: one
 // action in the workspace's name (superuser mode: the workspace's connection), with the caller's callData.
 import { executeChild } from '@temporalio/workflow';
-import { AUTOMATION_RUN_ATTEMPTS } from '../../src/automation/types';
+import { AUTOMATION_RUN_ATTEMPTS, type AutomationRunInput } from '../../src/automation/types';
 import { automationWorkflowId } from '../../src/temporal/ids';
 import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
 import { childAttributes } from '../run-attributes';
@@ -22,26 +22,29 @@ export interface AutomationChild {
   ids: { leadId?: string; journeyId?: string; flowId?: string };
 }
 
+/** The run input of what a journey step or chat node runs: the action in the workspace's name (superuser mode). */
+export function automationChildInput(c: AutomationChild): AutomationRunInput {
+  return {
+    requestId: c.requestId,
+    workspaceId: c.workspaceId,
+    userId: null,
+    superuser: true,
+    automationType: c.automationType,
+    action: c.action,
+    ...(c.version !== undefined ? { version: c.version } : {}),
+    nodeId: c.nodeId,
+    params: c.params,
+    call: { callData: c.callData },
+    maxRunAttempts: AUTOMATION_RUN_ATTEMPTS,
+    receivedAt: Date.now(),
+  };
+}
+
 /** Runs automationRun as a child workflow (id `automation:<requestId>`) and resolves with its outcome. */
 export function runAutomationChild(c: AutomationChild): ReturnType<typeof automationRun> {
   return executeChild(automationRun, {
     workflowId: automationWorkflowId(c.requestId),
-    args: [
-      {
-        requestId: c.requestId,
-        workspaceId: c.workspaceId,
-        userId: null,
-        superuser: true,
-        automationType: c.automationType,
-        action: c.action,
-        ...(c.version !== undefined ? { version: c.version } : {}),
-        nodeId: c.nodeId,
-        params: c.params,
-        call: { callData: c.callData },
-        maxRunAttempts: AUTOMATION_RUN_ATTEMPTS,
-        receivedAt: Date.now(),
-      },
-    ],
+    args: [automationChildInput(c)],
     ...childAttributes(
       () => runSearchAttributes.automationRun({ workspaceId: c.workspaceId, automationType: c.automationType, ...c.ids }),
       [

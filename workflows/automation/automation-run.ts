@@ -18,20 +18,17 @@ const callbacks = proxyActivities<AutomationActivities>({
 });
 
 /**
- * Runs the action (the local activity records its outcome), marks the run's Outcome search attribute, and in async
- * mode delivers the envelope to the callback. A run never fails: a failed action is an outcome with success false.
+ * Runs the action as a local activity that records its outcome; a run never fails: a failed action (or an activity
+ * that failed for good) is an outcome with success false. The body of automationRun, and of a journey's automation
+ * step, which runs it inline in the enrollment's own run (journey-automation.ts).
  */
-export async function automationRun(input: AutomationRunInput): Promise<AutomationOutcome> {
-  let outcome: AutomationOutcome;
-  // The first workflow task's history is its started, scheduled and started events: a longer one means an earlier task
-  // failed or timed out (its worker died), maybe mid-run. Told so, a first try can skip recording itself as running.
-  const run = patched('automation-first-task') ? { ...input, firstTask: workflowInfo().historyLength <= 3 } : input;
+export async function performAutomation(run: AutomationRunInput): Promise<AutomationOutcome> {
   try {
-    outcome = await local.executeAutomation(run);
+    return await local.executeAutomation(run);
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause;
     const failure = cause instanceof ApplicationFailure ? cause : undefined;
-    outcome = {
+    const outcome: AutomationOutcome = {
       success: false,
       data: null,
       error: failure?.message ?? 'the run failed',
@@ -40,7 +37,19 @@ export async function automationRun(input: AutomationRunInput): Promise<Automati
       runAttempts: AUTOMATION_RUN_ATTEMPTS,
     };
     await local.recordAutomationFailure({ ...run, outcome });
+    return outcome;
   }
+}
+
+/**
+ * Runs the action (performAutomation), marks the run's Outcome search attribute, and in async mode delivers the
+ * envelope to the callback.
+ */
+export async function automationRun(input: AutomationRunInput): Promise<AutomationOutcome> {
+  // The first workflow task's history is its started, scheduled and started events: a longer one means an earlier task
+  // failed or timed out (its worker died), maybe mid-run. Told so, a first try can skip recording itself as running.
+  const run = patched('automation-first-task') ? { ...input, firstTask: workflowInfo().historyLength <= 3 } : input;
+  const outcome = await performAutomation(run);
   upsertSearchAttributes([{ key: SA.Outcome, value: outcome.success ? 'succeeded' : 'failed' }]);
   if (input.callbackUrl) {
     try {

@@ -29,7 +29,7 @@ async function call(target: ApiTarget, method: string, path: string, init: { bod
     headers: { authorization: `Bearer ${target.apiKey}`, ...(init.type ? { 'content-type': init.type } : {}) },
     ...(init.body ? { body: Readable.toWeb(init.body) as ReadableStream, duplex: 'half' } : {}),
   } as RequestInit);
-  const body = await res.json().catch(() => ({}));
+  const body = (await res.json().catch(() => ({}))) as { message?: string };
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${body.message ?? ''}`.trim());
   return { body, run: linkedRun(res.headers.get('link')) };
 }

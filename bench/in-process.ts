@@ -1,8 +1,8 @@
 // The service's parts inside the bench process, as several benchmarks set them up: config, a throwaway workspace, the
 // api on an ephemeral port and the workers, each cleaned up through ctx.defer.
-import { bundleWorkflowCode, type Worker } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,8 @@ import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { connectNativeTemporal } from '../src/temporal/client';
 import type { TaskQueueKind } from '../src/temporal/task-queues';
 import type { Logger } from '../src/telemetry/log';
-import { createWorkers, workflowInterceptorModules, workflowsPath } from '../worker/workers';
+import { tracedBundlePath, writeBundles } from '../worker/bundle';
+import { createWorkers } from '../worker/workers';
 import type { BenchContext } from './lib';
 
 /** The config of the bench's in-process api and workers: the environment, the bench's servers, task queues under prefix, warn logs. */
@@ -51,28 +52,28 @@ export async function listenApp(ctx: BenchContext, deps: AppDeps): Promise<numbe
   return (server.address() as AddressInfo).port;
 }
 
-/** The workflows bundled once into a temporary file (removed at the end), for createWorkers' bundlePath. */
-async function workflowBundleFile(ctx: BenchContext, name: string, opts: { interceptors?: boolean }): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath, ...(opts.interceptors ? { workflowInterceptorModules } : {}) });
+/** The workflows bundled once into temporary files (both bundles, removed at the end), for createWorkers' bundlePath. */
+async function workflowBundleFile(ctx: BenchContext, name: string): Promise<string> {
   const bundlePath = path.join(os.tmpdir(), `bench-${name}-bundle-${process.pid}.js`);
-  writeFileSync(bundlePath, code);
   ctx.defer(() => rmSync(bundlePath, { force: true }));
+  ctx.defer(() => rmSync(tracedBundlePath(bundlePath), { force: true }));
+  await writeBundles(bundlePath);
   return bundlePath;
 }
 
 /**
  * The service's workers in this process on config's task queues (all, or kinds), on a native connection of their own
- * and the workflows bundled once into a file named for `bench` (with the tracing interceptors when asked); shut down
+ * and the workflows bundled once into files named for `bench` (the worker takes the traced bundle when tracing is on); shut down
  * with a 1 s grace at the end.
  */
 export async function runServiceWorkers(
   ctx: BenchContext,
   deps: { config: Config; db: Db; logger: Logger },
-  o: { bench: string; interceptors?: boolean; kinds?: readonly TaskQueueKind[] },
+  o: { bench: string; kinds?: readonly TaskQueueKind[] },
 ): Promise<void> {
   const native = await connectNativeTemporal(deps.config);
   ctx.defer(() => native.close());
-  const bundlePath = await workflowBundleFile(ctx, o.bench, o);
+  const bundlePath = await workflowBundleFile(ctx, o.bench);
   const workers = await createWorkers({
     connection: native,
     ...deps,

@@ -1,5 +1,4 @@
-import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
-import path from 'node:path';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createJourneyPreviewActivities } from '../activities/journeys/journey-preview';
 import { loadConfig, type Config } from '../src/core/config';
@@ -8,13 +7,14 @@ import { previewTaskQueue, TASK_QUEUE_KINDS, taskQueue, type TaskQueueKind } fro
 import { workerLimits, type WorkerLimits } from '../src/temporal/worker-queues';
 import { workerTracing } from '../src/telemetry/temporal';
 import { activityBoundary } from './activity-errors';
+import { workflowBundleFor } from './bundle';
 import { sdkLogger } from './sdk-logger';
 
 export interface WorkerSetOptions extends ActivityDeps {
   connection: NativeConnection;
   namespace: string;
   taskQueuePrefix: string;
-  /** A prebuilt workflow bundle (production, tests); without it the workflows are bundled at start-up. */
+  /** A prebuilt workflow bundle (production, tests: worker/bundle.ts writeBundles); without it the workflows are bundled at start-up. */
   bundlePath?: string;
   shutdownGraceMs?: number;
   /** The task queues to serve (default: all of them). */
@@ -26,11 +26,6 @@ export interface WorkerSetOptions extends ActivityDeps {
 /** How long past the activities' grace a worker's shutdown may take before it is forced. */
 export const SHUTDOWN_FORCE_AFTER_GRACE_MS = 3000;
 
-export const workflowsPath = require.resolve(path.resolve(__dirname, '..', 'workflows'));
-
-/** Bundled with the workflows (every bundle: the prebuilt ones too): tracing for runs started with a trace. */
-export const workflowInterceptorModules = [require.resolve(path.resolve(__dirname, '..', 'workflows', 'telemetry', 'interceptors'))];
-
 /**
  * One worker per task queue; together they run every workflow and activity. Serving journeys includes their preview
  * queue, whose worker runs the same workflows with recorder activities only (a real one there would fail, not act).
@@ -39,10 +34,9 @@ export async function createWorkers(o: WorkerSetOptions): Promise<Worker[]> {
   const activities = createActivities({ db: o.db, logger: o.logger, config: o.config });
   const recorders = createJourneyPreviewActivities({ db: o.db, logger: o.logger, ssrfAllowlist: o.config?.SSRF_ALLOWLIST ?? [] });
   const tracing = workerTracing();
-  // Bundled once and shared: every queue's worker runs the same workflow code.
-  const workflowBundle = o.bundlePath
-    ? { codePath: o.bundlePath }
-    : await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: sdkLogger(o.logger, { quiet: true }) });
+  // Bundled once and shared: every queue's worker runs the same workflow code, traced when this worker traces (the
+  // sink is there only then).
+  const workflowBundle = await workflowBundleFor(o.bundlePath, tracing.sinks !== undefined, sdkLogger(o.logger, { quiet: true }));
   const kinds = o.kinds ?? TASK_QUEUE_KINDS;
   const queues = [
     ...kinds.map((kind) => ({ kind, name: taskQueue(kind, o.taskQueuePrefix), activities })),

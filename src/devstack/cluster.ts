@@ -1,10 +1,9 @@
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { createDb } from '../db/pool';
-import { workflowInterceptorModules, workflowsPath } from '../../worker/workers';
+import { writeBundles } from '../../worker/bundle';
 import { clusterPki, temporalTlsEnv, type ClusterPki } from './cluster-pki';
 import { managedProcess, type ManagedProcess } from './managed-process';
 import { portOpen } from './net';
@@ -165,7 +164,7 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
     if (added.length) say(`search attributes registered: ${added.join(', ')}`);
 
     const bundlePath = o.bundlePath ?? path.join(o.dir, 'workflow-bundle.js');
-    if (!o.bundlePath) writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quiet })).code);
+    if (!o.bundlePath) await writeBundles(bundlePath, quiet);
 
     const simulatorUrl = `http://127.0.0.1:${await free(ports.simulator)}`;
     const simulator = managedProcess({

@@ -5,6 +5,7 @@ import { Worker } from '@temporalio/worker';
 import { workerTracing } from '../../src/telemetry/temporal';
 import { temporalDataConverter } from '../../src/temporal/client';
 import { callWorkflowId } from '../../src/temporal/ids';
+import { tracedBundlePath } from '../../worker/bundle';
 import { startTracing, type Tracing } from '../../src/telemetry/tracing';
 import { callResult, callingWorkspace, phoneEnding } from '../helpers/calls';
 import { testEnv } from '../helpers/env';
@@ -109,15 +110,18 @@ describe('POST /v1/agent, exported as http/protobuf', () => {
     for (const number of [phone, phone.slice(1), ...ws.numbers, '18005550100']) expect(exported).not.toContain(number);
     expect(ctx.receiver.spans.some((s) => s.name === 'GET /v1/lead/get')).toBe(true);
 
-    // The traced run replays with the interceptors bundled: tracing keeps the workflow deterministic.
+    // The traced run replays with the interceptors bundled (a traced worker's bundle) and without them (an untraced
+    // worker's): tracing keeps the workflow deterministic.
     const workflowId = callWorkflowId(res.body.call_id);
     const history = await app.temporal.client.workflow.getHandle(workflowId).fetchHistory();
     expect(Object.keys(history.events![0]!.workflowExecutionStartedEventAttributes!.header!.fields!)).toContain('_tracer-data');
-    await Worker.runReplayHistory(
-      { workflowBundle: { codePath: testEnv('bundlePath') }, dataConverter: temporalDataConverter(app.config), sinks: workerTracing().sinks },
-      history,
-      workflowId,
-    );
+    for (const codePath of [tracedBundlePath(testEnv('bundlePath')), testEnv('bundlePath')]) {
+      await Worker.runReplayHistory(
+        { workflowBundle: { codePath }, dataConverter: temporalDataConverter(app.config), sinks: workerTracing().sinks },
+        history,
+        workflowId,
+      );
+    }
   });
 });
 

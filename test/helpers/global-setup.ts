@@ -1,6 +1,5 @@
 import { Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/core/config';
 import { migrate } from '../../src/db/migrate';
@@ -9,7 +8,7 @@ import { ensureDatabase, startPrivatePostgres, type RunningPostgres } from '../.
 import { resolveTemporalCli } from '../../src/devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../../src/devstack/temporal-server';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
-import { workflowInterceptorModules, workflowsPath } from '../../worker/workers';
+import { writeBundles } from '../../worker/bundle';
 import { repoRoot, TEST_ENV } from './env';
 
 declare global {
@@ -57,8 +56,7 @@ export default async function globalSetup(): Promise<void> {
   const bundleDir = path.join(repoRoot, '.cache');
   mkdirSync(bundleDir, { recursive: true });
   const bundlePath = path.join(bundleDir, 'test-workflow-bundle.js');
-  const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quietLogger });
-  writeFileSync(bundlePath, code);
+  await writeBundles(bundlePath, quietLogger);
 
   process.env[TEST_ENV.databaseUrl] = databaseUrl;
   process.env[TEST_ENV.temporalAddress] = stack.temporal.address;

@@ -16,7 +16,9 @@ export function serverSpans() {
   const tracer = trace.getTracer('switchboard-http');
   return async (ctx: RequestContext, next: () => Promise<unknown>): Promise<void> => {
     const parent = propagation.extract(context.active(), ctx.headers);
-    const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
+    // Attributes set after the start, not given to it: see tracedQuery.
+    const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER }, parent);
+    span.setAttribute('http.request.method', ctx.method);
     try {
       await context.with(trace.setSpan(parent, span), next);
     } catch (err) {

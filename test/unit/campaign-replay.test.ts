@@ -8,11 +8,12 @@ const typeOf = (file: string) => historyOf(loadFixture(file)).events![0]!.workfl
 describe('campaign workflows replay', () => {
   it('has a fixture for every recorded path, of both campaign workflow types', () => {
     // completed-v2: after the campaign-outcome-search-attribute patch (the run upserts Outcome when it ends); paced: after
-    // campaign-pacing-catch-up (calls_per_minute 600).
+    // campaign-pacing-catch-up (calls_per_minute 600); completed-v3: after campaign-done-none-left-out.
     expect(files).toEqual(
       expect.arrayContaining([
         'campaign-history-completed.json',
         'campaign-history-completed-v2.json',
+        'campaign-history-completed-v3.json',
         'campaign-history-continued.json',
         'campaign-history-canceled.json',
         'campaign-history-event-delivered.json',

@@ -22,8 +22,13 @@ export interface AdmissionFacts {
   groupNumbers: string[];
 }
 
-// One row per asked call (n: its place in the batch) whose workspace exists.
-const FACTS = prepared(
+/**
+ * One row per asked call (n: its place in the batch) whose workspace exists. The lead is found by its id, else by the
+ * phone, each through its own index: one join condition choosing between them by CASE was a filter, so every call read
+ * every lead of its workspace (4.4 ms at 14,000 leads; a campaign's audience is its workspace's leads). Exported for
+ * its plan test.
+ */
+export const ADMISSION_FACTS = prepared(
   'call_admission_facts',
   `SELECT q.n, a.id AS "agentId", a.transfer_number AS "transferNumber", a.call_window AS "agentWindow",
           w.default_region AS "defaultRegion", w.timezone AS "workspaceTimezone", w.max_concurrent_calls AS "maxConcurrentCalls",
@@ -35,7 +40,9 @@ const FACTS = prepared(
    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[]) WITH ORDINALITY AS q(ws, agent, phone, given, lead, n)
    JOIN workspaces w ON w.id = q.ws
    LEFT JOIN agents a ON a.workspace_id = w.id AND a.id = q.agent
-   LEFT JOIN leads l ON l.workspace_id = w.id AND (CASE WHEN q.lead IS NULL THEN l.phone = q.phone ELSE l.id = q.lead END)`,
+   LEFT JOIN LATERAL (SELECT l.id, l.timezone FROM leads l WHERE l.workspace_id = w.id AND l.id = q.lead
+                      UNION ALL
+                      SELECT l.id, l.timezone FROM leads l WHERE q.lead IS NULL AND l.workspace_id = w.id AND l.phone = q.phone) l ON true`,
 );
 
 /** Whom a call is asked of, to whom, with what caller id and lead (when known). */
@@ -52,7 +59,7 @@ const factReads = perHandle(
   (db) =>
     new StatementBatches<FactsAsk, AdmissionFacts | undefined>(
       async (batch) => {
-        const rows = await db.query<AdmissionFacts & { n: string }>(FACTS, [
+        const rows = await db.query<AdmissionFacts & { n: string }>(ADMISSION_FACTS, [
           batch.map((c) => c.workspaceId),
           batch.map((c) => c.agentId),
           batch.map((c) => c.to),

@@ -213,9 +213,13 @@ export async function run(ctx: BenchContext): Promise<number> {
     [`rss ${small} leads / rss ${large} leads`, rssSmall / rssLarge],
     ['longest campaign run history', Math.max(pacedRun.history.maxCampaign, smallRun.history.maxCampaign, largeRun.history.maxCampaign), 'events'],
   ];
-  // P10 is about the large campaign (10,000 leads by default): its rate is the one compared.
+  // P10 is about the large campaign (10,000 leads by default): its rate is the one compared, with the bare client's
+  // measured before and after it (the dev server's CPU per call grows as its store fills, for both sides alike), so
+  // the baseline spans the server states the campaign ran in.
+  const bracket = (rawBefore.perSecond + rawAfter.perSecond) / 2;
+  figures.push([`campaign (${large} leads) / bare client before the campaigns`, largeRun.perSecond / rawBefore.perSecond]);
   return report('campaign', figures, {
-    value: largeRun.perSecond / rawBefore.perSecond,
-    what: `${large}-lead campaign call starts/s / bare client outboundCall starts/s at ${concurrency} in flight`,
+    value: largeRun.perSecond / bracket,
+    what: `${large}-lead campaign call starts/s / the mean of the bare client's outboundCall starts/s before and after the campaigns, ${concurrency} in flight`,
   });
 }

@@ -161,7 +161,7 @@ async function endToEnd(ctx: BenchContext, databaseUrl: string, n: number, speed
   const port = await listenApp(ctx, { config, db, temporal: { connection, client }, logger });
   config.TELEPHONY_CALLBACK_BASE_URL = `http://127.0.0.1:${port}`;
 
-  await runServiceWorkers(ctx, { config, db, logger }, { bench: 'calls' });
+  await runServiceWorkers(ctx, { config, db, logger });
 
   const ws = await callingWorkspace(db, ctx);
   const place = placer(port, ws.key, ws.agentId, concurrency, ctx.defer);

@@ -78,7 +78,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   // The api answers the simulator's callbacks.
   const port = await listenApp(ctx, { config, db, temporal: { connection, client }, logger });
   config.TELEPHONY_CALLBACK_BASE_URL = `http://127.0.0.1:${port}`;
-  await runServiceWorkers(ctx, { config, db, logger }, { bench: 'campaign' });
+  await runServiceWorkers(ctx, { config, db, logger });
 
   const ws = await workspaceWithLeads(db, ctx, { paced, small, large });
   const deps = { db, client, taskQueuePrefix: prefix };

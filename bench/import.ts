@@ -86,7 +86,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     LOG_LEVEL: 'warn',
     ENCRYPTION_KEY: encryptionKey,
   });
-  await runServiceWorkers(ctx, { config, db, logger }, { bench: 'import', kinds: ['journeys'] });
+  await runServiceWorkers(ctx, { config, db, logger }, { kinds: ['journeys'] });
 
   const importFile = async (file: string) => {
     const ws = await workspace();

@@ -2,10 +2,7 @@
 // api on an ephemeral port and the workers, each cleaned up through ctx.defer.
 import type { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { loadConfig, type Config } from '../src/core/config';
 import type { Db } from '../src/db/pool';
 import { createApp } from '../src/http/app';
@@ -14,7 +11,6 @@ import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { connectNativeTemporal } from '../src/temporal/client';
 import type { TaskQueueKind } from '../src/temporal/task-queues';
 import type { Logger } from '../src/telemetry/log';
-import { tracedBundlePath, writeBundles } from '../worker/bundle';
 import { createWorkers } from '../worker/workers';
 import type { BenchContext } from './lib';
 
@@ -52,34 +48,23 @@ export async function listenApp(ctx: BenchContext, deps: AppDeps): Promise<numbe
   return (server.address() as AddressInfo).port;
 }
 
-/** The workflows bundled once into temporary files (both bundles, removed at the end), for createWorkers' bundlePath. */
-async function workflowBundleFile(ctx: BenchContext, name: string): Promise<string> {
-  const bundlePath = path.join(os.tmpdir(), `bench-${name}-bundle-${process.pid}.js`);
-  ctx.defer(() => rmSync(bundlePath, { force: true }));
-  ctx.defer(() => rmSync(tracedBundlePath(bundlePath), { force: true }));
-  await writeBundles(bundlePath);
-  return bundlePath;
-}
-
 /**
  * The service's workers in this process on config's task queues (all, or kinds), on a native connection of their own
- * and the workflows bundled once into files named for `bench` (the worker takes the traced bundle when tracing is on); shut down
- * with a 1 s grace at the end.
+ * and the workflows bundled once at their start (traced only when tracing is on, as a worker process); shut down with a
+ * 1 s grace at the end.
  */
 export async function runServiceWorkers(
   ctx: BenchContext,
   deps: { config: Config; db: Db; logger: Logger },
-  o: { bench: string; kinds?: readonly TaskQueueKind[] },
+  o: { kinds?: readonly TaskQueueKind[] } = {},
 ): Promise<void> {
   const native = await connectNativeTemporal(deps.config);
   ctx.defer(() => native.close());
-  const bundlePath = await workflowBundleFile(ctx, o.bench);
   const workers = await createWorkers({
     connection: native,
     ...deps,
     namespace: ctx.temporal.namespace,
     taskQueuePrefix: deps.config.TEMPORAL_TASK_QUEUE_PREFIX,
-    bundlePath,
     kinds: o.kinds,
     shutdownGraceMs: 1000,
   });

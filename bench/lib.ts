@@ -98,8 +98,18 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** Runs op(0..n-1) with at most `concurrency` in flight; throughput counts successes, latencies only successes. */
-export async function measure(n: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<Measurement> {
+/**
+ * Runs op(0..n-1) with at most `concurrency` in flight; throughput counts successes, latencies only successes. With
+ * settle, each success's lane then waits for settle(its result) before its next op, outside the op's latency: for an
+ * op that answers before the work it started has ended (a run that goes on after the answer), so that the next op
+ * starts on a machine where that work is done, as it would after an op that waits for it.
+ */
+export async function measure<T>(
+  n: number,
+  concurrency: number,
+  op: (i: number) => Promise<T>,
+  opts: { settle?: (result: T) => Promise<unknown> } = {},
+): Promise<Measurement> {
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -109,8 +119,9 @@ export async function measure(n: number, concurrency: number, op: (i: number) =>
       const i = next++;
       const t0 = performance.now();
       try {
-        await op(i);
+        const result = await op(i);
         latencies.push(performance.now() - t0);
+        if (opts.settle) await opts.settle(result);
       } catch (err) {
         errors++;
         firstError ??= (err as Error).message;

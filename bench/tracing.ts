@@ -1,7 +1,7 @@
 // P12: P1, P2 and P9 with every request traced beside untraced, in one run. Each benchmark runs twice with its own
-// stack, first with tracing off, then with the api process exporting every span (OTLP http/protobuf, always_on) to a
-// local sink; each pass measures its api against the same raw baseline, so traced / untraced of the two ratios is the
-// throughput tracing leaves.
+// stack, first with tracing off, then with the api process exporting every span (OTLP http/protobuf, or http/json with
+// --protocol; always_on) to a local sink; each pass measures its api against the same raw baseline, so traced /
+// untraced of the two ratios is the throughput tracing leaves.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Flags, type BenchContext, type Benchmark } from './lib';
@@ -15,6 +15,7 @@ export const goal = 0.9;
 export const options = {
   only: 'comma-separated subset of lead-lookup,enroll,calls (default all three)',
   quick: 'yes: short passes (few requests, 2 rounds, short warm-up), to see it work on a busy machine',
+  protocol: 'OTEL_EXPORTER_OTLP_PROTOCOL of the traced passes: http/protobuf (default) or http/json',
 };
 
 const BENCHES = ['lead-lookup', 'enroll', 'calls'] as const;
@@ -34,7 +35,9 @@ async function startSink(): Promise<{ url: string; exports: () => number; bytes:
     req.on('data', (c: Buffer) => (bytes += c.length));
     req.on('end', () => {
       exports++;
-      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      // An empty success answer in the request's own encoding (both exporters accept it).
+      const json = String(req.headers['content-type']).startsWith('application/json');
+      res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' }).end(json ? '{}' : undefined);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,6 +70,8 @@ export async function run(ctx: BenchContext): Promise<number> {
   const unknown = only.filter((n) => !(BENCHES as readonly string[]).includes(n));
   if (unknown.length) throw new Error(`--only: ${unknown.join(', ')} is not one of ${BENCHES.join(', ')}`);
   const quick = ctx.flags.str('quick', 'no') === 'yes';
+  const protocol = ctx.flags.str('protocol', 'http/protobuf');
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json') throw new Error('--protocol must be http/protobuf or http/json');
   const sink = await startSink();
   ctx.defer(() => sink.close());
   const rows: { name: string; off: number; on: number }[] = [];
@@ -76,8 +81,8 @@ export async function run(ctx: BenchContext): Promise<number> {
     ctx.say(`${name}: tracing off`);
     const off = await pass(ctx, bench, flags);
     // The forked api processes read these at start (src/telemetry/tracing.ts); the bench process itself stays untraced.
-    Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_TRACES_SAMPLER: 'always_on' });
-    ctx.say(`${name}: tracing on, exporting to ${sink.url}`);
+    Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_TRACES_SAMPLER: 'always_on' });
+    ctx.say(`${name}: tracing on, exporting ${protocol} to ${sink.url}`);
     try {
       rows.push({ name, off, on: await pass(ctx, bench, flags) });
     } finally {

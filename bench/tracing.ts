@@ -2,8 +2,11 @@
 // stack, first with tracing off, then with the api process exporting every span (OTLP http/protobuf, or http/json with
 // --protocol; always_on) to a local sink; each pass measures its api against the same raw baseline, so traced /
 // untraced of the two ratios is the throughput tracing leaves.
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Flags, type BenchContext, type Benchmark } from './lib';
 
 export const description =
@@ -16,6 +19,7 @@ export const options = {
   only: 'comma-separated subset of lead-lookup,enroll,calls (default all three)',
   quick: 'yes: short passes (few requests, 2 rounds, short warm-up), to see it work on a busy machine',
   protocol: 'OTEL_EXPORTER_OTLP_PROTOCOL of the traced passes: http/protobuf (default) or http/json',
+  'floor-lookups': "lookups for the tracing pipeline's own CPU per lookup, with lead-lookup (default 200000)",
 };
 
 const BENCHES = ['lead-lookup', 'enroll', 'calls'] as const;
@@ -47,6 +51,30 @@ async function startSink(): Promise<{ url: string; exports: () => number; bytes:
     bytes: () => bytes,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The OTEL_* settings of a traced pass: every span exported to the sink. */
+const tracedEnv = (sinkUrl: string, protocol: string) => ({
+  OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
+  OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+  OTEL_TRACES_SAMPLER: 'always_on',
+});
+
+/**
+ * The tracing pipeline's own CPU per lead lookup (bench/tracing/sdk-floor.ts, a child process exporting to the sink):
+ * the least a traced lookup costs over an untraced one, whatever the api does besides.
+ */
+async function tracingFloor(ctx: BenchContext, sinkUrl: string, protocol: string, lookups: number): Promise<string> {
+  ctx.say(`lead-lookup: the tracing pipeline alone, ${lookups} lookups untraced then traced…`);
+  const script = path.join(__dirname, 'tracing', 'sdk-floor.ts');
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, '..', 'bin', 'run-ts.js'), script, String(lookups)], {
+    env: { ...process.env, ...tracedEnv(sinkUrl, protocol) },
+  });
+  const floor = JSON.parse(stdout.trim().split('\n').pop()!) as { off: number; on: number };
+  return (
+    `lead-lookup: the tracing pipeline alone (server span, statement span, every span exported), CPU per lookup untraced → traced: ` +
+    `${floor.off.toFixed(1)} → ${floor.on.toFixed(1)} µs, ${(floor.on - floor.off).toFixed(1)} µs added`
+  );
 }
 
 /** Runs a benchmark with cleanups of its own, so one pass's servers are gone before the next starts. */
@@ -81,7 +109,7 @@ export async function run(ctx: BenchContext): Promise<number> {
     ctx.say(`${name}: tracing off`);
     const off = await pass(ctx, bench, flags);
     // The forked api processes read these at start (src/telemetry/tracing.ts); the bench process itself stays untraced.
-    Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_TRACES_SAMPLER: 'always_on' });
+    Object.assign(process.env, tracedEnv(sink.url, protocol));
     ctx.say(`${name}: tracing on, exporting ${protocol} to ${sink.url}`);
     try {
       rows.push({ name, off, on: await pass(ctx, bench, flags) });
@@ -93,6 +121,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   for (const r of rows) lines.push(`${r.name.padEnd(12)}  ${r.off.toFixed(3).padStart(6)}  ${r.on.toFixed(3).padStart(6)}  ${(r.on / r.off).toFixed(3)}`);
   const worst = Math.min(...rows.map((r) => r.on / r.off));
   lines.push(`spans exported: ${sink.exports()} exports, ${(sink.bytes() / 1024).toFixed(0)} KiB${quick ? ' (quick passes: not figures to quote)' : ''}`);
+  if (only.includes('lead-lookup')) lines.push(await tracingFloor(ctx, sink.url, protocol, quick ? 20_000 : ctx.flags.int('floor-lookups', 200_000)));
   lines.push(`ratio tracing: ${worst.toFixed(3)} (lowest traced / untraced of the api-to-raw ratios: ${rows.map((r) => r.name).join(', ')})`);
   process.stdout.write(`\n${lines.join('\n')}\n`);
   return worst;

@@ -25,6 +25,8 @@ function canListen(port: number): Promise<boolean> {
 
 // Ports this process has handed out: a test file never gets the same one twice.
 const handedOut = new Set<number>();
+// The ephemeral range's first port, read once.
+let ephemeral: number | undefined;
 
 /**
  * A TCP port nobody listens on right now, for a process a test starts. It is picked below the ephemeral range: a port
@@ -33,7 +35,7 @@ const handedOut = new Set<number>();
  * connections to Postgres and Temporal).
  */
 export async function freePort(): Promise<number> {
-  const high = ephemeralLow();
+  const high = (ephemeral ??= ephemeralLow());
   const low = Math.max(1024, high - 12_000);
   for (let tries = 0; tries < 1000; tries++) {
     const port = low + Math.floor(Math.random() * (high - low));

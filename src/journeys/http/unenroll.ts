@@ -1,4 +1,5 @@
-import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { DomainError } from '../../core/errors';
 import { z } from 'zod';
 import { failOrphanedEnrollments } from '../db/enrollments';
 import { findLeadById } from '../../leads/db/leads';
@@ -77,6 +78,10 @@ export const unenrollLead = defineRoute({
       }
       // Rejected by its validator: the run is already ending (another unenroll, or its last step).
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === NOT_ACTIVE_TYPE) throw notFound(NOT_ACTIVE);
+      // The server refuses an update while the run's last workflow task failed (gRPC FAILED_PRECONDITION): the run
+      // cannot take it now, and Temporal retries that task; the caller may retry. Nothing was changed.
+      if (err instanceof ServiceError && (err.cause as { code?: number } | undefined)?.code === 9)
+        throw Object.assign(new DomainError('workflow_unavailable', 'The run cannot take the request right now; retry'), { cause: err });
       throw err;
     }
     nameRun(input.ctx, config, workflowId);

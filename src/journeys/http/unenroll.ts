@@ -1,4 +1,4 @@
-import { ApplicationFailure, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { DomainError } from '../../core/errors';
 import { z } from 'zod';
 import { failOrphanedEnrollments } from '../db/enrollments';
@@ -13,6 +13,7 @@ import { defineRoute, workspaceOf } from '../../http/route';
 import { nameRun } from '../../http/run-link';
 import { LEAD_NOT_FOUND } from '../../leads/http/leads';
 import { isUuid } from '../../core/ids';
+import { runCannotTakeUpdate } from '../../temporal/unreachable';
 
 const NOT_ACTIVE = 'Lead is not active in this workflow';
 
@@ -78,9 +79,8 @@ export const unenrollLead = defineRoute({
       }
       // Rejected by its validator: the run is already ending (another unenroll, or its last step).
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === NOT_ACTIVE_TYPE) throw notFound(NOT_ACTIVE);
-      // The server refuses an update while the run's last workflow task failed (gRPC FAILED_PRECONDITION): the run
-      // cannot take it now, and Temporal retries that task; the caller may retry. Nothing was changed.
-      if (err instanceof ServiceError && (err.cause as { code?: number } | undefined)?.code === 9)
+      // The run's last workflow task failed (Temporal retries it): nothing was changed, and the caller may retry.
+      if (runCannotTakeUpdate(err))
         throw Object.assign(new DomainError('workflow_unavailable', 'The run cannot take the request right now; retry'), { cause: err });
       throw err;
     }

@@ -1,17 +1,17 @@
-import type { ClientInterceptors } from '@temporalio/client';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions';
 import { currentTracing } from './tracing';
 
 /**
- * The Temporal client's interceptors: with tracing on, start, signal, update and query calls get a span each and carry
- * the trace to the workflow in a header; undefined (nothing loaded) when off.
+ * The Temporal client's tracing interceptors: with tracing on, start, signal, update and query calls get a span each
+ * and carry the trace to the workflow in a header; none (nothing loaded) when off.
  */
-export function clientInterceptors(): ClientInterceptors | undefined {
-  if (!currentTracing()) return undefined;
+export function tracingClientInterceptors(): WorkflowClientInterceptor[] {
+  if (!currentTracing()) return [];
   const { OpenTelemetryWorkflowClientInterceptor } =
     require('@temporalio/interceptors-opentelemetry/lib/client') as typeof import('@temporalio/interceptors-opentelemetry/lib/client');
-  return { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };
+  return [new OpenTelemetryWorkflowClientInterceptor()];
 }
 
 /** A worker's tracing parts: activity spans (continuing the workflow's trace), and the sink workflow spans leave by. */

@@ -3,9 +3,10 @@ import type { DataConverter } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
 import { temporalEnv, type Config } from '../core/config';
 import { keyringFromConfig } from '../crypto/keyring';
-import { clientInterceptors } from '../telemetry/temporal';
+import { tracingClientInterceptors } from '../telemetry/temporal';
 import { encryptingDataConverter } from './codec';
 import { temporalConnectOptions, type TEMPORAL_ENV_SETTINGS } from './connection-config';
+import { updateRetryInterceptor } from './update-retry';
 
 /** The settings a Temporal connection is made from: Temporal's own (address, namespace, TLS, API key) and the key ring. */
 export type TemporalSettings = Pick<
@@ -18,9 +19,13 @@ export function temporalDataConverter(config: TemporalSettings): DataConverter {
   return encryptingDataConverter(keyringFromConfig(config));
 }
 
-/** A namespace-bound client on a connection (a worker's NativeConnection too), with the encrypting data converter. */
+/**
+ * A namespace-bound client on a connection (a worker's NativeConnection too), with the encrypting data converter; its
+ * Updates are sent again when a failed workflow task aborted them (update-retry.ts), each send traced when tracing is on.
+ */
 export function temporalClient(connection: Connection | NativeConnection, config: TemporalSettings): Client {
-  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: temporalDataConverter(config), interceptors: clientInterceptors() });
+  const workflow = [updateRetryInterceptor, ...tracingClientInterceptors()];
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: temporalDataConverter(config), interceptors: { workflow } });
 }
 
 /** Connects to Temporal (namespace-bound client plus the raw connection for health and operator calls). */

@@ -13,7 +13,7 @@ import { defineRoute, workspaceOf } from '../../http/route';
 import { nameRun } from '../../http/run-link';
 import { LEAD_NOT_FOUND } from '../../leads/http/leads';
 import { isUuid } from '../../core/ids';
-import { runCannotTakeUpdate } from '../../temporal/unreachable';
+import { updateRefusedByFailedTask } from '../../temporal/update-retry';
 
 const NOT_ACTIVE = 'Lead is not active in this workflow';
 
@@ -79,8 +79,8 @@ export const unenrollLead = defineRoute({
       }
       // Rejected by its validator: the run is already ending (another unenroll, or its last step).
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === NOT_ACTIVE_TYPE) throw notFound(NOT_ACTIVE);
-      // The run's last workflow task failed (Temporal retries it): nothing was changed, and the caller may retry.
-      if (runCannotTakeUpdate(err))
+      // Still refused for a failed workflow task after the client's sends (update-retry.ts): nothing was changed.
+      if (updateRefusedByFailedTask(err))
         throw Object.assign(new DomainError('workflow_unavailable', 'The run cannot take the request right now; retry'), { cause: err });
       throw err;
     }

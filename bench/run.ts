@@ -1,12 +1,11 @@
 // The benchmark runner: `npm run bench -- <name> [--flags]` runs bench/<name>.ts, `npm run bench -- all` runs each in
 // turn and ends with one table, `npm run bench -- --list` lists them.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir, loadConfig, temporalEnv } from '../src/core/config';
-import { portOpen } from '../src/devstack/net';
+import { freePort, portOpen } from '../src/devstack/net';
 import { startPrivatePostgres } from '../src/devstack/postgres';
 import { resolveTemporalCli } from '../src/devstack/temporal-cli';
 import { temporalConnectOptions } from '../src/temporal/connection-config';
@@ -38,18 +37,6 @@ function printList(all: Map<string, Benchmark>): void {
     for (const [flag, help] of Object.entries(bench.options ?? {})) process.stdout.write(`${''.padEnd(26)}--${flag.padEnd(14)} ${help}\n`);
   }
   process.stdout.write(`${'all'.padEnd(24)} each of the above in turn at its defaults, then one table: name, ratio, goal, met\n`);
-}
-
-/** A TCP port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** The running dev server at TEMPORAL_ADDRESS, else a headless one of our own on a free port (WAL SQLite in a temp dir). */

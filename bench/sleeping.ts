@@ -4,10 +4,10 @@
 // server's SQLite file, on a server of this run's own).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/core/config';
+import { freePort } from '../src/devstack/net';
 import { migrate } from '../src/db/migrate';
 import { createDb, type Db } from '../src/db/pool';
 import { importJourney } from '../src/journeys/db/journeys';
@@ -166,15 +166,4 @@ function fileSize(file: string): number {
   } catch {
     return 0;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }

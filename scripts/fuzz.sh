@@ -43,14 +43,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Six free ports: api, PostgreSQL, Temporal, Temporal UI, worker metrics, the carrier simulator.
-read -r API_PORT PG_PORT TEMPORAL_PORT UI_PORT METRICS_PORT SIM_PORT < <(node -e '
-  const net = require("net");
-  const servers = Array.from({ length: 6 }, () => net.createServer().listen(0, "127.0.0.1"));
-  Promise.all(servers.map((s) => new Promise((r) => s.once("listening", r)))).then(() => {
-    console.log(servers.map((s) => s.address().port).join(" "));
-    servers.forEach((s) => s.close());
-  });')
+# Six free ports: api, PostgreSQL, Temporal, Temporal UI, worker metrics, the carrier simulator (below the ephemeral
+# range, where the stack's own outgoing connections cannot take them before it binds them).
+read -r API_PORT PG_PORT TEMPORAL_PORT UI_PORT METRICS_PORT SIM_PORT < <(node "$ROOT/bin/run-ts.js" "$ROOT/scripts/free-ports.ts" 6)
 
 export SWITCHBOARD_DATA_DIR="$WORK/data" PORT="$API_PORT" HOST=127.0.0.1 DEV_POSTGRES_PORT="$PG_PORT" \
   TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT" TEMPORAL_UI_PORT="$UI_PORT" WORKER_METRICS_PORT="$METRICS_PORT" WORKER_HEALTH_PORT=0 \

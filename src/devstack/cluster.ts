@@ -1,12 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { migrate } from '../db/migrate';
 import { createDb } from '../db/pool';
 import { writeBundles } from '../../worker/bundle';
 import { clusterPki, temporalTlsEnv, type ClusterPki } from './cluster-pki';
 import { managedProcess, type ManagedProcess } from './managed-process';
-import { portOpen } from './net';
+import { freePort, portOpen } from './net';
 import { startPrivatePostgres, type RunningPostgres } from './postgres';
 import { setupNamespace, setupTemporalSchema, temporalServerProcess, temporalUiProcess } from './temporal-cluster';
 import type { TemporalPersistence, TemporalServerPorts } from './temporal-cluster-config';
@@ -72,25 +71,8 @@ export interface RunningCluster {
   kill(): Promise<void>;
 }
 
-/** A TCP port nobody listens on right now (port 0: any; else that one, rejecting when taken). */
-export function freePort(port = 0): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      const { port: found } = server.address() as net.AddressInfo;
-      server.close(() => resolve(found));
-    });
-  });
-}
-
 /** A free port below 32768: the server keeps membership ports in a smallint column. */
-async function freeMembershipPort(): Promise<number> {
-  for (;;) {
-    const found = await freePort(20_000 + Math.floor(Math.random() * 12_000)).catch(() => undefined);
-    if (found) return found;
-  }
-}
+const freeMembershipPort = () => freePort({ below: 32_768 });
 
 async function httpOk(url: string): Promise<boolean> {
   const res = await fetch(url, { signal: AbortSignal.timeout(2000) });

@@ -1,50 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { repoRoot } from './env';
 
-/** The first port of the kernel's ephemeral range, where outgoing connections take their source ports (Linux). */
-function ephemeralLow(): number {
-  try {
-    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return Number.isInteger(low) && low > 2048 ? low : 32768;
-  } catch {
-    return 32768;
-  }
-}
-
-/** True when nothing listens on 127.0.0.1:port (binding it works). */
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-// Ports this process has handed out: a test file never gets the same one twice.
-const handedOut = new Set<number>();
-// The ephemeral range's first port, read once.
-let ephemeral: number | undefined;
-
-/**
- * A TCP port nobody listens on right now, for a process a test starts. It is picked below the ephemeral range: a port
- * the kernel hands out for listen(0) and that is freed again can be taken as the source port of any outgoing
- * connection before the process under test binds it (the dev stack test once lost its api port so, to the stack's own
- * connections to Postgres and Temporal).
- */
-export async function freePort(): Promise<number> {
-  const high = (ephemeral ??= ephemeralLow());
-  const low = Math.max(1024, high - 12_000);
-  for (let tries = 0; tries < 1000; tries++) {
-    const port = low + Math.floor(Math.random() * (high - low));
-    if (handedOut.has(port) || !(await canListen(port))) continue;
-    handedOut.add(port);
-    return port;
-  }
-  throw new Error(`no free port in ${low}–${high - 1}`);
-}
+// Ports for the processes a test starts: below the kernel's ephemeral range, never the same one twice in a file.
+export { freePort } from '../../src/devstack/net';
 
 export interface Spawned {
   child: ChildProcess;

@@ -8,8 +8,8 @@ const NOT_READY = 'type.googleapis.com/temporal.api.errordetails.v1.WorkflowNotR
 const MULTI_OPERATION = 'type.googleapis.com/temporal.api.errordetails.v1.MultiOperationExecutionFailure';
 
 /** Sends of one update in all, the first included, before its refusal reaches the caller. */
-export const UPDATE_SENDS = 6;
-/** The pause before the second send; each later pause doubles it (20, 40, 80, 160, 320 ms: 620 ms in all). */
+const UPDATE_SENDS = 6;
+/** The pause before the second send, give or take half; each later pause doubles it (about 20, 40, 80, 160, 320 ms). */
 const FIRST_PAUSE_MS = 20;
 
 /** True when one of a status's details (google.protobuf.Any) is a WorkflowNotReadyFailure, directly or in an operation of update-with-start. */
@@ -55,6 +55,8 @@ async function sendAgainWhileRefused<T>(send: () => Promise<T>): Promise<T> {
  * them for a failed workflow task. Temporal gives that refusal as final so that a worker that keeps failing its
  * tasks does not loop callers forever; a run busy with messages fails a task that closes it as a matter of course,
  * so a few sends, about half a second in all, pass that race while a run that stays broken still answers promptly.
+ * With update-with-start, the operation's workflowHandle() keeps the first send's refusal even when a later send
+ * succeeds: read the update's result (as src/temporal/start.ts does), not that handle.
  */
 export const updateRetryInterceptor: WorkflowClientInterceptor = {
   startUpdate: (input, next) => sendAgainWhileRefused(() => next(input)),

@@ -20,4 +20,4 @@ COPY --from=build /app/src/db/migrations ./src/db/migrations
 # Files stay root-owned and read-only to the process; the app writes nothing under /app.
 USER node
 EXPOSE 3000
-CMD ["node", "--max-semi-space-size=64", "dist/src/http/main.js"]
+CMD ["node", "--max-semi-space-size=64", "dist/src/api/main.js"]

@@ -19,6 +19,8 @@ const ioModules = [
   '**/src/db',
   '**/src/*/db',
   '**/src/*/db/**',
+  '**/src/api',
+  '**/src/api/**',
   '**/src/http',
   '**/src/http/**',
   '**/src/*/http',
@@ -27,7 +29,8 @@ const ioModules = [
 ];
 // Where SQL may be written, and where HTTP may be spoken.
 const dbFolders = ['src/db/**', 'src/*/db/**', 'src/*/*/db/**'];
-const httpFolders = ['src/http/**', 'src/*/http/**', 'src/*/*/http/**'];
+// src/api is the api's composition root (the app, its route list, main): it assembles HTTP, so it may speak it.
+const httpFolders = ['src/api/**', 'src/http/**', 'src/*/http/**', 'src/*/*/http/**'];
 // Processes that are HTTP servers themselves (fake vendors, the dev launcher that starts the api), not domain code.
 const servers = ['src/devstack/**', 'src/sandbox/**', 'src/telephony/simulator/**', 'src/cli/dev.ts'];
 const noSql = { group: ['pg', 'pg-*'], message: "SQL lives in src/db and the domains' db/ folders: add a repository function there." };

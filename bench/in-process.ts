@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../src/core/config';
 import type { Db } from '../src/db/pool';
-import { createApp } from '../src/http/app';
-import type { AppDeps } from '../src/http/deps';
+import { createApp } from '../src/api/app';
+import type { AppInput } from '../src/api/app';
 import { createWorkspace } from '../src/workspaces/db/workspaces';
 import { connectNativeTemporal } from '../src/temporal/client';
 import type { TaskQueueKind } from '../src/temporal/task-queues';
@@ -38,7 +38,7 @@ export async function benchWorkspace(db: Db, ctx: BenchContext, what: string, fi
 }
 
 /** The api (createApp) on 127.0.0.1 and an ephemeral port, closed at the end; its port. */
-export async function listenApp(ctx: BenchContext, deps: AppDeps): Promise<number> {
+export async function listenApp(ctx: BenchContext, deps: AppInput): Promise<number> {
   const app = createApp(deps);
   await app.startListeners();
   ctx.defer(() => app.close());

@@ -2,7 +2,7 @@
 // generator never shares its event loop.
 import type { AddressInfo } from 'node:net';
 import { writeHeapSnapshot } from 'node:v8';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/api/app';
 import { loadConfig } from '../../src/core/config';
 import { createDb } from '../../src/db/pool';
 import { createLogger } from '../../src/telemetry/log';

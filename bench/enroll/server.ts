@@ -1,6 +1,6 @@
 // Child process of bench/enroll.ts: serves the real api (no workers), so the load generator never shares its event loop.
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/api/app';
 import { loadConfig } from '../../src/core/config';
 import { createDb, type Db } from '../../src/db/pool';
 import { createLogger } from '../../src/telemetry/log';

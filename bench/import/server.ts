@@ -1,6 +1,6 @@
 // Child process of bench/import.ts: serves the real api (no workers), and answers 'memory' with its memory (no GC first: the peak is what counts).
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/api/app';
 import { loadConfig } from '../../src/core/config';
 import { createDb } from '../../src/db/pool';
 import { createLogger } from '../../src/telemetry/log';

@@ -4,7 +4,7 @@ import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import pino from 'pino';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/api/app';
 import { loadConfig } from '../../src/core/config';
 import { createDb } from '../../src/db/pool';
 import { createLogger } from '../../src/telemetry/log';

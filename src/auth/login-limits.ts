@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../core/config';
 import type { Db } from '../db/pool';
 import { DomainError } from '../core/errors';
-import { RateLimitCounter } from './rate-limit-counter';
+import { RateLimitCounter } from '../db/rate-limit-counter';
 import type { Logger } from '../telemetry/log';
 
 /** Login attempts per client address and per email, counted across api processes like the api's own limits. */

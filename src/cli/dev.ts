@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { startApi, type RunningApi } from '../http/main';
+import { startApi, type RunningApi } from '../api/main';
 import { publicUrls, type Config } from '../core/config';
 import { CODEC_PATH, codecToken } from '../temporal/codec-endpoint';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';

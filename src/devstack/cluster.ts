@@ -234,7 +234,7 @@ export async function startCluster(o: ClusterOptions): Promise<RunningCluster> {
         name: `api ${i + 1}`,
         command: process.execPath,
         cwd: root,
-        args: script('src/http/main'),
+        args: script('src/api/main'),
         env: { ...processEnv, PORT: String(port) },
         logFile: path.join(o.dir, 'logs', `api-${i + 1}.log`),
         ready: () => httpOk(`${apiUrls[i]}/readyz`),

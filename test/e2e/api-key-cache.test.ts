@@ -1,5 +1,5 @@
 import { createApiKey } from '../../src/workspaces/db/api-keys';
-import { ApiKeyResolver } from '../../src/http/auth';
+import { ApiKeyResolver } from '../../src/auth/http/api-key-auth';
 import { createLogger } from '../../src/telemetry/log';
 import { startTestApp, type TestApp } from '../helpers/stack';
 

@@ -3,7 +3,7 @@ import { createDb, type Db } from '../../src/db/pool';
 import { createApiKey } from '../../src/workspaces/db/api-keys';
 import { createWorkspace } from '../../src/workspaces/db/workspaces';
 import { createLogger } from '../../src/telemetry/log';
-import { startApi, type RunningApi } from '../../src/http/main';
+import { startApi, type RunningApi } from '../../src/api/main';
 import { testEnv } from '../helpers/env';
 import { testConfig } from '../helpers/stack';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fake';

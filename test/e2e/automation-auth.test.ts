@@ -7,7 +7,7 @@ import { automationAuth } from '../../src/auth/http/automation-auth';
 import { createJwtAuthority } from '../../src/auth/jwt';
 import { createApiKey } from '../../src/workspaces/db/api-keys';
 import { createUser, setAllowedIntegrations } from '../../src/workspaces/db/users';
-import { ApiKeyResolver } from '../../src/http/auth';
+import { ApiKeyResolver } from '../../src/auth/http/api-key-auth';
 import { errorHandler } from '../../src/http/middleware/errors';
 import type { AppState } from '../../src/http/state';
 import { createLogger } from '../../src/telemetry/log';

@@ -1,6 +1,6 @@
 import { parseFlowGraph } from '../../src/chat/flow-schema';
 import { importFlow } from '../../src/chat/db/flows';
-import { startApi, type RunningApi } from '../../src/http/main';
+import { startApi, type RunningApi } from '../../src/api/main';
 import { callingWorkspace, callResult, phoneEnding } from '../helpers/calls';
 import { ChatClient } from '../helpers/chat-client';
 import { finished, importSteps, newPhone } from '../helpers/journeys';

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/api/app';
 import { createDb } from '../../src/db/pool';
 import { createLogger } from '../../src/telemetry/log';
 import { connectTemporal } from '../../src/temporal/client';

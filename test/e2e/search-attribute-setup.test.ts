@@ -3,7 +3,7 @@
 import { Connection } from '@temporalio/client';
 import Long from 'long';
 import { randomBytes } from 'node:crypto';
-import { startApi } from '../../src/http/main';
+import { startApi } from '../../src/api/main';
 import { SA } from '../../src/temporal/search-attribute-keys';
 import { setupSearchAttributes } from '../../src/temporal/setup-search-attributes';
 import { testEnv } from '../helpers/env';

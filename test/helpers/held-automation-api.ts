@@ -4,7 +4,7 @@
 import { Worker } from '@temporalio/worker';
 import type { AddressInfo } from 'node:net';
 import { createAutomationActivities } from '../../activities/automation/automations';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/api/app';
 import type { AutomationRunInput } from '../../src/automation/types';
 import { loadConfig } from '../../src/core/config';
 import { createDb } from '../../src/db/pool';

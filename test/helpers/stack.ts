@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/http/app';
+import { createApp } from '../../src/api/app';
 import { loadConfig, type Config } from '../../src/core/config';
 import { createDb, type Db } from '../../src/db/pool';
 import { createApiKey } from '../../src/workspaces/db/api-keys';

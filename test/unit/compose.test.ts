@@ -450,7 +450,7 @@ describe('Dockerfile and .dockerignore', () => {
     expect(user).not.toMatch(/^USER (root|0)(:|$)/);
     const cmd = runtime[runtime.length - 1]!;
     expect(cmd.startsWith('CMD ')).toBe(true);
-    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/http/main.js']);
+    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/api/main.js']);
     expect(API_NODE_FLAGS).toContain('--max-semi-space-size=64');
   });
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { documentedInput, IDEMPOTENCY_KEY_PATTERN, PHONE_PATTERN, TIME_ZONES } from '../../src/core/documented';
 import { buildOpenApi } from '../../src/http/openapi';
 import { automationRoutes } from '../../src/automation/http/automation';
-import { routes } from '../../src/http/routes/index';
+import { routes } from '../../src/api/routes';
 import { CreateLeadBody } from '../../src/leads/http/lead-schemas';
 import { webchatPageRoutes } from '../../src/chat/http/webchat-pages';
 import { webchatRoutes } from '../../src/chat/http/webchat';

@@ -5,7 +5,8 @@ const graph = importGraph(repoRoot, ['src', 'workflows', 'activities', 'worker']
 
 /** What workflow code may not reach, directly or through any chain of imports (type-only ones included). */
 const forbidden = (target: string): boolean =>
-  /^(pg|pg-.*|koa|koa-.*|@koa\/.*|undici|ws|pino|node:.*)$/.test(target) || /^src\/(db|http|devstack|[^/]+\/db|[^/]+\/http|[^/]+\/[^/]+\/http)\//.test(target);
+  /^(pg|pg-.*|koa|koa-.*|@koa\/.*|undici|ws|pino|node:.*)$/.test(target) ||
+  /^src\/(db|http|devstack|[^/]+\/db|api|[^/]+\/http|[^/]+\/[^/]+\/http)\//.test(target);
 
 describe('import graph', () => {
   it('reads the whole code base', () => {
@@ -34,6 +35,18 @@ describe('import graph', () => {
         .map((t) => `${f} -> ${t}`),
     );
     expect(core.length).toBeGreaterThan(5);
+    expect(outside).toEqual([]);
+  });
+
+  it('keeps src/http a toolkit: it imports no domain, nor the composition root (src/api) or the worker', () => {
+    const toolkit = graph.files.filter((f) => f.startsWith('src/http/'));
+    const outside = toolkit.flatMap((f) =>
+      graph.edges
+        .get(f)!
+        .files.filter((t) => !/^src\/(http|core|db|net|temporal|telemetry|crypto)\//.test(t))
+        .map((t) => `${f} -> ${t}`),
+    );
+    expect(toolkit.length).toBeGreaterThan(15);
     expect(outside).toEqual([]);
   });
 

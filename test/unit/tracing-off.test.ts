@@ -9,7 +9,7 @@ jest.setTimeout(180_000);
 
 const PROBE = `
 const { startTracing } = require('./src/telemetry/tracing');
-require('./src/http/app'); require('./src/http/main'); require('./worker/workers'); require('./worker/main'); require('./src/db/pool');
+require('./src/api/app'); require('./src/api/main'); require('./worker/workers'); require('./worker/main'); require('./src/db/pool');
 const { createLogger } = require('./src/telemetry/log');
 const { trace } = require('@opentelemetry/api');
 (async () => {

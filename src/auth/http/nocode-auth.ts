@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Db } from '../../db/pool';
 import { unauthorized } from '../../http/api-error';
-import { BEARER, requireScope, type ApiKeyResolver } from '../../http/auth';
+import { BEARER, requireScope, type ApiKeyResolver } from './api-key-auth';
 import type { AppState } from '../../http/state';
 import type { JwtAuthority } from '../jwt';
 import { jwtUserResolver } from '../jwt-user';

@@ -5,7 +5,7 @@ import type { Config } from '../../core/config';
 import type { Db } from '../../db/pool';
 import { tooManyRequests, type ApiError } from '../api-error';
 import type { Logger } from '../../telemetry/log';
-import { RateLimitCounter } from '../../auth/rate-limit-counter';
+import { RateLimitCounter } from '../../db/rate-limit-counter';
 import type { AppState } from '../state';
 
 /** Probes and scrapers call these often from one address; they are cheap and must never be refused. */

@@ -9,33 +9,33 @@ import { keyOrUserAuth } from '../auth/http/key-or-user';
 import { createJwtAuthority, type JwtAuthority } from '../auth/jwt';
 import { createLoginLimits } from '../auth/login-limits';
 import { publicUrls } from '../core/config';
-import type { AppDeps } from './deps';
-import { apiKeyAuth, ApiKeyResolver, optionalApiKeyAuth } from './auth';
-import { createDraining } from './middleware/draining';
-import { answerClientErrorsInShape } from './client-error';
-import { allowedMethods } from './middleware/allowed-methods';
-import { errorHandler } from './middleware/errors';
-import { exactRoutes } from './exact-routes';
-import { createHttpMetrics } from './middleware/metrics';
+import type { AppDeps } from '../http/deps';
+import { apiKeyAuth, ApiKeyResolver, optionalApiKeyAuth } from '../auth/http/api-key-auth';
+import { createDraining } from '../http/middleware/draining';
+import { answerClientErrorsInShape } from '../http/client-error';
+import { allowedMethods } from '../http/middleware/allowed-methods';
+import { errorHandler } from '../http/middleware/errors';
+import { exactRoutes } from '../http/exact-routes';
+import { createHttpMetrics } from '../http/middleware/metrics';
 import { registerBusinessMetrics } from '../telemetry/business-metrics';
-import { createRateLimits } from './middleware/rate-limit';
-import { requestContext, type RequestLog } from './middleware/request-context';
-import { mountRoutes } from './mount';
-import { buildOpenApi } from './openapi';
+import { createRateLimits } from '../http/middleware/rate-limit';
+import { requestContext, type RequestLog } from '../http/middleware/request-context';
+import { mountRoutes } from '../http/mount';
+import { buildOpenApi } from '../http/openapi';
 import { buildAsyncApi } from '../chat/http/asyncapi';
 import { LatestJourneyVersions } from '../journeys/latest-versions';
 import { routes } from './routes';
 import { automationRoutes } from '../automation/http/automation';
 import { mountAutomationRoutes } from '../automation/http/automation-mount';
-import { systemRouter, systemRoutes } from './routes/system';
-import { temporalCodecRouter } from './routes/temporal-codec';
+import { systemRouter, systemRoutes } from './system';
+import { temporalCodecRouter } from '../http/routes/temporal-codec';
 import { telephonyRouter } from '../telephony/http/telephony';
 import { webchatRoutes } from '../chat/http/webchat';
 import { webchatPageRoutes } from '../chat/http/webchat-pages';
 import { CLOSE, MAX_FRAME_BYTES } from '../chat/webchat/frames';
 import { webchatPreflight } from '../chat/http/cors';
 import { ChatSockets } from '../chat/webchat/sockets';
-import type { AppState } from './state';
+import type { AppState } from '../http/state';
 import { serverSpans } from '../telemetry/http-server';
 import { tracingOn } from '../telemetry/tracing';
 
@@ -62,7 +62,12 @@ export interface App {
 }
 
 /** Builds the api (no listen): system routes, the OpenAPI document and every /v1 route. */
-export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {}): App {
+/** What createApp is handed: the deps its routes get, less the services it builds when none are given. */
+export type AppInput = Omit<AppDeps, 'journeyVersions' | 'auth'> & { journeyVersions?: LatestJourneyVersions };
+
+export function createApp(input: AppInput, opts: { requestLog?: RequestLog } = {}): App {
+  const journeyVersions = input.journeyVersions ?? new LatestJourneyVersions();
+  const deps: AppDeps = { ...input, journeyVersions };
   const limits = createRateLimits(deps, deps.config);
   const newChats = { name: 'webchat', limit: deps.config.WEBCHAT_SESSIONS_PER_ADDRESS };
   const chat: ChatSockets = new ChatSockets(deps, {
@@ -77,7 +82,6 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
   const metrics = createHttpMetrics();
   const keys = new ApiKeyResolver(deps.db, deps.logger);
   const draining = createDraining();
-  const journeyVersions = deps.journeyVersions ?? new LatestJourneyVersions();
   const jwt = createJwtAuthority(deps.config);
   const loginLimits = createLoginLimits(deps, deps.config);
   registerBusinessMetrics(metrics.registry, {
@@ -107,15 +111,15 @@ export function createApp(deps: AppDeps, opts: { requestLog?: RequestLog } = {})
       keyOrUser: [keyOrUserAuth({ db: deps.db, jwt, keys }), limits.perKey],
       none: [],
     },
-    { ...deps, journeyVersions, auth: { jwt, loginLimits } },
+    { ...deps, auth: { jwt, loginLimits } },
   );
   // The automation endpoint's routes answer every refusal in the 4.6 envelope (their own mount).
-  mountAutomationRoutes(api, automationRoutes, [limits.perAddressInEnvelope, guardAutomation, limits.perKey], { ...deps, journeyVersions });
+  mountAutomationRoutes(api, automationRoutes, [limits.perAddressInEnvelope, guardAutomation, limits.perKey], deps);
   // Chat sessions: a server calling with its key counts against the key (one address serves all its visitors).
   const sessionsPerAddress = limits.perAddressOf(newChats.name, newChats.limit);
   const sessionLimit: Middleware<AppState> = (ctx, next) => (ctx.state.auth ? limits.perKey(ctx, next) : sessionsPerAddress(ctx, next));
-  mountRoutes(api, webchatRoutes, { optionalApiKey: [optionalApiKeyAuth(keys), sessionLimit] }, { ...deps, journeyVersions });
-  mountRoutes(api, webchatPageRoutes, { apiKey: [], automation: [], none: [] }, { ...deps, journeyVersions });
+  mountRoutes(api, webchatRoutes, { optionalApiKey: [optionalApiKeyAuth(keys), sessionLimit] }, deps);
+  mountRoutes(api, webchatPageRoutes, { apiKey: [], automation: [], none: [] }, deps);
 
   // Outermost, so the request's log line and everything it starts (queries, workflows) are in its trace.
   if (tracingOn()) koa.use(serverSpans());

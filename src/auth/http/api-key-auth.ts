@@ -1,12 +1,12 @@
 import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { API_KEYS_CHANNEL, findLiveKey, touchApiKey, type ApiKeyScope } from '../workspaces/db/api-keys';
-import type { Db } from '../db/pool';
-import type { Listener } from '../db/listen';
-import { forbidden, unauthorized } from './api-error';
-import type { AppState, KeyAuth } from './state';
-import { expiringCache } from '../core/expiring-cache';
+import { API_KEYS_CHANNEL, findLiveKey, touchApiKey, type ApiKeyScope } from '../../workspaces/db/api-keys';
+import type { Db } from '../../db/pool';
+import type { Listener } from '../../db/listen';
+import { forbidden, unauthorized } from '../../http/api-error';
+import type { AppState, KeyAuth } from '../../http/state';
+import { expiringCache } from '../../core/expiring-cache';
 
 /**
  * Resolves API keys to their workspace with a short-lived cache, so the hot path costs no extra query.

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool';
+import type { Queryable } from './pool';
 
 /** Hits one process counted for a bucket in one window since it last reported. */
 export interface WindowHits {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/pool';
-import { addWindowHits, deleteExpiredWindows } from './db/rate-limits';
+import type { Db } from './pool';
+import { addWindowHits, deleteExpiredWindows } from './rate-limits';
 
 interface Entry {
   windowStart: number;

@@ -3,12 +3,12 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
-import type { AppDeps } from '../deps';
-import { temporalHealthy } from '../../temporal/client';
-import { unauthorized } from '../api-error';
-import { BEARER } from '../auth';
-import { defineRoute, type Route } from '../route';
-import type { AppState } from '../state';
+import type { AppDeps } from '../http/deps';
+import { temporalHealthy } from '../temporal/client';
+import { unauthorized } from '../http/api-error';
+import { BEARER } from '../auth/http/api-key-auth';
+import { defineRoute, type Route } from '../http/route';
+import type { AppState } from '../http/state';
 
 const TAG = 'Operations';
 

@@ -4,7 +4,7 @@ import { listIntegrations } from './registry';
 const AUTH: Record<ConnectionKind, string> = { oauth2: 'OAuth2', api_key: 'API key', basic: 'Basic', none: 'none' };
 
 /**
- * The README's catalogue as a markdown table, one row per registered integration: its actions split by whether a run
+ * The integration catalogue of docs/automation.md as a markdown table, one row per registered integration: its actions split by whether a run
  * may send them again after an unknown outcome (idempotent) or ends `outcome_unknown` instead, its auth, and whether its
  * request cases are validated against the vendor's API description (`apiDescription`).
  */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../helpers/env';
 import { runCli } from '../helpers/processes';
@@ -6,11 +6,19 @@ import { runCli } from '../helpers/processes';
 // No database is reachable here: every answer below must come before the CLI touches one.
 const env = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'warn' });
 const cli = (...args: string[]) => runCli(args, env());
-const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+// The README and every page of docs/ (the Admin CLI block is in docs/cli.md).
+const readme = [
+  'README.md',
+  ...readdirSync(path.join(repoRoot, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
+  .map((f) => readFileSync(path.join(repoRoot, f), 'utf8'))
+  .join('\n');
 
 /** The Admin CLI block: each command (its words before the first flag) with the flags its synopsis names. */
 function documentedCommands(): Map<string, Set<string>> {
-  const block = /## Admin CLI[\s\S]*?```\n([\s\S]*?)```/.exec(readme)![1]!;
+  const block = /^# Admin CLI[\s\S]*?```\n([\s\S]*?)```/m.exec(readme)![1]!;
   const commands = new Map<string, Set<string>>();
   let last: Set<string> | undefined;
   for (const line of block.split('\n')) {

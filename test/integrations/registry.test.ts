@@ -99,7 +99,7 @@ describe('the integration registry', () => {
     ).toEqual(['slack (slack.json)']);
   });
 
-  test('the README table generator has one row per integration naming its actions and auth', () => {
+  test('the catalogue table generator has one row per integration naming its actions and auth', () => {
     const rows = catalogueTable()
       .split('\n')
       .filter((line) => line.startsWith('| ') && !line.startsWith('| Integration'));
@@ -121,10 +121,10 @@ describe('the integration registry', () => {
     expect(declared(integrations.map((i) => (i.key === 'jira' ? { ...i, apiDescription: 'jira.json' } : i)))).not.toEqual(validated);
   });
 
-  test('the README holds the current generated table (scripts/catalogue-table.ts prints it)', () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  test('docs/automation.md holds the current generated table (scripts/catalogue-table.ts prints it)', () => {
+    const readme = readFileSync(path.join(repoRoot, 'docs', 'automation.md'), 'utf8');
     expect(readme.includes(catalogueTable())).toBe(true);
-    // The check is live: a table one action short is not the README's.
+    // The check is live: a table one action short is not the page's.
     expect(readme.includes(catalogueTable(integrations.map((i) => (i.key === 'slack' ? { ...i, actions: i.actions.slice(1) } : i))))).toBe(false);
   });
 

@@ -1,16 +1,22 @@
 /**
- * What the graph rules read of a step. schema.ts's JourneyStep fits it; declared here so that schema.ts (which runs
- * these rules) and this file do not import each other.
+ * What the graph rules read of a step: its id, its kind, and the targets a goto or branch names. schema.ts's JourneyStep
+ * fits it; the step kinds are declared there only (this file and schema.ts, which runs these rules, import nothing of
+ * each other).
  */
-export type GraphStep =
-  | { id: string; kind: 'goto'; target: string }
-  | { id: string; kind: 'branch'; cases: { goto: string }[]; else: string }
-  | { id: string; kind: 'wait' | 'tag' | 'untag' | 'update_lead' | 'webhook' | 'end' | 'call' | 'automation' | 'trigger' };
+export interface GraphStep {
+  id: string;
+  kind: string;
+  /** A goto's target. */
+  target?: string;
+  /** A branch's cases and else. */
+  cases?: { goto: string }[];
+  else?: string;
+}
 
 /** Step ids a step names explicitly (goto and branch targets). */
 export function namedTargets(step: GraphStep): string[] {
-  if (step.kind === 'goto') return [step.target];
-  if (step.kind === 'branch') return [...step.cases.map((c) => c.goto), step.else];
+  if (step.kind === 'goto') return [step.target!];
+  if (step.kind === 'branch') return [...step.cases!.map((c) => c.goto), step.else!];
   return [];
 }
 

@@ -112,7 +112,9 @@ export const TriggerStep = z.strictObject({
 });
 
 const stepKinds = [WaitStep, TagStep, UntagStep, UpdateLeadStep, WebhookStep, BranchStep, GotoStep, EndStep, CallStep, AutomationStep, TriggerStep] as const;
-export const STEP_KINDS = ['wait', 'tag', 'untag', 'update_lead', 'webhook', 'branch', 'goto', 'end', 'call', 'automation', 'trigger'] as const;
+/** Every step kind, read from the `kind` literal of each step's schema above (a kind is declared once, there). */
+export const STEP_KINDS = stepKinds.map((s) => [...s._zod.propValues.kind!][0]) as unknown as readonly [DeclaredKind, ...DeclaredKind[]];
+type DeclaredKind = z.output<(typeof stepKinds)[number]>['kind'];
 
 export const Step = z.discriminatedUnion('kind', [...stepKinds], {
   error: (iss) => (iss.code === 'invalid_union' ? `must be one of ${STEP_KINDS.join(', ')}` : undefined),

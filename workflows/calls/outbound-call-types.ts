@@ -1,5 +1,6 @@
 // The outboundCall workflow's contract: what a caller (the api, a journey's call step) hands in and gets back.
 // Types only, so workflow code and src/ can both import it.
+import type { CallEvent } from '../../src/telephony/provider';
 
 /** What a call ends as; journeys branch on it. */
 export type CallOutcome = 'human' | 'voicemail' | 'no_answer' | 'busy' | 'failed' | 'transferred' | 'canceled';
@@ -47,18 +48,6 @@ export const CALL_EVENT_SIGNAL = 'callEvent';
 /** The signal asking `call:<callId>` to read its state from the provider now (callbacks may have been lost). */
 export const CALL_RECHECK_SIGNAL = 'recheckProvider';
 
-/** A verified provider status callback as the api signals it to `call:<callId>` (CallEvent with an ISO timestamp). */
-export interface SignalledCallEvent {
-  callSid: string;
-  parentCallSid: string | null;
-  /** The provider's status: queued, ringing, in-progress, completed, busy, no-answer, failed, canceled. */
-  status: string;
-  answeredBy: string | null;
-  disposition: string | null;
-  sequence: number;
-  timestamp: string;
-  durationSeconds: number | null;
-  to: string;
-  transcript: string | null;
-  recordingUrl: string | null;
-}
+/** A verified provider status callback as the api signals it to `call:<callId>` (the provider's CallEvent with its timestamp in
+ * ISO 8601, as a signal carries it, and without the caller id, which the workflow has). */
+export type SignalledCallEvent = Omit<CallEvent, 'timestamp' | 'from'> & { timestamp: string };

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { presentCallRecord } from '../../src/calls/events-records';
+import { presentCallRecord } from '../../src/calls/call-record';
 import { callEventBody, type CallEventType } from '../../src/calls/events';
 import type { Db } from '../../src/db/pool';
 import { callWithLegs } from '../../src/calls/db/calls';

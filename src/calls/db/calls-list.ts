@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool';
+import type { CallRowJson } from './calls';
 
 /** Where a page starts: after the call with this creation time (epoch microseconds, exact) and id. */
 export interface CallsCursor {
@@ -16,8 +17,8 @@ export interface CallsFilter {
 
 /** One listed call: its row and its legs' rows (to_jsonb, in leg order), and its cursor position. */
 export interface ListedCall {
-  row: Record<string, unknown>;
-  legs: Record<string, unknown>[];
+  row: CallRowJson;
+  legs: CallRowJson[];
   cursor: CallsCursor;
 }
 
@@ -42,19 +43,19 @@ export async function listCalls(db: Queryable, workspaceId: string, f: CallsFilt
     where.push(`(c.created_at, c.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length})`);
   }
   params.push(limit);
-  const rows = await db.query<{ row: Record<string, unknown>; us: string; id: string }>(
+  const rows = await db.query<{ row: CallRowJson; us: string; id: string }>(
     `SELECT to_jsonb(c) AS row, c.id, (extract(epoch FROM c.created_at) * 1000000)::bigint::text AS us
      FROM calls c WHERE ${where.join(' AND ')}
      ORDER BY c.created_at DESC, c.id DESC LIMIT $${params.length}`,
     params,
   );
   if (rows.length === 0) return [];
-  const legs = await db.query<{ row: Record<string, unknown>; parent_id: string }>(
+  const legs = await db.query<{ row: CallRowJson; parent_id: string }>(
     `SELECT to_jsonb(c) AS row, c.parent_id FROM calls c
      WHERE c.workspace_id = $1 AND c.parent_id = ANY ($2::text[]) ORDER BY c.parent_id, c.leg, c.id`,
     [workspaceId, rows.map((r) => r.id)],
   );
-  const byParent = new Map<string, Record<string, unknown>[]>();
+  const byParent = new Map<string, CallRowJson[]>();
   for (const l of legs) byParent.set(l.parent_id, [...(byParent.get(l.parent_id) ?? []), l.row]);
   return rows.map((r) => ({ row: r.row, legs: byParent.get(r.id) ?? [], cursor: { createdAtUs: r.us, id: r.id } }));
 }

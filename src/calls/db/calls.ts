@@ -134,8 +134,31 @@ export async function endCall(db: Db, callId: string, e: { status: string; outco
 }
 
 /** A call and its legs in order (a leg's id finds its whole call), as JSON rows; undefined when not the workspace's. */
-export async function callWithLegs(db: Queryable, workspaceId: string, id: string): Promise<Record<string, unknown>[] | undefined> {
-  const rows = await db.query<{ row: Record<string, unknown> }>(
+/** A calls row as `to_jsonb(c)` gives it (timestamps as text): the columns the record shows. */
+export interface CallRowJson {
+  id: string;
+  parent_id: string | null;
+  phone_to: string;
+  phone_from: string;
+  call_start: string | null;
+  call_end: string | null;
+  disposition: string | null;
+  answered_by: string | null;
+  agent_id: string | null;
+  direction: string;
+  transferred: boolean | null;
+  status: string;
+  ended_reason: string | null;
+  duration: number | null;
+  transcript: string | null;
+  recording_url: string | null;
+  request_data: unknown;
+  /** The row's other columns (provider_sid, workspace_id, …), as to_jsonb gives them. */
+  [column: string]: unknown;
+}
+
+export async function callWithLegs(db: Queryable, workspaceId: string, id: string): Promise<CallRowJson[] | undefined> {
+  const rows = await db.query<{ row: CallRowJson }>(
     `WITH target AS (SELECT COALESCE(parent_id, id) AS id FROM calls WHERE workspace_id = $1 AND id = $2)
      SELECT to_jsonb(c) AS row FROM calls c, target t
      WHERE c.workspace_id = $1 AND (c.id = t.id OR c.parent_id = t.id)

@@ -1,35 +1,12 @@
 import { z } from 'zod';
-import { presentCallRecord } from '../events-records';
+import { CALL_STATUSES, CallRecord, presentCallRecord } from '../call-record';
 import { listCalls, type CallsCursor } from '../db/calls-list';
 import { documentAs } from '../../core/documented';
 import { CURSOR_PATTERN } from '../../http/cursor';
 import { defineRoute, workspaceOf } from '../../http/route';
 
-/** A call's lifecycle statuses (the `status` field), as GET /v1/calls filters on them. */
-export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'completed', 'busy', 'no_answer', 'failed', 'canceled'] as const;
 const MAX_LIMIT = 200;
 const DEFAULT_LIMIT = 50;
-
-/** A call or transfer leg as GET /v1/call and GET /v1/calls present it (presentCallRecord). */
-export const CallRecord = z.object({
-  call_id: z.string().describe('Call UUID; a transfer leg has `:1`, `:2` … appended'),
-  phone_to: z.string(),
-  phone_from: z.string(),
-  call_start: z.iso.datetime().nullable(),
-  call_end: z.iso.datetime().nullable(),
-  disposition: z.string().nullable(),
-  answered_by: z.string().nullable().optional().describe('Not on legs'),
-  agent: z.string().nullable().describe('Agent UUID'),
-  direction: z.string().describe('"out" for outbound'),
-  transfer: z.literal(true).optional().describe('On a transferred call'),
-  is_transfer: z.literal(true).optional().describe('On a transfer leg'),
-  status: z.string().describe(`Lifecycle: ${CALL_STATUSES.join(', ')}`),
-  ended_reason: z.string().nullable(),
-  duration: z.number().nullable().describe('Seconds'),
-  transcript: z.string().nullable(),
-  recording_url: z.string().nullable(),
-  request_data: z.unknown(),
-});
 
 const orRequired = (message: string) => ({ error: (i: { input?: unknown }) => (i.input === undefined ? 'required' : message) });
 const Limit = documentAs(

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
-import { presentCallRecord } from '../events-records';
+import { presentCallRecord } from '../call-record';
 import { assertCancelable, placeApiCall } from '../place';
 import { callHeader, callWithLegs } from '../db/calls';
 import { documentAs, PHONE_PATTERN } from '../../core/documented';
@@ -10,7 +10,7 @@ import { storable } from '../../core/storable';
 import { callWorkflowId } from '../../temporal/ids';
 import { defineRoute, workspaceOf } from '../../http/route';
 import { answerNamingRun, nameRun } from '../../http/run-link';
-import { CallRecord } from './calls-list';
+import { CallRecord } from '../call-record';
 
 const CALL_NOT_FOUND = 'Call not found';
 const MAX_REQUEST_DATA = 16 * 1024;

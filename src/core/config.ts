@@ -230,6 +230,8 @@ const fields = z.object({
       if (bad.length) ctx.addIssue({ code: 'custom', message: `not an http(s) URL without query or fragment: ${bad.join(', ')}` });
       return urls;
     }),
+  /** The least time between two vendor tests of one connection (POST /v1/connections/{id}/test; 0: no limit). */
+  CONNECTION_TEST_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** How long a started OAuth flow may take before its state is refused. */
   OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   /** Authenticates the Temporal codec endpoint (/temporal-codec); unset outside production: generated into the data dir. */

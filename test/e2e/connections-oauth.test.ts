@@ -89,6 +89,9 @@ async function finish(callback: URL, cookie: string | undefined = browserCookies
 }
 
 const tokenRequests = () => fake.tokenRequests.length;
+const refreshGrants = () => fake.tokenRequests.filter((r) => r.form.get('grant_type') === 'refresh_token').length;
+/** As if the connection's last test were longer ago than CONNECTION_TEST_COOLDOWN_SECONDS. */
+const coolDown = (id: string) => app.db.query("UPDATE integration_connections SET tested_at = now() - interval '1 hour' WHERE id = $1", [id]);
 const connections = async (key: string) => (await app.request('GET', '/v1/connections', { key })).body.connections as any[];
 const statesOf = async (ws: string) => (await app.db.query<{ n: string }>('SELECT count(*)::text AS n FROM oauth_states WHERE workspace_id = $1', [ws]))[0]!.n;
 
@@ -398,6 +401,7 @@ describe('connection health', () => {
 
     fake.refuseRefresh = true;
     try {
+      await coolDown(id);
       const test = await app.request('POST', `/v1/connections/${id}/test`, { key: apiKey });
       expect(test.body).toMatchObject({
         tested: true,
@@ -483,6 +487,36 @@ describe('connection health', () => {
     const handle = app.temporal.client.workflow.getHandle(`connection-event:${delivery.eventId}`);
     await handle.result();
     expect(receiver.on(path)).toHaveLength(1);
+  });
+
+  it('tests of one connection are spaced by the cooldown (429 with Retry-After): 30 at once make one refresh grant at the vendor', async () => {
+    const { apiKey } = await app.newWorkspace();
+    const id = (await finish((await consent(apiKey)).callback)).to!.searchParams.get('connection_id')!;
+    const before = refreshGrants();
+    const started = Date.now();
+    const tests = await Promise.all(Array.from({ length: 30 }, () => app.request('POST', `/v1/connections/${id}/test`, { key: apiKey })));
+    const elapsed = Date.now() - started;
+    expect(tests.filter((t) => t.status === 200).map((t) => t.body.ok)).toEqual([true]);
+    const refused = tests.filter((t) => t.status !== 200);
+    expect(refused).toHaveLength(29);
+    for (const t of refused) {
+      expect([t.status, t.body]).toEqual([
+        429,
+        { status: 'failed', message: expect.stringMatching(/^Too many tests of this connection: at most 1 per 30 s; retry in \d+ s$/) },
+      ]);
+      expect(Number(t.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(t.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+    }
+    expect(refreshGrants()).toBe(before + 1);
+    process.stderr.write(`[connection test cooldown] 30 concurrent tests in ${elapsed} ms: ${refreshGrants() - before} refresh grant\n`);
+
+    // Another connection is not held back; once the cooldown has passed, the same one is tested again.
+    const other = await app.newWorkspace();
+    const otherId = (await finish((await consent(other.apiKey)).callback)).to!.searchParams.get('connection_id')!;
+    expect((await app.request('POST', `/v1/connections/${otherId}/test`, { key: other.apiKey })).body.ok).toBe(true);
+    await coolDown(id);
+    expect((await app.request('POST', `/v1/connections/${id}/test`, { key: apiKey })).body.ok).toBe(true);
+    expect(refreshGrants()).toBe(before + 3);
   });
 
   it('delete revokes the grant at the vendor (RFC 7009) and removes the connection', async () => {

@@ -195,9 +195,12 @@ const fields = z.object({
     .min(60)
     .max(86_400 * 30)
     .default(3600),
-  /** Login attempts per window per client address and per email (0: no limit). */
+  /** Login attempts per window per client address (0: no limit). */
   LOGIN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(30),
+  /** Failed logins per window per email from one client address: what one address may guess (0: no limit). */
   LOGIN_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(0).default(10),
+  /** Failed logins per window per email from all addresses together: the ceiling of a spread-out guess (0: no limit). */
+  LOGIN_RATE_LIMIT_PER_EMAIL_ALL_ADDRESSES: z.coerce.number().int().min(0).default(100),
   LOGIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** AES-256-GCM key for secrets at rest (32 bytes, base64 or hex); unset outside production: generated into the data dir. */
   ENCRYPTION_KEY: encryptionKey.optional(),

@@ -263,6 +263,10 @@ describe('the browser binding', () => {
     const link = started.body.authorize_url as string;
     expect(link).toMatch(new RegExp(`^${app.url}/v1/connections/oauth/begin\\?state=[A-Za-z0-9_-]{43}$`));
 
+    // A link checker's HEAD spends nothing.
+    const head = await fetch(link, { method: 'HEAD', redirect: 'manual' });
+    expect([head.status, head.headers.getSetCookie()]).toEqual([200, []]);
+
     // The browser the API client hands the link to: HttpOnly, SameSite=Lax, only to the callback path, no Secure on http.
     const mine = await openLink(link);
     expect(mine.setCookie).toMatch(/^sb_oauth_[0-9a-f]{16}=[A-Za-z0-9_-]{43}; /);

@@ -169,7 +169,7 @@ export const beginOAuthRoute = defineRoute({
     'Secure when the public URL is https, sent only to the callback path, expiring with the flow) and is redirected (302) to the ' +
     "vendor's authorize URL; only the SHA-256 of the secret is stored. The callback completes only when the browser brings the " +
     'secret back (RFC 9700 §4.7.1), so an authorize or callback URL opened anywhere else connects nothing. A link opened a second ' +
-    'time, in any browser, or after it expired is 400: start again.',
+    'time, in any browser, or after it expired is 400: start again. A HEAD request binds nothing.',
   auth: 'none',
   query: BeginQuery,
   example: { query: { state: 'aW52YWxpZA' } },
@@ -180,6 +180,12 @@ export const beginOAuthRoute = defineRoute({
   },
   async handler(input) {
     const { config } = input.deps;
+    // A HEAD (link checkers, previews) must not spend the link: only a browser's GET binds.
+    if (input.ctx.method === 'HEAD') {
+      input.ctx.set('Cache-Control', 'no-store');
+      input.ctx.type = 'text/plain';
+      return '';
+    }
     const { authorizeUrl, binding, expiresAt } = await beginAuthorization(input.deps.db, config, input.query.state);
     const { path, secure } = bindingCookie(config);
     // Behind a TLS-terminating proxy Koa may see plain http; the cookie is Secure because the browser's URL is https.

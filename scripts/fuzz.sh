@@ -52,7 +52,8 @@ export SWITCHBOARD_DATA_DIR="$WORK/data" PORT="$API_PORT" HOST=127.0.0.1 DEV_POS
   TELEPHONY_BASE_URL="http://127.0.0.1:$SIM_PORT" \
   TEMPORAL_TASK_QUEUE_PREFIX=fuzz LOG_LEVEL=warn NODE_ENV=development \
   RATE_LIMIT_PER_KEY=0 RATE_LIMIT_PER_ADDRESS=0 WEBCHAT_SESSIONS_PER_ADDRESS=0 \
-  LOGIN_RATE_LIMIT_PER_ADDRESS=0 LOGIN_RATE_LIMIT_PER_EMAIL=0 # the fuzzer sends thousands of requests a minute; limits have their own tests
+  LOGIN_RATE_LIMIT_PER_ADDRESS=0 LOGIN_RATE_LIMIT_PER_EMAIL=0 LOGIN_RATE_LIMIT_PER_EMAIL_ALL_ADDRESSES=0 \
+  CONNECTION_TEST_COOLDOWN_SECONDS=0 # the fuzzer sends thousands of requests a minute; limits have their own tests
 unset DATABASE_URL PUBLIC_BASE_URL
 
 say "starting the stack (log: $WORK/stack.log)"

@@ -7,7 +7,8 @@ import { DomainError } from '../core/errors';
 let decoyHash: Promise<string> | undefined;
 
 /**
- * Checks a user's email and password under the login limits (per client address and per email: login_rate_limited);
+ * Checks a user's email and password under the login limits (attempts per client address; failures per email and
+ * address, and per email: login_rate_limited);
  * the user's id and workspace, or unauthorized that does not say which part was wrong.
  */
 export async function verifyLogin(
@@ -22,6 +23,9 @@ export async function verifyLogin(
   const ok = user
     ? await verifyPassword(password, user.password_hash)
     : await verifyPassword(password, await (decoyHash ??= hashPassword('decoy'))).then(() => false);
-  if (!user || !ok) throw new DomainError('unauthorized', 'Unauthorized: unknown email or wrong password');
+  if (!user || !ok) {
+    deps.auth.loginLimits.failed(ip, email);
+    throw new DomainError('unauthorized', 'Unauthorized: unknown email or wrong password');
+  }
   return { id: user.id, workspaceId: user.workspace_id };
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/pool';
 import { DomainError } from '../core/errors';
 import { VendorError } from '../integrations/define';
 import { findIntegration } from '../integrations/registry';
-import { findConnectionById } from './db/health';
+import { claimConnectionTest, findConnectionById } from './db/health';
 import { oauthClient } from './oauth/clients';
 import { revokeGrant } from './oauth/token';
 import { ensureFreshConnection, type FreshnessOptions } from './refresh';
@@ -12,6 +12,7 @@ import { openSecrets, toConnection } from './sealed';
 import { deleteConnection, presentConnection, type ConnectionSummary } from './store';
 
 type ManageConfig = Pick<Config, 'SSRF_ALLOWLIST' | 'oauthEnv'>;
+type TestConfig = ManageConfig & Pick<Config, 'CONNECTION_TEST_COOLDOWN_SECONDS'>;
 
 const connectionNotFound = () => new DomainError('connection_not_found', 'Connection not found');
 
@@ -33,11 +34,12 @@ export interface ConnectionTest {
 /**
  * "Can it still call the vendor?": an OAuth connection with a refresh token renews its token now (the cheapest call
  * every OAuth vendor has); a refusal marks it broken (onBroken publishes connection.broken). Other kinds have no
- * vendor-neutral check and are answered untested.
+ * vendor-neutral check and are answered untested. The vendor is asked at most once per CONNECTION_TEST_COOLDOWN_SECONDS
+ * per connection, across processes (the OAuth client is shared by every tenant): sooner is connection_test_too_soon.
  */
 export async function testConnection(
   db: Db,
-  config: ManageConfig,
+  config: TestConfig,
   workspaceId: string,
   id: string,
   opts: { onBroken?: FreshnessOptions['onBroken']; keyring?: Keyring } = {},
@@ -54,6 +56,13 @@ export async function testConnection(
   if (row.kind !== 'oauth2' || !integration) return answer(false, true, `no check for ${row.kind} connections: the next run will tell`);
   const conn = toConnection(row, keyring);
   if (!conn.secrets.refresh_token) return answer(false, true, 'no refresh token to renew: the next run will tell');
+  const cooldown = config.CONNECTION_TEST_COOLDOWN_SECONDS;
+  const wait = cooldown === 0 ? undefined : await claimConnectionTest(db, workspaceId, id, cooldown);
+  if (wait !== undefined) {
+    throw new DomainError('connection_test_too_soon', `Too many tests of this connection: at most 1 per ${cooldown} s; retry in ${wait} s`, {
+      retryAfterSeconds: wait,
+    });
+  }
   try {
     await ensureFreshConnection(db, conn, integration.auth, { config, force: true, onBroken: opts.onBroken, keyring });
     const after = await findConnectionById(db, workspaceId, id);

@@ -195,9 +195,12 @@ const fields = z.object({
     .min(60)
     .max(86_400 * 30)
     .default(3600),
-  /** Login attempts per window per client address and per email (0: no limit). */
+  /** Login attempts per window per client address (0: no limit). */
   LOGIN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(30),
+  /** Failed logins per window per email from one client address: what one address may guess (0: no limit). */
   LOGIN_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(0).default(10),
+  /** Failed logins per window per email from all addresses together: the ceiling of a spread-out guess (0: no limit). */
+  LOGIN_RATE_LIMIT_PER_EMAIL_ALL_ADDRESSES: z.coerce.number().int().min(0).default(100),
   LOGIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** AES-256-GCM key for secrets at rest (32 bytes, base64 or hex); unset outside production: generated into the data dir. */
   ENCRYPTION_KEY: encryptionKey.optional(),
@@ -230,6 +233,8 @@ const fields = z.object({
       if (bad.length) ctx.addIssue({ code: 'custom', message: `not an http(s) URL without query or fragment: ${bad.join(', ')}` });
       return urls;
     }),
+  /** The least time between two vendor tests of one connection (POST /v1/connections/{id}/test; 0: no limit). */
+  CONNECTION_TEST_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** How long a started OAuth flow may take before its state is refused. */
   OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   /** Authenticates the Temporal codec endpoint (/temporal-codec); unset outside production: generated into the data dir. */

@@ -33,6 +33,18 @@ export class RateLimitCounter {
 
   /** Counts one request against bucket; returns the seconds to wait when the bucket is already at its limit. */
   hit(bucket: string, limit: number, now = Date.now()): number | undefined {
+    const wait = this.peek(bucket, limit, now);
+    if (wait !== undefined) return wait;
+    this.entries.get(bucket)!.pending++;
+    this.schedule();
+    return undefined;
+  }
+
+  /**
+   * The seconds to wait when bucket is already at its limit, counting nothing (a limit on failures: peek before the
+   * attempt, hit once it failed).
+   */
+  peek(bucket: string, limit: number, now = Date.now()): number | undefined {
     const windowStart = now - (now % this.windowMs);
     let entry = this.entries.get(bucket);
     if (!entry || entry.windowStart < windowStart) {
@@ -40,8 +52,6 @@ export class RateLimitCounter {
       this.entries.set(bucket, entry);
     }
     if (entry.known + entry.sending + entry.pending >= limit) return Math.max(1, Math.ceil((windowStart + this.windowMs - now) / 1000));
-    entry.pending++;
-    this.schedule();
     return undefined;
   }
 

@@ -190,6 +190,41 @@ describe('POST /api/auth/login', () => {
     }
   });
 
+  // Issue 38 (L9): wrong passwords from one address used to lock the user out everywhere for the window.
+  it('counts failures per (email, address): one address guessing does not lock the user out; a higher ceiling per email holds', async () => {
+    const spread = await startTestApp({
+      config: { JWT_SECRET: SECRET, TRUST_PROXY: 'true', LOGIN_RATE_LIMIT_PER_EMAIL: '3', LOGIN_RATE_LIMIT_PER_EMAIL_ALL_ADDRESSES: '7' },
+    });
+    try {
+      const u = await newUser();
+      const address = () => `10.${randomBytes(3).join('.')}`;
+      const from = (ip: string, password: string) =>
+        spread.request('POST', '/api/auth/login', { body: { email: u.email, password }, headers: { 'x-forwarded-for': ip } });
+      const attacker = address();
+      for (let i = 0; i < 3; i++) expect((await from(attacker, 'wrong')).status).toBe(401);
+      const stopped = await from(attacker, u.password);
+      expect([stopped.status, stopped.body]).toEqual([429, failed(/at most 3 failed attempts per email from one client address per \d+ s; retry in \d+ s/)]);
+      expect(Number(stopped.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The user, from their own address, still logs in, as often as they like: successes are not failures.
+      const home = address();
+      for (let i = 0; i < 5; i++) expect((await from(home, u.password)).status).toBe(200);
+      // Spread over addresses, guesses meet the per-email ceiling (7 failures in all; the attacker's refused try was not one).
+      for (const ip of [address(), address()]) for (let i = 0; i < 2; i++) expect((await from(ip, 'wrong')).status).toBe(401);
+      const ceiling = await from(address(), 'wrong');
+      expect([ceiling.status, ceiling.body]).toEqual([429, failed(/at most 7 failed attempts per email from all addresses/)]);
+      // Another email is not affected; the shared counters hold no emails or addresses.
+      const other = await newUser();
+      expect(
+        (await spread.request('POST', '/api/auth/login', { body: { email: other.email, password: other.password }, headers: { 'x-forwarded-for': attacker } }))
+          .status,
+      ).toBe(200);
+      const buckets = (await spread.db.query<{ bucket: string }>("SELECT bucket FROM rate_limits WHERE bucket LIKE 'login-%'")).map((r) => r.bucket);
+      expect(buckets.filter((b) => b.includes('@') || b.includes(attacker))).toEqual([]);
+    } finally {
+      await spread.close();
+    }
+  });
+
   it('is in the OpenAPI document', async () => {
     const doc = (await app.request('GET', '/v1/openapi.json')).body;
     expect(doc.paths['/api/auth/login'].post).toMatchObject({

@@ -3,7 +3,7 @@ import { deliverConnectionEvent } from '../../workflows/connections/events';
 import { refreshExpiringConnections } from '../../workflows/connections/refresh';
 import { loadConnection } from '../../src/connections/store';
 import { ensureRefreshSchedule, refreshScheduleId } from '../../src/connections/schedule';
-import { createUser } from '../../src/workspaces/db/users';
+import { createUser, setAllowedIntegrations } from '../../src/workspaces/db/users';
 import { taskQueue } from '../../src/temporal/task-queues';
 import { FakeOAuthServer } from '../helpers/fake-oauth-server';
 import { startTestApp, type TestApp } from '../helpers/stack';
@@ -51,28 +51,47 @@ afterAll(async () => {
   await Promise.all([fake.close(), receiver.close()]);
 });
 
-const manual = (url: string, token?: string) => fetch(url, { redirect: 'manual', headers: token ? { authorization: `Bearer ${token}` } : {} });
+const manual = (url: string, token?: string, cookie?: string) =>
+  fetch(url, { redirect: 'manual', headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(cookie ? { cookie } : {}) } });
 
-/** Starts a flow as `token` and lets the fake user consent: the callback URL the vendor sends the browser to. */
+/** The cookie each flow's browser holds, by state (a browser's jar, reduced to what the callback is sent). */
+const browserCookies = new Map<string, string>();
+
+/** A browser opens a connect link: its binding cookie (name=value) and where it is sent (the vendor's authorize URL). */
+async function openLink(link: string) {
+  const res = await manual(link);
+  expect(res.status).toBe(302);
+  const [setCookie] = res.headers.getSetCookie();
+  const authorize = new URL(res.headers.get('location')!);
+  return { authorize, setCookie: setCookie!, cookie: setCookie!.split(';')[0]! };
+}
+
+/** Starts a flow as `token`, opens its connect link and lets the fake user consent: the callback URL the vendor sends the browser to. */
 async function consent(token: string, integration = 'google_calendar', returnUrl: string | null = RETURN) {
   const start = await manual(`${app.url}/v1/connections/oauth/${integration}/start${returnUrl ? `?return_url=${encodeURIComponent(returnUrl)}` : ''}`, token);
   expect(start.status).toBe(302);
-  const authorize = new URL(start.headers.get('location')!);
+  const link = start.headers.get('location')!;
+  expect(link).toMatch(new RegExp(`^${app.url}/v1/connections/oauth/begin\\?state=`));
+  const { authorize, cookie, setCookie } = await openLink(link);
   const back = await manual(authorize.toString());
   expect(back.status).toBe(302);
   const callback = new URL(back.headers.get('location')!);
   expect(callback.origin + callback.pathname).toBe(`${app.url}/v1/connections/oauth/callback`);
-  return { authorize, callback };
+  browserCookies.set(callback.searchParams.get('state')!, cookie);
+  return { link, authorize, callback, cookie, setCookie };
 }
 
-/** The callback as the browser makes it; the outcome it redirects to. */
-async function finish(callback: URL) {
-  const res = await manual(callback.toString());
+/** The callback as the browser makes it (by default the browser that opened the flow's link); the outcome it redirects to. */
+async function finish(callback: URL, cookie: string | undefined = browserCookies.get(callback.searchParams.get('state') ?? '')) {
+  const res = await manual(callback.toString(), undefined, cookie);
   const location = res.headers.get('location');
   return { status: res.status, to: location ? new URL(location) : undefined, body: await res.text(), headers: res.headers };
 }
 
 const tokenRequests = () => fake.tokenRequests.length;
+const refreshGrants = () => fake.tokenRequests.filter((r) => r.form.get('grant_type') === 'refresh_token').length;
+/** As if the connection's last test were longer ago than CONNECTION_TEST_COOLDOWN_SECONDS. */
+const coolDown = (id: string) => app.db.query("UPDATE integration_connections SET tested_at = now() - interval '1 hour' WHERE id = $1", [id]);
 const connections = async (key: string) => (await app.request('GET', '/v1/connections', { key })).body.connections as any[];
 const statesOf = async (ws: string) => (await app.db.query<{ n: string }>('SELECT count(*)::text AS n FROM oauth_states WHERE workspace_id = $1', [ws]))[0]!.n;
 
@@ -230,6 +249,145 @@ describe('OAuth authorization code + PKCE', () => {
   });
 });
 
+// Issue 38 (M1): a flow completes only in the browser that opened its connect link (RFC 9700 §4.7.1).
+describe('the browser binding', () => {
+  const failed = (message: RegExp) => ({ status: 'failed', message: expect.stringMatching(message) });
+  const notThisBrowser = /This browser did not open the connect link/;
+
+  it('redirect=false: the link binds the first browser that opens it; a callback from any other browser stores nothing', async () => {
+    const a = await app.newWorkspace();
+    const started = await app.request('GET', `/v1/connections/oauth/google_calendar/start?redirect=false&return_url=${encodeURIComponent(RETURN)}`, {
+      key: a.apiKey,
+    });
+    expect(started.status).toBe(200);
+    const link = started.body.authorize_url as string;
+    expect(link).toMatch(new RegExp(`^${app.url}/v1/connections/oauth/begin\\?state=[A-Za-z0-9_-]{43}$`));
+
+    // A link checker's HEAD spends nothing.
+    const head = await fetch(link, { method: 'HEAD', redirect: 'manual' });
+    expect([head.status, head.headers.getSetCookie()]).toEqual([200, []]);
+
+    // The browser the API client hands the link to: HttpOnly, SameSite=Lax, only to the callback path, no Secure on http.
+    const mine = await openLink(link);
+    expect(mine.setCookie).toMatch(/^sb_oauth_[0-9a-f]{16}=[A-Za-z0-9_-]{43}; /);
+    expect(
+      mine.setCookie
+        .split('; ')
+        .slice(1)
+        .map((a) => a.replace(/=.*/, '').toLowerCase())
+        .sort(),
+    ).toEqual(['expires', 'httponly', 'path', 'samesite']);
+    expect(mine.setCookie).toMatch(/; path=\/v1\/connections\/oauth\/callback(;|$)/);
+    expect(mine.setCookie).toMatch(/; samesite=lax(;|$)/);
+    expect(mine.authorize.origin).toBe(fake.url);
+    // Only the secret's hash is stored.
+    const [row] = await app.db.query<{ binding_hash: Buffer }>('SELECT binding_hash FROM oauth_states WHERE workspace_id = $1', [a.workspaceId]);
+    expect(row!.binding_hash).toHaveLength(32);
+    expect(row!.binding_hash.toString('base64url')).not.toBe(mine.cookie.split('=')[1]);
+
+    // A second opening, in any browser, is refused and binds nothing.
+    const again = await manual(link);
+    expect([again.status, await again.json(), again.headers.getSetCookie()]).toEqual([400, failed(/connect link was already opened/), []]);
+
+    // A stranger is sent the vendor's URL and consents there: their callback, without the cookie, is refused.
+    const back = await manual(mine.authorize.toString());
+    const callback = new URL(back.headers.get('location')!);
+    const asked = tokenRequests();
+    const stranger = await finish(callback, undefined);
+    expect([stranger.status, JSON.parse(stranger.body)]).toEqual([403, failed(notThisBrowser)]);
+    expect(tokenRequests()).toBe(asked); // the stranger's code is never exchanged
+    expect(await connections(a.apiKey)).toEqual([]);
+    expect(await statesOf(a.workspaceId)).toBe('0'); // spent: nobody completes it later
+    expect((await finish(callback, mine.cookie)).status).toBe(400);
+    expect(await connections(a.apiKey)).toEqual([]);
+  });
+
+  it("a wrong cookie or another flow's cookie is refused; the browser that opened the link completes", async () => {
+    const a = await app.newWorkspace();
+    const one = await consent(a.apiKey);
+    const two = await consent(a.apiKey);
+    const asked = tokenRequests();
+    const name = one.cookie.split('=')[0]!;
+    const secretOf = (cookie: string) => cookie.split('=')[1]!;
+    // Under the flow's own cookie name: a made-up secret, an empty one, a short one, another flow's secret; or only another flow's cookie.
+    const wrong = [randomBytes(32).toString('base64url'), '', 'x', secretOf(two.cookie)];
+    for (const [i, cookieOf] of [...wrong.map((v) => (n: string) => `${n}=${v}`), () => two.cookie].entries()) {
+      const flow = await consent(a.apiKey);
+      const res = await finish(flow.callback, cookieOf(flow.cookie.split('=')[0]!));
+      expect([i, res.status, JSON.parse(res.body)]).toEqual([i, 403, failed(notThisBrowser)]);
+    }
+    expect(tokenRequests()).toBe(asked);
+    expect(await connections(a.apiKey)).toEqual([]);
+
+    // Two flows in one browser (two tabs): each has its own cookie, and each completes in that browser.
+    const both = `${one.cookie}; ${two.cookie}`;
+    const first = await finish(one.callback, both);
+    expect(first.to!.searchParams.get('status')).toBe('connected');
+    // The spent secret is cleared from the browser.
+    expect(first.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^${name}=;.*path=/v1/connections/oauth/callback`))]);
+    expect((await finish(two.callback, both)).to!.searchParams.get('status')).toBe('connected');
+    expect(await connections(a.apiKey)).toHaveLength(1);
+  });
+
+  it('a callback for a flow whose link no browser opened is refused; two browsers racing to open a link: one wins', async () => {
+    const a = await app.newWorkspace();
+    const started = await app.request('GET', '/v1/connections/oauth/google_calendar/start?redirect=false', { key: a.apiKey });
+    const state = new URL(started.body.authorize_url).searchParams.get('state')!;
+    const forged = await finish(new URL(`${app.url}/v1/connections/oauth/callback?state=${state}&code=whatever`), undefined);
+    expect([forged.status, JSON.parse(forged.body)]).toEqual([403, failed(notThisBrowser)]);
+
+    const raced = await app.request('GET', '/v1/connections/oauth/google_calendar/start?redirect=false', { key: a.apiKey });
+    const opened = await Promise.all(Array.from({ length: 8 }, () => manual(raced.body.authorize_url)));
+    expect(opened.map((r) => r.status).sort()).toEqual([302, 400, 400, 400, 400, 400, 400, 400]);
+    expect(opened.filter((r) => r.headers.getSetCookie().length > 0)).toHaveLength(1);
+    for (const bad of ['', '?state=', `?state=${randomBytes(32).toString('base64url')}`]) {
+      expect((await manual(`${app.url}/v1/connections/oauth/begin${bad}`)).status).toBe(400);
+    }
+  });
+
+  it('the cookie is Secure when the public URL is https', async () => {
+    const a = await app.newWorkspace();
+    const plain = app.config.PUBLIC_BASE_URL;
+    app.config.PUBLIC_BASE_URL = 'https://connect.example.com';
+    try {
+      const started = await app.request('GET', '/v1/connections/oauth/google_calendar/start?redirect=false', { key: a.apiKey });
+      const link = new URL(started.body.authorize_url);
+      expect(link.origin).toBe('https://connect.example.com');
+      const { setCookie, authorize } = await openLink(`${app.url}${link.pathname}${link.search}`);
+      expect(setCookie).toMatch(/; secure(;|$)/);
+      expect(authorize.searchParams.get('redirect_uri')).toBe('https://connect.example.com/v1/connections/oauth/callback');
+    } finally {
+      app.config.PUBLIC_BASE_URL = plain;
+    }
+  });
+});
+
+// Issue 38: a user restricted to some integrations (users.allowed_integrations) connects only those.
+describe('restricted users', () => {
+  it('may not start a connection to another integration, nor complete one restricted since it started', async () => {
+    const { workspaceId } = await app.newWorkspace();
+    const email = `r${randomBytes(4).toString('hex')}@example.com`;
+    const user = await createUser(app.db, workspaceId, { email, password: 'pw-123456' });
+    await setAllowedIntegrations(app.db, workspaceId, user.id, ['salesforce', 'google_calendar']);
+    const jwt = (await app.request('POST', '/api/auth/login', { body: { email, password: 'pw-123456' } })).body.token as string;
+
+    // Restricted while the flow is under way: the callback stores nothing and does not exchange the code.
+    const flow = await consent(jwt, 'google_calendar');
+    await setAllowedIntegrations(app.db, workspaceId, user.id, ['salesforce']);
+    const asked = tokenRequests();
+    const ended = await finish(flow.callback);
+    expect(Object.fromEntries(ended.to!.searchParams)).toEqual({ status: 'failed', integration: 'google_calendar', error: 'integration not allowed' });
+    expect(tokenRequests()).toBe(asked);
+
+    const refused = await app.request('GET', '/v1/connections/oauth/google_calendar/start?redirect=false', { key: jwt });
+    expect([refused.status, refused.body]).toEqual([403, { status: 'failed', message: 'Forbidden: you are not allowed to connect google_calendar' }]);
+    expect(await statesOf(workspaceId)).toBe('0');
+    expect((await finish((await consent(jwt, 'salesforce')).callback)).to!.searchParams.get('status')).toBe('connected');
+    const mine = (await app.request('GET', '/v1/connections', { key: jwt })).body.connections;
+    expect(mine.map((c: { integration: string }) => c.integration)).toEqual(['salesforce']);
+  });
+});
+
 describe('connection health', () => {
   it('a refused refresh marks the connection broken, publishes a signed connection.broken once, and reconnecting mends it', async () => {
     const { workspaceId, apiKey, superuserKey } = await app.newWorkspace({ superuser: true });
@@ -247,6 +405,7 @@ describe('connection health', () => {
 
     fake.refuseRefresh = true;
     try {
+      await coolDown(id);
       const test = await app.request('POST', `/v1/connections/${id}/test`, { key: apiKey });
       expect(test.body).toMatchObject({
         tested: true,
@@ -332,6 +491,36 @@ describe('connection health', () => {
     const handle = app.temporal.client.workflow.getHandle(`connection-event:${delivery.eventId}`);
     await handle.result();
     expect(receiver.on(path)).toHaveLength(1);
+  });
+
+  it('tests of one connection are spaced by the cooldown (429 with Retry-After): 30 at once make one refresh grant at the vendor', async () => {
+    const { apiKey } = await app.newWorkspace();
+    const id = (await finish((await consent(apiKey)).callback)).to!.searchParams.get('connection_id')!;
+    const before = refreshGrants();
+    const started = Date.now();
+    const tests = await Promise.all(Array.from({ length: 30 }, () => app.request('POST', `/v1/connections/${id}/test`, { key: apiKey })));
+    const elapsed = Date.now() - started;
+    expect(tests.filter((t) => t.status === 200).map((t) => t.body.ok)).toEqual([true]);
+    const refused = tests.filter((t) => t.status !== 200);
+    expect(refused).toHaveLength(29);
+    for (const t of refused) {
+      expect([t.status, t.body]).toEqual([
+        429,
+        { status: 'failed', message: expect.stringMatching(/^Too many tests of this connection: at most 1 per 30 s; retry in \d+ s$/) },
+      ]);
+      expect(Number(t.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(t.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+    }
+    expect(refreshGrants()).toBe(before + 1);
+    process.stderr.write(`[connection test cooldown] 30 concurrent tests in ${elapsed} ms: ${refreshGrants() - before} refresh grant\n`);
+
+    // Another connection is not held back; once the cooldown has passed, the same one is tested again.
+    const other = await app.newWorkspace();
+    const otherId = (await finish((await consent(other.apiKey)).callback)).to!.searchParams.get('connection_id')!;
+    expect((await app.request('POST', `/v1/connections/${otherId}/test`, { key: other.apiKey })).body.ok).toBe(true);
+    await coolDown(id);
+    expect((await app.request('POST', `/v1/connections/${id}/test`, { key: apiKey })).body.ok).toBe(true);
+    expect(refreshGrants()).toBe(before + 3);
   });
 
   it('delete revokes the grant at the vendor (RFC 7009) and removes the connection', async () => {

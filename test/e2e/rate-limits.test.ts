@@ -1,4 +1,5 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { createUser } from '../../src/workspaces/db/users';
 import { hashKey } from '../../src/workspaces/db/api-keys';
 import { startTestApp, type HttpResult, type TestApp } from '../helpers/stack';
 import { eventually } from '../helpers/webhook-receiver';
@@ -91,6 +92,36 @@ describe('rate limits', () => {
       });
       const listed = await app.request('GET', '/api/automation/integrations', { headers: from });
       expect([listed.status, listed.body.success]).toEqual([429, false]);
+    });
+  });
+
+  // Issue 38 (L4): a user JWT sets no API key; its user is counted against the same limit.
+  describe('per user (JWT)', () => {
+    let app: TestApp;
+    beforeAll(async () => {
+      app = await startTestApp({ config: { RATE_LIMIT_PER_KEY: '5', RATE_LIMIT_WINDOW_SECONDS: '3600', JWT_SECRET: randomBytes(32).toString('hex') } });
+    });
+    afterAll(() => app.close());
+
+    const userJwt = async (workspaceId: string) => {
+      const email = `u${randomBytes(4).toString('hex')}@example.com`;
+      await createUser(app.db, workspaceId, { email, password: 'pw-123456' });
+      return (await app.request('POST', '/api/auth/login', { body: { email, password: 'pw-123456' } })).body.token as string;
+    };
+
+    it('counts a user JWT per user on key-or-user and automation routes; another user and the workspace key go on', async () => {
+      const ws = await app.newWorkspace();
+      const [flooder, other] = [await userJwt(ws.workspaceId), await userJwt(ws.workspaceId)];
+      const results = await Promise.all(Array.from({ length: 9 }, () => app.request('GET', '/v1/connections', { key: flooder })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(5);
+      for (const res of results.filter((r) => r.status !== 200)) {
+        expectRateLimited(res, 3600);
+        expect(res.body.message).toMatch(/per user;/);
+      }
+      // The same user's count on the automation endpoint (its own envelope).
+      expect((await app.request('GET', '/api/automation/integrations', { key: flooder })).status).toBe(429);
+      expect((await app.request('GET', '/v1/connections', { key: other })).status).toBe(200);
+      expect((await app.request('GET', '/v1/connections', { key: ws.apiKey })).status).toBe(200);
     });
   });
 

@@ -32,7 +32,8 @@ describe('domain error codes and their HTTP statuses', () => {
   it('maps every domain code to a status in one table', () => {
     expect(Object.keys(STATUS_OF_DOMAIN_CODE).sort()).toEqual([...DOMAIN_ERROR_CODES].sort());
     expect(DOMAIN_ERROR_CODES.map((code) => knownErrorStatus(new DomainError(code, 'x')))).toEqual([
-      400, 409, 404, 404, 503, 404, 404, 409, 404, 409, 403, 404, 409, 400, 400, 409, 409, 409, 429, 409, 503, 404, 400, 413, 404, 409, 401, 503, 429,
+      400, 409, 404, 404, 503, 404, 404, 409, 404, 409, 403, 404, 409, 400, 400, 403, 403, 429, 409, 409, 409, 429, 409, 503, 404, 400, 413, 404, 409, 401, 503,
+      429,
     ]);
   });
 

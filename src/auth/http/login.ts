@@ -22,7 +22,8 @@ export const login = defineRoute({
   description:
     "Exchanges a user's email and password for a JWT (HS256, `sub` = the user id, `iss`/`aud` as configured) to send as " +
     '`Authorization: Bearer <token>` to `POST /api/automation/execute`. Wrong credentials are a 401 that does not say ' +
-    'which part was wrong. Attempts are limited per client address and per email (429 with Retry-After).',
+    'which part was wrong. Attempts are limited per client address, and failed attempts per email from one client address and, ' +
+    'with a higher ceiling, per email from all addresses (429 with Retry-After): guesses from one address do not lock the user out.',
   auth: 'none',
   body: Login,
   example: { body: { email: 'ops@example.com', password: 'correct horse battery staple' } },

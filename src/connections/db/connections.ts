@@ -42,7 +42,7 @@ export async function upsertConnection(
     `INSERT INTO integration_connections (id, workspace_id, user_id, integration, kind, settings, credentials_enc, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, settings = EXCLUDED.settings, credentials_enc = EXCLUDED.credentials_enc,
-       expires_at = EXCLUDED.expires_at, updated_at = now(), refreshed_at = NULL, broken_at = NULL, broken_reason = NULL
+       expires_at = EXCLUDED.expires_at, updated_at = now(), refreshed_at = NULL, tested_at = NULL, broken_at = NULL, broken_reason = NULL
      RETURNING ${COLUMNS}`,
     [id, c.workspaceId, c.userId, c.integration, c.kind, JSON.stringify(c.settings), seal(id), c.expiresAt],
   );

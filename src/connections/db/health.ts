@@ -31,3 +31,24 @@ export async function connectionsExpiringBefore(db: Queryable, before: Date, lim
 export async function connectionRowById(db: Queryable, id: string): Promise<ConnectionRow | undefined> {
   return db.one<ConnectionRow>(`SELECT ${CONNECTION_COLUMNS} FROM integration_connections WHERE id = $1`, [id]);
 }
+
+/**
+ * Claims a vendor test of a connection: records now as its tested_at unless it was tested less than cooldownSeconds
+ * ago (one claim wins of concurrent ones, whichever process makes it). undefined: claimed; else the whole seconds
+ * until the next test may start.
+ */
+export async function claimConnectionTest(db: Queryable, workspaceId: string, id: string, cooldownSeconds: number): Promise<number | undefined> {
+  const claimed = await db.one<{ id: string }>(
+    `UPDATE integration_connections SET tested_at = now()
+     WHERE workspace_id = $1 AND id = $2 AND (tested_at IS NULL OR tested_at <= now() - make_interval(secs => $3))
+     RETURNING id`,
+    [workspaceId, id, cooldownSeconds],
+  );
+  if (claimed) return undefined;
+  const row = await db.one<{ wait: number }>(
+    `SELECT GREATEST(1, ceil(extract(epoch FROM tested_at + make_interval(secs => $3) - now())))::int AS wait
+     FROM integration_connections WHERE workspace_id = $1 AND id = $2`,
+    [workspaceId, id, cooldownSeconds],
+  );
+  return row?.wait ?? 1;
+}

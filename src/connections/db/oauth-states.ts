@@ -11,7 +11,12 @@ export interface OAuthStateRow {
   expires_at: Date;
 }
 
-/** Records a flow the caller started. */
+/** A flow as the callback takes it: with the hash of the browser secret it was bound to (null: never opened). */
+export interface ConsumedOAuthState extends OAuthStateRow {
+  binding_hash: Buffer | null;
+}
+
+/** Records a flow the caller started (no browser bound yet: the first to open the connect link is). */
 export async function insertOAuthState(db: Queryable, s: OAuthStateRow & { stateHash: Buffer }): Promise<void> {
   await db.query(
     `INSERT INTO oauth_states (state_hash, workspace_id, user_id, integration, verifier_enc, redirect_uri, return_url, expires_at)
@@ -20,11 +25,23 @@ export async function insertOAuthState(db: Queryable, s: OAuthStateRow & { state
   );
 }
 
-/** Takes the flow of a state hash out of the table (single use): undefined when there is none, or it expired. */
-export async function consumeOAuthState(db: Queryable, stateHash: Buffer): Promise<OAuthStateRow | undefined> {
-  const row = await db.one<OAuthStateRow & Record<string, unknown>>(
-    `DELETE FROM oauth_states WHERE state_hash = $1
+/**
+ * Binds an unexpired flow no browser has opened yet to the browser secret's hash (once: of two browsers racing, one
+ * wins); undefined when the state is unknown, expired or already bound.
+ */
+export async function bindOAuthState(db: Queryable, stateHash: Buffer, bindingHash: Buffer): Promise<OAuthStateRow | undefined> {
+  return db.one<OAuthStateRow & Record<string, unknown>>(
+    `UPDATE oauth_states SET binding_hash = $2 WHERE state_hash = $1 AND binding_hash IS NULL AND expires_at > now()
      RETURNING workspace_id, user_id, integration, verifier_enc, redirect_uri, return_url, expires_at`,
+    [stateHash, bindingHash],
+  );
+}
+
+/** Takes the flow of a state hash out of the table (single use): undefined when there is none, or it expired. */
+export async function consumeOAuthState(db: Queryable, stateHash: Buffer): Promise<ConsumedOAuthState | undefined> {
+  const row = await db.one<ConsumedOAuthState & Record<string, unknown>>(
+    `DELETE FROM oauth_states WHERE state_hash = $1
+     RETURNING workspace_id, user_id, integration, verifier_enc, redirect_uri, return_url, expires_at, binding_hash`,
     [stateHash],
   );
   return row && row.expires_at.getTime() > Date.now() ? row : undefined;

@@ -5,12 +5,12 @@ import { defineRoute, type RouteInput } from '../../http/route';
 import { nameRun } from '../../http/run-link';
 import { publishConnectionBroken } from '../events';
 import { deleteAndRevoke, showConnection, testConnection } from '../manage';
-import { completeAuthorization, startAuthorization, type FlowOutcome } from '../oauth/flow';
+import { beginAuthorization, bindingCookieName, completeAuthorization, oauthCallbackUrl, startAuthorization, type FlowOutcome } from '../oauth/flow';
 import { listConnections } from '../store';
 import type { BrokenConnection } from '../refresh';
 import { DomainError } from '../../core/errors';
 import { isUuid } from '../../core/ids';
-import { CallbackQuery, ConnectionAnswer, ConnectionDeleted, ConnectionList, ConnectionTestAnswer, StartAnswer, StartQuery } from './schemas';
+import { BeginQuery, CallbackQuery, ConnectionAnswer, ConnectionDeleted, ConnectionList, ConnectionTestAnswer, StartAnswer, StartQuery } from './schemas';
 
 const TAG = 'Connections';
 const EXAMPLE_ID = { id: '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47' };
@@ -126,25 +126,84 @@ export const startOAuthRoute = defineRoute({
   tag: TAG,
   summary: 'Connect an account (OAuth 2.0 authorization code + PKCE)',
   description:
-    "Redirects (302) to the vendor's authorize URL with a single-use `state` and an S256 `code_challenge`; the vendor sends the browser back to " +
-    'GET /v1/connections/oauth/callback, which stores the tokens sealed as the connection of the caller: the user (JWT) or the workspace ' +
-    '(API key). Connecting again replaces the connection and mends a broken one. The client id, secret and scopes come from ' +
-    'OAUTH_<INTEGRATION>_CLIENT_ID/_CLIENT_SECRET/_SCOPES.',
+    'Starts a flow and answers its connect link (`authorize_url`, also in Location with the default 302): GET ' +
+    "/v1/connections/oauth/begin, which binds the flow to the first browser that opens it and sends that browser on to the vendor's " +
+    'authorize URL (single-use `state`, S256 `code_challenge`). The vendor sends the browser back to GET /v1/connections/oauth/callback, ' +
+    'which completes only in that same browser and stores the tokens sealed as the connection of the caller: the user (JWT) or the ' +
+    'workspace (API key). Open the link in the browser of the person whose account is connected (it works once, before expires_at). ' +
+    'Connecting again replaces the connection and mends a broken one. A user restricted to some integrations may connect only those (403). ' +
+    'The client id, secret and scopes come from OAUTH_<INTEGRATION>_CLIENT_ID/_CLIENT_SECRET/_SCOPES.',
   auth: 'keyOrUser',
   query: StartQuery,
   example: { params: { integration: 'hubspot' }, query: { redirect: 'false', return_url: 'https://app.example.com/settings/integrations' } },
   responses: {
-    200: { description: 'With redirect=false: the authorize URL to send the browser to', schema: StartAnswer },
-    302: { description: "To the vendor's authorize URL (Location); the body has it too", schema: StartAnswer },
+    200: { description: 'With redirect=false: the connect link to send the browser to', schema: StartAnswer },
+    302: { description: 'To the connect link (Location); the body has it too', schema: StartAnswer },
     400: { description: 'A return_url outside OAUTH_RETURN_URLS' },
+    403: { description: 'A user restricted to other integrations (users.allowed_integrations)' },
     431: { description: "The URL (with its return_url) and the headers together over Node's 16 KiB limit" },
     409: { description: 'Not an OAuth integration, or no OAuth client configured for it' },
   },
   async handler(input) {
     const who = callerOf(input);
-    const { authorizeUrl, expiresAt } = await startAuthorization(input.deps.db, input.deps.config, who, input.params.integration ?? '', input.query.return_url);
-    if (input.query.redirect !== 'false') input.ctx.redirect(authorizeUrl);
-    return { status: 'success' as const, authorize_url: authorizeUrl, expires_at: expiresAt.toISOString() };
+    const { connectUrl, expiresAt } = await startAuthorization(input.deps.db, input.deps.config, who, input.params.integration ?? '', input.query.return_url);
+    if (input.query.redirect !== 'false') input.ctx.redirect(connectUrl);
+    return { status: 'success' as const, authorize_url: connectUrl, expires_at: expiresAt.toISOString() };
+  },
+});
+
+/** Where the browser-binding cookie is sent back: the callback's path only, over https when the api's public URL is https. */
+function bindingCookie(config: Parameters<typeof oauthCallbackUrl>[0]): { path: string; secure: boolean } {
+  const callback = new URL(oauthCallbackUrl(config));
+  return { path: callback.pathname, secure: callback.protocol === 'https:' };
+}
+
+/** GET /v1/connections/oauth/begin */
+export const beginOAuthRoute = defineRoute({
+  method: 'get',
+  path: '/v1/connections/oauth/begin',
+  tag: TAG,
+  summary: 'Open a connect link (binds the flow to this browser)',
+  description:
+    'The `authorize_url` a start answers. The first browser to open it gets a one-time secret in a cookie (HttpOnly, SameSite=Lax, ' +
+    'Secure when the public URL is https, sent only to the callback path, expiring with the flow) and is redirected (302) to the ' +
+    "vendor's authorize URL; only the SHA-256 of the secret is stored. The callback completes only when the browser brings the " +
+    'secret back (RFC 9700 §4.7.1), so an authorize or callback URL opened anywhere else connects nothing. A link opened a second ' +
+    'time, in any browser, or after it expired is 400: start again. A HEAD request binds nothing.',
+  auth: 'none',
+  query: BeginQuery,
+  example: { query: { state: 'aW52YWxpZA' } },
+  responses: {
+    302: { description: "To the vendor's authorize URL (Location), with the browser's cookie (Set-Cookie)", contentType: 'text/plain' },
+    400: { description: 'Unknown or expired state, or a connect link already opened' },
+    409: { description: "The integration's OAuth client is no longer configured" },
+  },
+  async handler(input) {
+    const { config } = input.deps;
+    // A HEAD (link checkers, previews) must not spend the link: only a browser's GET binds.
+    if (input.ctx.method === 'HEAD') {
+      input.ctx.set('Cache-Control', 'no-store');
+      input.ctx.type = 'text/plain';
+      return '';
+    }
+    const { authorizeUrl, binding, expiresAt } = await beginAuthorization(input.deps.db, config, input.query.state);
+    const { path, secure } = bindingCookie(config);
+    // Behind a TLS-terminating proxy Koa may see plain http; the cookie is Secure because the browser's URL is https.
+    if (secure) input.ctx.cookies.secure = true;
+    input.ctx.cookies.set(bindingCookieName(input.query.state!), binding, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      path,
+      expires: expiresAt,
+      signed: false,
+      overwrite: true,
+    });
+    input.ctx.set('Referrer-Policy', 'no-referrer');
+    input.ctx.set('Cache-Control', 'no-store');
+    input.ctx.redirect(authorizeUrl);
+    input.ctx.type = 'text/plain';
+    return 'Redirecting to the vendor';
   },
 });
 
@@ -179,7 +238,8 @@ export const oauthCallbackRoute = defineRoute({
   summary: 'OAuth callback (the vendor redirects here)',
   description:
     "Register this URL with each vendor's OAuth app. The state must be one this service issued, unused and unexpired (it is spent now " +
-    'whatever follows); the code is exchanged with the PKCE verifier. Ends on a 302 to the return_url given at the start (with ' +
+    'whatever follows), and the browser must bring back the cookie GET /v1/connections/oauth/begin gave it (else 403, nothing is ' +
+    'exchanged or stored); the code is exchanged with the PKCE verifier. Ends on a 302 to the return_url given at the start (with ' +
     'status=connected&connection_id=… or status=failed&error=…), else on a small page. An unknown, replayed or expired state is 400 and stores nothing.',
   auth: 'none',
   query: CallbackQuery,
@@ -188,13 +248,26 @@ export const oauthCallbackRoute = defineRoute({
     200: { description: 'A page saying how the flow ended', contentType: 'text/html' },
     302: { description: 'To the return_url with the outcome in its query', contentType: 'text/plain' },
     400: { description: 'Unknown, already used or expired state' },
+    403: { description: 'Another browser than the one that opened the connect link (its cookie missing or wrong): nothing stored' },
     431: { description: "The URL (with the vendor's code) and the headers together over Node's 16 KiB limit" },
   },
   async handler(input) {
-    const outcome = await completeAuthorization(input.deps.db, input.deps.config, input.query);
+    const name = input.query.state ? bindingCookieName(input.query.state) : undefined;
+    const binding = name ? input.ctx.cookies.get(name, { signed: false }) : undefined;
+    // The secret is spent with the state, whatever follows: the browser forgets it.
+    if (name && binding !== undefined) input.ctx.cookies.set(name, null, { path: bindingCookie(input.deps.config).path, signed: false, overwrite: true });
+    const outcome = await completeAuthorization(input.deps.db, input.deps.config, input.query, binding);
     return endFlow(input.ctx, outcome);
   },
 });
 
 /** The connection routes, in the order the OpenAPI document lists them. */
-export const connectionRoutes = [listConnectionsRoute, getConnectionRoute, testConnectionRoute, deleteConnectionRoute, startOAuthRoute, oauthCallbackRoute];
+export const connectionRoutes = [
+  listConnectionsRoute,
+  getConnectionRoute,
+  testConnectionRoute,
+  deleteConnectionRoute,
+  startOAuthRoute,
+  beginOAuthRoute,
+  oauthCallbackRoute,
+];

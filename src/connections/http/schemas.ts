@@ -47,8 +47,16 @@ export const StartQuery = z.strictObject({
 });
 export const StartAnswer = z.object({
   status: z.literal('success'),
-  authorize_url: z.string().describe("The vendor's authorize URL (also in Location)"),
+  authorize_url: z
+    .string()
+    .describe(
+      'The connect link (GET /v1/connections/oauth/begin, also in Location): open it once, in the browser that will consent; it sends that browser on to the vendor',
+    ),
   expires_at: z.iso.datetime().describe('The flow must end (the callback) before this'),
+});
+
+export const BeginQuery = z.object({
+  state: z.string().max(512).optional().describe('The flow, as the connect link carries it'),
 });
 
 export const CallbackQuery = z.object({

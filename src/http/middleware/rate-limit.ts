@@ -13,11 +13,15 @@ const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 /** The automation routes count the address in their own chain (perAddressInEnvelope), so a refusal wears their envelope. */
 export const ENVELOPE_PREFIX = '/api/automation/';
 
-/** The api's two limits: per client address (every route but the probes, before auth) and per API key (after auth). */
+/**
+ * The api's two limits: per client address (every route but the probes, before auth) and per API key (after auth),
+ * which counts a user JWT per user the same way.
+ */
 export interface RateLimits {
   perAddress: Middleware<AppState>;
   /** The same per-address limit, for the automation routes' chain (perAddress lets their paths through). */
   perAddressInEnvelope: Middleware<AppState>;
+  /** Per API key, or per user for a request authenticated by a user JWT (the same limit, RATE_LIMIT_PER_KEY). */
   perKey: Middleware<AppState>;
   /** A separate per-address limit for one group of unauthenticated routes (e.g. chat sessions); 0: none. */
   perAddressOf(group: string, limit: number): Middleware<AppState>;
@@ -26,7 +30,7 @@ export interface RateLimits {
    * limit when given: the refusal (429), or undefined.
    */
   countAddress(ip: string, group?: { name: string; limit: number }): ApiError | undefined;
-  /** Requests refused so far by this process, by limit (address, api_key, or a group's name). */
+  /** Requests refused so far by this process, by limit (address, api_key, user, or a group's name). */
   refusals(): Record<string, number>;
   close(): Promise<void>;
 }
@@ -73,9 +77,11 @@ export function createRateLimits(
   const perKey: Middleware<AppState> = (ctx, next) => {
     const limit = config.RATE_LIMIT_PER_KEY;
     const key = ctx.state.auth?.apiKeyId;
-    if (limit === 0 || !key) return next();
-    const wait = counter.hit(`key:${key}`, limit);
-    if (wait !== undefined) throw refuse(limit, 'API key', wait, 'api_key');
+    // A user JWT (key-or-user, no-code and automation routes) sets no key: its user is counted instead.
+    const user = key ? undefined : (ctx.state.nocode?.userId ?? ctx.state.automation?.userId ?? undefined);
+    if (limit === 0 || (!key && !user)) return next();
+    const wait = counter.hit(key ? `key:${key}` : `user:${user}`, limit);
+    if (wait !== undefined) throw key ? refuse(limit, 'API key', wait, 'api_key') : refuse(limit, 'user', wait, 'user');
     return next();
   };
 

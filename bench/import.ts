@@ -1,6 +1,8 @@
 // P11 (quality-figures.md): a CSV of N leads through POST /v1/leads/import (the api in a child process, a worker here),
 // from the first byte sent to the import completed, against a bare COPY of the same rows into the leads table, same
-// run. The api's memory is sampled while each file streams in: a file of N/10 rows and one of N rows should peak alike.
+// run. The api's memory is sampled while each file streams in: a file of N/10 rows and one of N rows should peak alike,
+// and so should a hostile file of N rows under the widest header allowed (issue 38: a column name as long as the header
+// cap, which staged once per row before the header was stored once).
 import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -13,6 +15,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { migrate } from '../src/db/migrate';
 import { createDb } from '../src/db/pool';
 import { createApiKey } from '../src/workspaces/db/api-keys';
+import { MAX_HEADER_BYTES } from '../src/leads/import/upload';
 import { createLogger } from '../src/telemetry/log';
 import { connectTemporal } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
@@ -36,6 +39,19 @@ function writeCsv(dir: string, rows: number): string {
   return file;
 }
 
+/**
+ * A hostile CSV of `rows` leads: the widest header an import takes (a column name of MAX_HEADER_BYTES less the phone
+ * column, incompressible) over rows that leave that column empty.
+ */
+function writeHostileCsv(dir: string, rows: number): string {
+  const file = path.join(dir, `hostile-${rows}.csv`);
+  const name = randomBytes(Math.floor((MAX_HEADER_BYTES - 'phone,'.length) / 2)).toString('hex');
+  const lines = [`phone,${name}`];
+  for (let i = 0; i < rows; i++) lines.push(`${phoneOf(i)},`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
 export async function run(ctx: BenchContext): Promise<number> {
   const rows = ctx.flags.int('rows', 100_000);
   const databaseUrl = await ctx.databaseUrl();
@@ -46,6 +62,7 @@ export async function run(ctx: BenchContext): Promise<number> {
   ctx.defer(() => rmSync(dir, { recursive: true, force: true }));
   const small = writeCsv(dir, Math.max(1, Math.floor(rows / 10)));
   const large = writeCsv(dir, rows);
+  const hostile = writeHostileCsv(dir, rows);
   const workspace = async () => {
     const ws = await benchWorkspace(db, ctx, 'import');
     return { id: ws.id, key: (await createApiKey(db, ws.id, { name: 'bench' })).key };
@@ -111,6 +128,8 @@ export async function run(ctx: BenchContext): Promise<number> {
   ctx.say(`Importing ${Math.floor(rows / 10)} rows, then ${rows} rows.`);
   const warm = await importFile(small);
   const full = await importFile(large);
+  ctx.say(`Importing ${rows} rows under a header of ${MAX_HEADER_BYTES} bytes.`);
+  const wide = await importFile(hostile);
   const copyRate = rows / copySeconds;
   const importRate = rows / full.seconds;
   return report(
@@ -122,6 +141,7 @@ export async function run(ctx: BenchContext): Promise<number> {
       ['of which upload', full.uploaded, 's'],
       [`api peak rss, ${Math.floor(rows / 10)} rows`, warm.peakRss / 1_048_576, 'MiB'],
       [`api peak rss, ${rows} rows`, full.peakRss / 1_048_576, 'MiB'],
+      [`api peak rss, ${rows} rows, ${MAX_HEADER_BYTES}-byte header`, wide.peakRss / 1_048_576, 'MiB'],
     ],
     { value: importRate / copyRate, what: 'import rows/s over bare COPY rows/s' },
   );

@@ -17,7 +17,10 @@ export function mountRoutes(router: Router<AppState>, routes: Route<any, any>[],
     if (!guard) throw new Error(`${route.method} ${route.path}: no middleware for auth kind ${route.auth}`);
     const chain: Middleware<AppState>[] = [...guard];
     if (route.body) chain.push(jsonBody());
-    if (route.idempotent) chain.push(idempotency(deps.db, deps.config, undefined, { streamedBody: route.rawBody !== undefined }));
+    if (route.idempotent) {
+      const streamedBody = route.rawBody && { limitBytes: route.rawBody.limitBytes(deps.config) };
+      chain.push(idempotency(deps.db, deps.config, undefined, { streamedBody }));
+    }
     chain.push(async (ctx) => {
       const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
       const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody === undefined ? {} : ctx.request.jsonBody, 'body') : undefined;

@@ -56,9 +56,14 @@ export interface Route<Q = unknown, B = unknown> {
   links?: Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown; description?: string }>;
   /**
    * A body the handler streams itself from ctx.req (never buffered by the api): its media types for the document, and
-   * the limit it enforces (413 beyond). Such a route has no `body` schema.
+   * the limit it enforces (413 beyond): limitBytes, which every reader of the body applies (the handler, and an
+   * Idempotency-Key replay that reads the body through to compare it). Such a route has no `body` schema.
    */
-  rawBody?: { contentTypes: Record<string, { schema: Record<string, unknown>; example?: string }>; limitDescription: string };
+  rawBody?: {
+    contentTypes: Record<string, { schema: Record<string, unknown>; example?: string }>;
+    limitDescription: string;
+    limitBytes: (config: AppDeps['config']) => number;
+  };
   /** The success status (default 200); its entry in responses documents it. */
   successStatus?: number;
   /** Honours an `Idempotency-Key` header: a retry with the same key and request replays the first response. */

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from '../api-error';
 import type { AppState } from '../state';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth';
 
 declare module 'koa' {
   interface Request {
@@ -8,26 +9,8 @@ declare module 'koa' {
   }
 }
 
-/** The deepest nesting of arrays and objects a JSON body may have (deeper: 400); code walking a body may recurse. */
-export const MAX_JSON_DEPTH = 64;
-
-/** True when the JSON text nests arrays and objects deeper than `max` (brackets inside strings do not count). */
-export function nestedDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}
+// The nesting rule is shared with the lead import's NDJSON lines (src/core/json-depth.ts).
+export { MAX_JSON_DEPTH, nestedDeeperThan };
 
 /**
  * Reads a JSON body (bounded size) into ctx.request.jsonBody; bad JSON → 400, nested deeper than MAX_JSON_DEPTH → 400,

@@ -9,7 +9,7 @@ import {
   storeIdempotentResponse,
   type IdempotencyScope,
 } from '../db/idempotency';
-import { badRequest, conflict, failureBody } from '../api-error';
+import { ApiError, badRequest, conflict, failureBody, payloadTooLarge } from '../api-error';
 import { knownErrorStatus } from '../error-status';
 import { nameRun } from '../run-link';
 import type { RunUrlSettings } from '../../temporal/run-url';
@@ -30,7 +30,7 @@ export const apiKeyScope = (ctx: ParameterizedContext<AppState>): IdempotencySco
  * Records live 24 h; a claim left by a crash, 5 minutes.
  * streamedBody: the route streams its body itself (ctx.state.bodyDigest once read whole), so the claim holds the hash
  * without the body, and the response is stored with the full hash; a retry after it reads its body through (never
- * keeping it) to compare. An answer given before the body was read whole (a malformed or too large file) is not kept.
+ * keeping it, and no more than the route's limitBytes: 413 beyond, as the route itself answers) to compare. An answer given before the body was read whole (a malformed or too large file) is not kept.
  * The run an answer named (Switchboard-Workflow-Id and Link, src/http/run-link.ts) is stored with it and named again
  * on a replay, by the settings `runs`.
  */
@@ -38,7 +38,7 @@ export function idempotency(
   db: Db,
   runs: RunUrlSettings,
   scopeOf: (ctx: ParameterizedContext<AppState>) => IdempotencyScope | undefined = apiKeyScope,
-  opts: { streamedBody?: boolean } = {},
+  opts: { streamedBody?: { limitBytes: number } } = {},
 ): Middleware<AppState> {
   let lastCleanup = 0;
   return async (ctx, next) => {
@@ -56,7 +56,7 @@ export function idempotency(
       if (await claimIdempotencyKey(db, scope, key, hash)) break;
       const row = await findIdempotencyRecord(db, scope, key);
       if (!row && attempt < 2) continue; // released by a failed first request a moment ago: claim it now
-      const seen = row && opts.streamedBody && row.status_code !== null ? withBody(hash, ctx, await drainDigest(ctx)) : hash;
+      const seen = row && opts.streamedBody && row.status_code !== null ? withBody(hash, ctx, await drainDigest(ctx, opts.streamedBody.limitBytes)) : hash;
       if (row && !row.request_hash.equals(seen)) throw conflict('Idempotency-Key was already used with a different request');
       if (!row || row.status_code === null) throw conflict('request with this Idempotency-Key is in progress');
       ctx.status = row.status_code;
@@ -100,13 +100,26 @@ function requestHash(ctx: ParameterizedContext<AppState>): Buffer {
 const withBody = (hash: Buffer, ctx: ParameterizedContext<AppState>, digest: Buffer) =>
   createHash('sha256').update(hash).update(ctx.get('content-type')).update(digest).digest();
 
-/** Reads a streamed body through for its SHA-256 (a retry of a stored request: nothing else reads it). */
-async function drainDigest(ctx: ParameterizedContext<AppState>): Promise<Buffer> {
+/**
+ * Reads a streamed body through for its SHA-256 (a retry of a stored request: nothing else reads it), at most
+ * limitBytes of it (413 beyond, the connection then closed rather than the rest of the body read).
+ */
+async function drainDigest(ctx: ParameterizedContext<AppState>, limitBytes: number): Promise<Buffer> {
+  const tooLarge = () => {
+    ctx.res.shouldKeepAlive = false;
+    return payloadTooLarge(`The file exceeds ${limitBytes} bytes`);
+  };
+  if (Number(ctx.get('content-length') || 0) > limitBytes) throw tooLarge();
   const hash = createHash('sha256');
+  let size = 0;
   try {
-    for await (const chunk of ctx.req) hash.update(chunk as Buffer);
-  } catch {
-    throw badRequest('Request body could not be read');
+    for await (const chunk of ctx.req) {
+      size += (chunk as Buffer).length;
+      if (size > limitBytes) throw tooLarge();
+      hash.update(chunk as Buffer);
+    }
+  } catch (err) {
+    throw err instanceof ApiError ? err : badRequest('Request body could not be read');
   }
   return hash.digest();
 }

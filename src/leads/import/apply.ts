@@ -33,9 +33,10 @@ export async function applyNextChunk(db: Db, importId: string, chunkRows: number
       customKeys: await customFieldKeys(db, imp.workspace_id),
       tag: imp.tag ?? undefined,
     };
+    const columns = imp.columns === null ? null : (JSON.parse(imp.columns) as string[]);
     const ready: Ready[] = [];
     for (const row of rows) {
-      const read = row.problem ? { ok: false as const, reason: row.problem } : readRow(parseStaged(row), ctx);
+      const read = row.problem ? { ok: false as const, reason: row.problem } : readRow(parseStaged(row, columns), ctx);
       if (read.ok) ready.push({ row, lead: read.lead });
       else item(row, 'failed', null, read.reason);
     }
@@ -76,11 +77,19 @@ export async function applyNextChunk(db: Db, importId: string, chunkRows: number
   });
 }
 
-/** A staged record's JSON (written by the upload; unreadable only if the table was tampered with): fails the import naming the line. */
-function parseStaged(row: StagedRow): unknown {
+/**
+ * A staged record (written by the upload; unreadable only if the table was tampered with, which fails the import naming
+ * the line): a CSV record's array of fields named by the import's columns, else the record's JSON object as it is.
+ */
+function parseStaged(row: StagedRow, columns: string[] | null): unknown {
+  const unreadable = () => new DomainError('malformed_file', `line ${row.line}: the stored record cannot be read`);
+  let record: unknown;
   try {
-    return JSON.parse(row.record);
+    record = JSON.parse(row.record);
   } catch {
-    throw new DomainError('malformed_file', `line ${row.line}: the stored record cannot be read`);
+    throw unreadable();
   }
+  if (!Array.isArray(record)) return record;
+  if (!columns || record.length !== columns.length) throw unreadable();
+  return Object.fromEntries(columns.map((c, i) => [c, record[i]]));
 }

@@ -9,6 +9,8 @@ export interface LockedImport {
   status: string;
   rows_done: number;
   rows_total: number;
+  /** A CSV import's header as JSON text: its staged records are arrays of fields in this order (NULL: records staged as objects). */
+  columns: string | null;
 }
 
 /** A staged record, in row order. */
@@ -30,7 +32,9 @@ export interface ImportItem {
 
 /** Locks the import's row for the chunk's transaction: two chunks of one import never run at once. */
 export function lockImport(q: Queryable, importId: string): Promise<LockedImport | undefined> {
-  return q.one<LockedImport>('SELECT workspace_id, on_conflict, tag, status, rows_done, rows_total FROM lead_imports WHERE id = $1 FOR UPDATE', [importId]);
+  return q.one<LockedImport>('SELECT workspace_id, on_conflict, tag, status, rows_done, rows_total, columns FROM lead_imports WHERE id = $1 FOR UPDATE', [
+    importId,
+  ]);
 }
 
 /**

@@ -37,10 +37,15 @@ const COLUMNS = `id, format, on_conflict, tag, status, rows_total, rows_done, cr
 /**
  * Creates the import and COPYs its records into lead_import_rows, in one transaction on a connection of its own: an
  * upload that fails half-way (malformed, too large, the client gone) leaves nothing behind. write streams the records
- * into the COPY and returns how many it wrote.
+ * into the COPY and returns how many it wrote (and a CSV file's header, kept with the import).
  */
-export async function storeUpload<T extends { rows: number }>(db: Db, imp: NewImport, write: (copy: Writable) => Promise<T>): Promise<T> {
+export async function storeUpload<T extends { rows: number; columns?: string[] }>(db: Db, imp: NewImport, write: (copy: Writable) => Promise<T>): Promise<T> {
   const client = await db.pool.connect();
+  // A checked-out client has no listener of the pool's: its connection failing mid-upload (the database restarted, a
+  // write to its closed socket: EPIPE) is an 'error' event that, unheard, ends the process. It fails this upload instead.
+  let copy: Writable | undefined;
+  const onError = (err: Error) => copy?.destroy(err);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     await client.query('INSERT INTO lead_imports (id, workspace_id, format, on_conflict, tag) VALUES ($1, $2, $3, $4, $5)', [
@@ -50,8 +55,13 @@ export async function storeUpload<T extends { rows: number }>(db: Db, imp: NewIm
       imp.onConflict,
       imp.tag ?? null,
     ]);
-    const result = await write(client.query(copyFrom('COPY lead_import_rows (import_id, workspace_id, row_number, line, record, problem) FROM STDIN')));
-    await client.query('UPDATE lead_imports SET rows_total = $2 WHERE id = $1', [imp.id, result.rows]);
+    copy = client.query(copyFrom('COPY lead_import_rows (import_id, workspace_id, row_number, line, record, problem) FROM STDIN'));
+    const result = await write(copy);
+    await client.query('UPDATE lead_imports SET rows_total = $2, columns = $3 WHERE id = $1', [
+      imp.id,
+      result.rows,
+      result.columns ? JSON.stringify(result.columns) : null,
+    ]);
     await client.query('COMMIT');
     client.release();
     return result;
@@ -59,6 +69,9 @@ export async function storeUpload<T extends { rows: number }>(db: Db, imp: NewIm
     // The connection may be mid-COPY: dropped rather than reused (the open transaction dies with it).
     client.release(err as Error);
     throw err;
+  } finally {
+    // Released, the client has the pool's listener again.
+    client.removeListener('error', onError);
   }
 }
 

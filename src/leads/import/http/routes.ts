@@ -6,12 +6,16 @@ import { payloadTooLarge, unsupportedMediaType } from '../../../http/api-error';
 import type { ImportRow } from '../db/imports';
 import { listImports } from '../db/imports';
 import { importWithErrors, startImport } from '../start';
-import { MAX_RECORD_BYTES, type ImportFormat } from '../upload';
+import { MAX_COLUMNS, MAX_HEADER_BYTES, MAX_RECORD_BYTES, type ImportFormat } from '../upload';
+import { MAX_JSON_DEPTH } from '../../../core/json-depth';
 import { ImportAccepted, ImportDetail, ImportListQuery, ImportPage, ImportQuery } from './schemas';
 
 const TAG = 'Leads';
 const EXAMPLE_ID = '3f2b8c4e-9a61-4d2f-b7e3-5c1a0d9e8f47';
 const FORMATS: Record<string, ImportFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
+
+/** The largest file an import takes: the handler and an Idempotency-Key replay (reading the body through) both stop there. */
+const importLimit = (config: { LEAD_IMPORT_MAX_BYTES: number }) => config.LEAD_IMPORT_MAX_BYTES;
 
 /** POST /v1/leads/import: stores a CSV or NDJSON file of leads (streamed) and starts applying it. */
 export const importLeadsRoute = defineRoute({
@@ -25,7 +29,8 @@ export const importLeadsRoute = defineRoute({
     "(a list, or a text separated by commas) and the workspace's custom fields by key; other columns are ignored, empty values count as not " +
     'supplied. Answers 202 once the file is stored; the records are then applied in the background (GET /v1/leads/imports/{id}). A record ' +
     'that cannot be a lead fails alone and is listed with its reason; a file that cannot be parsed (CSV quoting, a line that is not JSON) is ' +
-    `a 400 naming the line, and nothing is imported. Records up to ${MAX_RECORD_BYTES} bytes. Honours Idempotency-Key.`,
+    `a 400 naming the line (and column, never a value), and nothing is imported. Records and NDJSON lines up to ${MAX_RECORD_BYTES} bytes, ` +
+    `nested at most ${MAX_JSON_DEPTH} levels deep; a CSV header up to ${MAX_HEADER_BYTES} bytes and ${MAX_COLUMNS} columns. Honours Idempotency-Key.`,
   auth: 'apiKey',
   idempotent: true,
   successStatus: 202,
@@ -36,6 +41,7 @@ export const importLeadsRoute = defineRoute({
       'application/x-ndjson': { schema: { type: 'string' }, example: '{"phone":"17145551234","first_name":"Ann","tags":["vip"]}\n' },
     },
     limitDescription: 'A file over the import size limit (LEAD_IMPORT_MAX_BYTES, 512 MiB by default)',
+    limitBytes: importLimit,
   },
   example: { query: { tag: 'spring_list', on_conflict: 'skip' } },
   responses: {
@@ -48,7 +54,7 @@ export const importLeadsRoute = defineRoute({
     const { ctx, deps } = input;
     const format = FORMATS[ctx.request.type];
     if (!format) throw unsupportedMediaType('Content-Type must be text/csv or application/x-ndjson');
-    const limitBytes = deps.config.LEAD_IMPORT_MAX_BYTES;
+    const limitBytes = importLimit(deps.config);
     if (Number(ctx.get('content-length') || 0) > limitBytes) throw payloadTooLarge(`The file exceeds ${limitBytes} bytes`);
     const { importId, digest, workflowId } = await startImport(
       {

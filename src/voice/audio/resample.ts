@@ -7,6 +7,12 @@
 
 const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
+/**
+ * A float rounded (half away from zero) and clamped to 16 bits, without Math calls: the hot loops run per sample,
+ * and Math's functions are slow inside a test runner's V8 context (200–450 ms per 68 k samples under jest).
+ */
+const to16 = (v: number): number => (v >= 32767 ? 32767 : v <= -32768 ? -32768 : v >= 0 ? (v + 0.5) | 0 : (v - 0.5) | 0);
+
 /** Zero crossings of the sinc on each side: the filter's length (and latency) in units of the cutoff period. */
 const ZERO_CROSSINGS = 16;
 const ROLLOFF = 0.9;
@@ -100,7 +106,7 @@ export class Resampler {
     for (;;) {
       const n = this.produced;
       if (n >= limit) break;
-      const base = Math.floor((n * down) / up);
+      const base = ((n * down - ((n * down) % up)) / up) | 0;
       if (base + half >= available) break;
       const phase = (n * down) % up;
       const first = base - half + 1;
@@ -120,7 +126,7 @@ export class Resampler {
       this.historyStart = keepFrom;
     }
     const pcm = new Int16Array(out.length);
-    for (let i = 0; i < out.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(out[i]!)));
+    for (let i = 0; i < out.length; i++) pcm[i] = to16(out[i]!);
     return pcm;
   }
 }
@@ -146,6 +152,6 @@ export function toFloat32(pcm: Int16Array): Float32Array {
 /** Floats in [-1, 1] as 16-bit samples (clamped). */
 export function fromFloat32(samples: Float32Array): Int16Array {
   const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32767)));
+  for (let i = 0; i < samples.length; i++) out[i] = to16(samples[i]! * 32767);
   return out;
 }

@@ -69,7 +69,10 @@ export class PiperTtsEngine implements TtsEngine, EngineLifecycle {
         enableExternalBuffer: false,
         onProgress: ({ samples }) => {
           if (signal.aborted) return 0;
-          if (samples.length) queue.push({ pcm: fromFloat32(samples), sampleRate: tts.sampleRate });
+          // A view of this realm on the samples' memory: element access on the addon's own array is slow where
+          // the caller runs in another V8 context (a test runner's sandbox: 450 ms a sentence, measured).
+          if (samples.length)
+            queue.push({ pcm: fromFloat32(new Float32Array(samples.buffer, samples.byteOffset, samples.length)), sampleRate: tts.sampleRate });
           return 1;
         },
       });

@@ -6,6 +6,9 @@ The first line written is {"ready": true, ...} once the model is loaded.
 
 The encoder window is sized to the utterance (5 s, else 10, 20 or 30 s, keeping at least 1.5 s past the audio's end: a
 window barely longer than the audio makes Whisper repeat itself), which costs a fraction of the fixed 30 s window.
+A short window still sometimes makes Whisper loop ("Hi, this is a reminder… Hi, this is a reminder…"): a text with
+more words than the audio could hold (over 5 words a second) or that compresses too well (gzip ratio over 2.4,
+Whisper's own hallucination test) is decoded again with the next larger window, up to 30 s.
 
 Log-mel features follow Whisper's definition: 16 kHz audio padded with zeros to the window, a short-time Fourier
 transform (400-sample periodic Hann window, hop 160, centred with reflection padding, last frame dropped), power
@@ -18,6 +21,7 @@ import json
 import os
 import sys
 import time
+import zlib
 
 import numpy as np
 
@@ -85,6 +89,14 @@ def window_for(seconds):
     return WINDOWS_S[-1]
 
 
+def implausible(text, seconds):
+    """A looping decode: more words than the audio could hold, or text that repeats itself (compresses too well)."""
+    if len(text.split()) > 2 + 5 * seconds:
+        return True
+    raw = text.encode("utf-8")
+    return len(raw) > 40 and len(raw) / len(zlib.compress(raw)) > 2.4
+
+
 def main():
     import ctranslate2
     from tokenizers import Tokenizer
@@ -101,6 +113,20 @@ def main():
     model.generate(ctranslate2.StorageView.from_array(log_mel(np.zeros(SAMPLE_RATE, dtype=np.float32), 5)[None]), [prompt], max_length=8)
     write({"ready": True, "load_ms": round((time.perf_counter() - started) * 1000), "multilingual": model.is_multilingual})
 
+    def decode(audio, window, seconds):
+        features = ctranslate2.StorageView.from_array(log_mel(audio, window)[None])
+        result = model.generate(
+            features,
+            [prompt],
+            beam_size=1,
+            # 10 tokens a second of audio is twice what speech needs: a loop cannot run on for long.
+            max_length=int(min(448, 12 + 10 * seconds)),
+            repetition_penalty=1.1,
+            no_repeat_ngram_size=4,
+            suppress_blank=True,
+        )[0]
+        return tokenizer.decode(result.sequences_ids[0], skip_special_tokens=True).strip()
+
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -116,18 +142,13 @@ def main():
                 seconds = WINDOWS_S[-1]
             window = window_for(seconds)
             t0 = time.perf_counter()
-            features = ctranslate2.StorageView.from_array(log_mel(audio, window)[None])
-            result = model.generate(
-                features,
-                [prompt],
-                beam_size=int(request.get("beam_size", 1)),
-                max_length=int(min(448, 40 + 8 * window)),
-                repetition_penalty=1.1,
-                no_repeat_ngram_size=4,
-                suppress_blank=True,
-            )[0]
-            text = tokenizer.decode(result.sequences_ids[0], skip_special_tokens=True).strip()
-            write({"id": request_id, "text": text, "window_s": window, "decode_ms": round((time.perf_counter() - t0) * 1000)})
+            windows = [window]
+            text = decode(audio, window, seconds)
+            while implausible(text, seconds) and window < WINDOWS_S[-1]:
+                window = WINDOWS_S[WINDOWS_S.index(window) + 1]
+                windows.append(window)
+                text = decode(audio, window, seconds)
+            write({"id": request_id, "text": text, "window_s": windows, "decode_ms": round((time.perf_counter() - t0) * 1000)})
         except Exception as err:  # one bad request must not end the worker
             write({"id": request_id, "error": f"{type(err).__name__}: {err}"})
 

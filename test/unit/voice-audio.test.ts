@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MODEL_WHEELS, RUNTIME_WHEELS, SILERO_PACKAGE, verifyArtefact } from '../../src/devstack/voice-engines';
 import { FRAME_BYTES, MulawFramer, mulawBase64FromPcm, pcmFromMulawBase64 } from '../../src/voice/audio/frames';
 import { MULAW_SILENCE, mulawDecode, mulawEncode } from '../../src/voice/audio/mulaw';
 import { Resampler, resample } from '../../src/voice/audio/resample';
@@ -149,5 +153,25 @@ describe('word error rate', () => {
     expect(wordErrorRate('Tuesday at three o’clock', "Tuesday at 3 o'clock.")).toBe(0);
     expect(wordErrorRate('a b c d', 'a x c')).toBe(0.5);
     expect(wordErrorRate('a b', 'a b c d')).toBe(1);
+  });
+});
+
+describe('voice engines set-up', () => {
+  it('refuses a downloaded artefact whose SHA-256 is not the recorded one, naming both', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-voice-'));
+    const file = path.join(dir, 'x.tgz');
+    writeFileSync(file, 'hello\n');
+    const good = { spec: 'x@1.0.0', file: 'x.tgz', bytes: 6, sha256: '5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03' };
+    await expect(verifyArtefact(file, good)).resolves.toBeUndefined();
+    await expect(verifyArtefact(file, { ...good, sha256: '0'.repeat(64) })).rejects.toThrow(
+      `x@1.0.0: x.tgz has SHA-256 5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03, expected ${'0'.repeat(64)}`,
+    );
+  });
+
+  it('records every artefact with a SHA-256 and an exact version', () => {
+    for (const a of [SILERO_PACKAGE, ...Object.values(MODEL_WHEELS), ...RUNTIME_WHEELS]) {
+      expect(a.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(a.spec).toMatch(/(@|==)\d+\.\d+\.\d+$/);
+    }
   });
 });

@@ -151,6 +151,7 @@ describe('word error rate', () => {
   it('counts substitutions, insertions and deletions over the reference words, digits as spoken words', () => {
     expect(wordErrorRate('My account number is four five six seven.', 'my account number is 4567')).toBe(0);
     expect(wordErrorRate('Tuesday at three o’clock', "Tuesday at 3 o'clock.")).toBe(0);
+    expect(wordErrorRate('Can you confirm that you are available', "Can you confirm that you're available?")).toBe(0);
     expect(wordErrorRate('a b c d', 'a x c')).toBe(0.5);
     expect(wordErrorRate('a b', 'a b c d')).toBe(1);
   });

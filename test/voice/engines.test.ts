@@ -182,7 +182,7 @@ describe('the embedded engines', () => {
     expect(wordErrorRate(SENTENCES[3]!, (await stream.finish()).text)).toBeLessThanOrEqual(0.34);
   });
 
-  it('keep the event loop free while Piper synthesises (lag under 50 ms: the asynchronous call is used)', async () => {
+  it('keep the event loop free while Piper synthesises (lag p99 under 50 ms, utilisation low: the asynchronous call is used)', async () => {
     // A synchronous synthesis holds the loop for the whole text: lag of a sentence's synthesis time, utilisation 0.99
     // (measured); the asynchronous one leaves it idle (utilisation 0.004–0.03, lag a few ms).
     const histogram = monitorEventLoopDelay({ resolution: 5 });
@@ -196,7 +196,9 @@ describe('the embedded engines', () => {
     process.stderr.write(
       `[voice engines] during synthesis: event-loop utilisation ${elu.toFixed(3)}, lag p99 ${ms(histogram.percentile(99))} ms, max ${ms(histogram.max)} ms\n`,
     );
-    expect(histogram.max / 1e6 - 5).toBeLessThan(50);
+    // The lag's 99th percentile, not its max: on a shared machine another process may take the CPU for 80 ms
+    // (measured at a load of 15 with utilisation 0.006), which says nothing about this process.
+    expect(histogram.percentile(99) / 1e6 - 5).toBeLessThan(50);
     expect(elu).toBeLessThan(0.2);
   });
 });

@@ -2,11 +2,25 @@
 
 const DIGITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 
-/** Lower case, punctuation dropped (apostrophes kept), every digit a spoken word ("4567" → four five six seven). */
+/** Contractions written out, as Whisper's own English normaliser does ("you're" → you are). */
+const CONTRACTIONS: [RegExp, string][] = [
+  [/\bcan't\b/g, 'can not'],
+  [/\bwon't\b/g, 'will not'],
+  [/\blet's\b/g, 'let us'],
+  [/n't\b/g, ' not'],
+  [/'re\b/g, ' are'],
+  [/'m\b/g, ' am'],
+  [/'ll\b/g, ' will'],
+  [/'ve\b/g, ' have'],
+  [/'d\b/g, ' would'],
+];
+
+/**
+ * Lower case, contractions written out, punctuation dropped (other apostrophes kept), every digit a spoken word
+ * ("4567" → four five six seven).
+ */
 export const words = (text: string): string[] =>
-  text
-    .toLowerCase()
-    .replace(/[’‘]/g, "'")
+  CONTRACTIONS.reduce((t, [from, to]) => t.replace(from, to), text.toLowerCase().replace(/[’‘]/g, "'"))
     .replace(/\d/g, (d) => ` ${DIGITS[Number(d)]} `)
     .replace(/[^a-z' ]+/g, ' ')
     .split(/\s+/)

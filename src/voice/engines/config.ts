@@ -31,7 +31,7 @@ export const voiceEngineFields = z.object({
   VOICE_TTS_TOKENS: z.string().min(1).optional(),
   /** espeak-ng-data for the Piper voice's phonemizer (default: Debian's). */
   VOICE_TTS_ESPEAK_DATA: z.string().min(1).optional(),
-  VOICE_TTS_THREADS: threads.default(2),
+  VOICE_TTS_THREADS: threads.default(1),
   /** piper: the Piper voice (eSpeak NG when its files are missing); espeak: eSpeak NG always. */
   VOICE_TTS_ENGINE: z.enum(['piper', 'espeak']).default('piper'),
 });

@@ -32,9 +32,15 @@ export const updatePaths: Record<string, (ctx: PathContext) => Promise<RecordedR
     await ctx.app.db.tx(async (q) => {
       await q.query('SELECT 1 FROM enrollments WHERE id = $1 FOR UPDATE', [row!.id]);
       await handle.signal(unenrollSignal, { reason: 'fixture' });
+      // journeyFinished is a local activity (journey-local-data): it leaves no event while it waits, but the workflow
+      // task that took the signal and runs it completes (a heartbeat) with the run ending.
       await eventually(
-        async () => (await eventsOf(ctx, handle.workflowId)).some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'journeyFinished'),
-        30_000,
+        async () => {
+          const events = await eventsOf(ctx, handle.workflowId);
+          const signalled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
+          return signalled >= 0 && events.slice(signalled).some((e) => e.workflowTaskCompletedEventAttributes);
+        },
+        60_000,
         'the run ending',
       );
       const answer = await handle.executeUpdate(enrollUpdate, { args: [{ version: t.version }] });

@@ -43,7 +43,6 @@ export function createJourneyPreviewActivities(deps: { db: Db; logger: Logger; s
     journeySteps: real.journeySteps, // a read
     journeyAtStep: nothing,
     journeyFinished: nothing,
-    journeyCallCheck: async (c) => ({ reason: (await lead(c)).on_dnc ? 'dnc' : 'not_available_yet' }),
     async journeyTag(c) {
       await lead(c);
     },

@@ -134,12 +134,6 @@ export function createJourneyActivities(deps: { db: Db; logger: Logger; ssrfAllo
       if (!verdict.ok && verdict.code === 'invalid_agent') return { skip: 'unknown_agent' };
       return { skip: null, phone: l.phone };
     },
-
-    /** Runs recorded before the call step existed (they skipped it): the do-not-call list, else not available yet. */
-    async journeyCallCheck(c: StepContext): Promise<{ reason: 'dnc' | 'not_available_yet' }> {
-      const [l] = await Promise.all([lead(c), setEnrollmentStep(db, c.enrollmentId, c.stepId)]);
-      return { reason: l.on_dnc ? 'dnc' : 'not_available_yet' };
-    },
   };
 }
 

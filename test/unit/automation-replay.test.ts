@@ -3,19 +3,15 @@ import { fixtureFiles, historyOf, loadFixture, replayHistory, replayWithActivity
 
 // Histories of real automationRun runs, one per path (scripts/record-automation-fixtures.ts). Every one must keep
 // replaying with the current workflow code: a change that breaks one needs patched() and a new recording (--tag).
+// Recorded (--tag v2) once the run told its activity whether it runs in the first workflow task (the
+// automation-first-task patch, now deprecated: the histories from before it are gone, docs/workflow-versioning.md).
 const recorded = ['success', 'action-failure', 'retried-then-succeeded', 'async-callback'];
-// Recorded again (--tag v2) once the run told its activity whether it runs in the first workflow task (the
-// automation-first-task patch): both generations keep replaying.
-const recordedAgain = recorded.map((p) => `${p}-v2`);
 const files = fixtureFiles('automation');
 
 describe('automationRun replay', () => {
-  it('has a fixture for every recorded path', () => {
-    expect(files).toEqual(expect.arrayContaining([...recorded, ...recordedAgain].map((p) => `automation-history-${p}.json`)));
-  });
-
-  it('records every path the recorder knows', () => {
+  it('has a fixture for every path the recorder knows, and no other', () => {
     expect(Object.keys(automationPaths)).toEqual(recorded);
+    expect(files).toEqual(recorded.map((p) => `automation-history-${p}-v2.json`).sort());
   });
 
   it.each(files)('replays %s deterministically with the current workflow code', async (file) => {
@@ -26,17 +22,12 @@ describe('automationRun replay', () => {
     await expect(replayHistory(f, h)).resolves.toBeUndefined();
   });
 
-  it('has the automation-first-task patch marker in the v2 histories only', () => {
-    const patchedIn = (file: string) =>
-      JSON.stringify(loadFixture(file).history).includes(Buffer.from('"automation-first-task"').toString('base64').replace(/=+$/, ''));
-    for (const p of recorded) {
-      expect(patchedIn(`automation-history-${p}.json`)).toBe(false);
-      expect(patchedIn(`automation-history-${p}-v2.json`)).toBe(true);
-    }
+  it.each(files)('%s carries the automation-first-task patch marker', (file) => {
+    expect(JSON.stringify(loadFixture(file).history)).toContain(Buffer.from('"automation-first-task"').toString('base64').replace(/=+$/, ''));
   });
 
   it('detects a history the code would not produce (the check is live)', async () => {
-    await expect(replayWithActivityRenamed('automation-history-async-callback.json', 'deliverAutomationCallback', 'journeyWebhook')).rejects.toThrow(
+    await expect(replayWithActivityRenamed('automation-history-async-callback-v2.json', 'deliverAutomationCallback', 'journeyWebhook')).rejects.toThrow(
       /[Nn]ondetermin/,
     );
   });

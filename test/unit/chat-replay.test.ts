@@ -2,34 +2,30 @@ import { chatPaths } from '../../scripts/chat-fixture-paths';
 import { fixtureFiles, historyOf, loadFixture, replayHistory, replayWithActivityRenamed } from '../helpers/replay-fixtures';
 
 // Histories of real chatSession runs, one per path (scripts/record-chat-fixtures.ts). Every one must keep replaying
-// with the current workflow code: a change that breaks one needs patched() and a new recording (--tag).
-const recorded = ['conversation', 'model-activities', 'idle', 'resumed', 'continue-as-new'];
-// Recorded again (--tag v2) once the chat-reply-first patch came (a turn's write after its reply, one idle timer).
-const recordedAgain = recorded.map((p) => `${p}-v2`);
-// Recorded once automation nodes ran (the chat-automation patch).
-const recordedLater = ['automation'];
-// Recorded again (--tag v3) once writes waited for a pause in the conversation (the chat-write-after-pause patch).
-const recordedThird = [...recorded, ...recordedLater].map((p) => `${p}-v3`);
-const recordedWithPauses = ['paused-writes'];
-// After chat-scripted-facts: conversation-v4 and automation-v5 (the paths with a scripted ai_reply); automation-v4: after chat-lead-bound.
-const recordedFourth = ['conversation-v4', 'automation-v4', 'automation-v5'];
-// After run-search-attributes (the automation child carries FlowId and LeadId): automation-attrs.
-const recordedAttrs = ['automation-attrs'];
+// with the current workflow code: a change that breaks one needs patched() and a new recording (--tag). The patches of
+// chatSession are deprecated (docs/workflow-versioning.md), so the histories recorded before any of them are gone;
+// each path keeps its newest recording: v3 (after chat-write-after-pause; these paths reach no later patch), attrs
+// (after run-search-attributes), paused-writes, all with the patches live (patched() markers, as the runs of the
+// release before carry them), and conversation-v6, recorded once the patches were deprecated.
+const fixtureOf: Record<string, string> = {
+  conversation: 'conversation-v6',
+  automation: 'automation-attrs',
+  'model-activities': 'model-activities-v3',
+  idle: 'idle-v3',
+  resumed: 'resumed-v3',
+  'paused-writes': 'paused-writes',
+  'continue-as-new': 'continue-as-new-v3',
+};
 const files = fixtureFiles('chat');
 
 describe('chatSession replay', () => {
-  it('has a fixture for every recorded path', () => {
+  it('has a fixture for every path the recorder knows, and no other', () => {
+    expect(Object.keys(fixtureOf).sort()).toEqual(Object.keys(chatPaths).sort());
     expect(files).toEqual(
-      expect.arrayContaining(
-        [...recorded, ...recordedAgain, ...recordedLater, ...recordedThird, ...recordedWithPauses, ...recordedFourth, ...recordedAttrs].map(
-          (p) => `chat-history-${p}.json`,
-        ),
-      ),
+      Object.values(fixtureOf)
+        .map((p) => `chat-history-${p}.json`)
+        .sort(),
     );
-  });
-
-  it('records every path the recorder knows', () => {
-    expect(Object.keys(chatPaths).sort()).toEqual([...recorded, ...recordedLater, ...recordedWithPauses].sort());
   });
 
   it.each(files)('replays %s deterministically with the current workflow code', async (file) => {
@@ -41,8 +37,8 @@ describe('chatSession replay', () => {
 
   it('detects a history the code would not produce (the check is live)', async () => {
     // The same conversation with the model behind activities: its ai_reply turn now schedules chatModelReply where
-    // the history holds the chatSaveTurn marker.
-    const f = loadFixture('chat-history-conversation.json');
+    // the history holds none.
+    const f = loadFixture('chat-history-conversation-v6.json');
     const h = historyOf(f);
     const payload = h.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
     const input = JSON.parse(Buffer.from(payload.data!).toString('utf8'));
@@ -52,7 +48,7 @@ describe('chatSession replay', () => {
   });
 
   it('detects a patched history the code would not produce (the check is live)', async () => {
-    // A write batch's activity renamed: the patched code schedules chatSaveTurn there.
-    await expect(replayWithActivityRenamed('chat-history-conversation-v2.json', 'chatSaveTurn', 'chatModelReply')).rejects.toThrow(/[Nn]ondetermin/);
+    // A write batch's activity renamed: the code schedules chatSaveTurn there.
+    await expect(replayWithActivityRenamed('chat-history-idle-v3.json', 'chatSaveTurn', 'chatModelReply')).rejects.toThrow(/[Nn]ondetermin/);
   });
 });

@@ -23,9 +23,11 @@ const record = (...args: string[]) =>
 describe('scripts/record-automation-fixtures.ts', () => {
   it('refuses to overwrite a recorded history, before it starts anything', () => {
     const before = digest();
-    const run = record('--only', 'success,async-callback');
+    const run = record('--tag', 'v2', '--only', 'success,async-callback');
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('refusing to overwrite test/fixtures/automation-history-success.json, test/fixtures/automation-history-async-callback.json');
+    expect(run.stderr).toContain(
+      'refusing to overwrite test/fixtures/automation-history-success-v2.json, test/fixtures/automation-history-async-callback-v2.json',
+    );
     expect(run.stderr).toContain('--tag');
     expect(digest()).toEqual(before);
   });

@@ -20,9 +20,9 @@ const record = (...args: string[]) =>
 describe('scripts/record-chat-fixtures.ts', () => {
   it('refuses to overwrite a recorded history, before it starts anything', () => {
     const before = digest();
-    const run = record('--only', 'conversation,idle');
+    const run = record('--tag', 'v3', '--only', 'idle,resumed');
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('refusing to overwrite test/fixtures/chat-history-conversation.json, test/fixtures/chat-history-idle.json');
+    expect(run.stderr).toContain('refusing to overwrite test/fixtures/chat-history-idle-v3.json, test/fixtures/chat-history-resumed-v3.json');
     expect(run.stderr).toContain('--tag');
     expect(digest()).toEqual(before);
   });

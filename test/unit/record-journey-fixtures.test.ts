@@ -23,9 +23,9 @@ const record = (...args: string[]) =>
 describe('scripts/record-journey-fixtures.ts', () => {
   it('refuses to overwrite a recorded history, before it starts anything', () => {
     const before = digest();
-    const run = record('--only', 'post-patch,window-wait');
+    const run = record('--tag', 'v6', '--only', 'window-wait,resumed');
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('refusing to overwrite test/fixtures/journey-history-post-patch.json, test/fixtures/journey-history-window-wait.json');
+    expect(run.stderr).toContain('refusing to overwrite test/fixtures/journey-history-window-wait-v6.json, test/fixtures/journey-history-resumed-v6.json');
     expect(run.stderr).toContain('--tag');
     expect(digest()).toEqual(before);
   });

@@ -1,10 +1,10 @@
-// The automationRun child that a journey's `automation` step and a chat flow's `automation` node both run: one
-// action in the workspace's name (superuser mode: the workspace's connection), with the caller's callData.
+// The automationRun child that a chat flow's `automation` node runs (a journey's `automation` step runs the same input
+// inline): one action in the workspace's name (superuser mode: the workspace's connection), with the caller's callData.
 import { executeChild } from '@temporalio/workflow';
 import { AUTOMATION_RUN_ATTEMPTS, type AutomationRunInput } from '../../src/automation/types';
 import { automationWorkflowId } from '../../src/temporal/ids';
-import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
-import { childAttributes } from '../run-attributes';
+import { runSearchAttributes } from '../../src/temporal/search-attribute-keys';
+import { childAttributesOf } from '../run-attributes';
 import { automationRun } from './automation-run';
 
 /** What one automation child runs: the action, its params and the callData its custom fields resolve from. */
@@ -18,7 +18,7 @@ export interface AutomationChild {
   nodeId: string;
   params: Record<string, unknown>;
   callData: Record<string, unknown>;
-  /** The ids of the starter, for the run's search attributes: the journey's lead and journey, or the chat's flow and lead. */
+  /** The ids of the starter, for the run's search attributes: the chat's flow and lead, or the journey's lead and journey. */
   ids: { leadId?: string; journeyId?: string; flowId?: string };
 }
 
@@ -45,12 +45,6 @@ export function runAutomationChild(c: AutomationChild): ReturnType<typeof automa
   return executeChild(automationRun, {
     workflowId: automationWorkflowId(c.requestId),
     args: [automationChildInput(c)],
-    ...childAttributes(
-      () => runSearchAttributes.automationRun({ workspaceId: c.workspaceId, automationType: c.automationType, ...c.ids }),
-      [
-        { key: SA.WorkspaceId, value: c.workspaceId },
-        { key: SA.AutomationType, value: c.automationType },
-      ],
-    ),
+    ...childAttributesOf(() => runSearchAttributes.automationRun({ workspaceId: c.workspaceId, automationType: c.automationType, ...c.ids })),
   });
 }

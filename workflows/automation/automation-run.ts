@@ -1,5 +1,5 @@
 // automationRun: one action of one integration, durable and findable (id `automation:<requestId>`).
-import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, deprecatePatch, proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { createAutomationActivities } from '../../activities/automation/automations';
 import { AUTOMATION_RUN_ATTEMPTS, type AutomationOutcome, type AutomationRunInput } from '../../src/automation/types';
 import { SA } from '../../src/temporal/search-attribute-keys';
@@ -48,7 +48,9 @@ export async function performAutomation(run: AutomationRunInput): Promise<Automa
 export async function automationRun(input: AutomationRunInput): Promise<AutomationOutcome> {
   // The first workflow task's history is its started, scheduled and started events: a longer one means an earlier task
   // failed or timed out (its worker died), maybe mid-run. Told so, a first try can skip recording itself as running.
-  const run = patched('automation-first-task') ? { ...input, firstTask: workflowInfo().historyLength <= 3 } : input;
+  // Deprecated patch automation-first-task (docs/workflow-versioning.md).
+  deprecatePatch('automation-first-task');
+  const run = { ...input, firstTask: workflowInfo().historyLength <= 3 };
   const outcome = await performAutomation(run);
   upsertSearchAttributes([{ key: SA.Outcome, value: outcome.success ? 'succeeded' : 'failed' }]);
   if (input.callbackUrl) {

@@ -5,9 +5,9 @@ import {
   condition,
   continueAsNew,
   executeChild,
+  deprecatePatch,
   isCancellation,
   ParentClosePolicy,
-  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -56,13 +56,13 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
     else paused = c === 'pause';
   });
   const gapMs = spec.calls_per_minute ? 60_000 / spec.calls_per_minute : 0;
-  // Starts take slots one gap apart, a late timer's missed ones made up (src/campaigns/pacing.ts); runs recorded before
-  // the patch replay with a gap after each actual start, which a timer firing late slowed below calls_per_minute.
-  const catchUp = patched('campaign-pacing-catch-up');
+  // Starts take slots one gap apart, a late timer's missed ones made up (src/campaigns/pacing.ts). Deprecated patch
+  // campaign-pacing-catch-up (docs/workflow-versioning.md): runs from before it left a gap after each actual start.
+  deprecatePatch('campaign-pacing-catch-up');
   const spacingMs = spec.retries ? parseIsoDuration(spec.retries.spacing)! : 0;
   // "None left" only from a look that left no lead out as in flight: one left out may have ended meanwhile, due for a
-  // retry. Runs recorded before the patch ended there, the retry lost.
-  const doneCheck = patched('campaign-done-none-left-out');
+  // retry. Deprecated patch campaign-done-none-left-out: runs from before it ended there, the retry lost.
+  deprecatePatch('campaign-done-none-left-out');
 
   if (!carry.started) {
     await data.openCampaign(input);
@@ -144,7 +144,7 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
       continue;
     }
     if (startedHere >= (input.callsPerRun ?? CALLS_PER_RUN) || workflowInfo().continueAsNewSuggested) break;
-    const slot = catchUp ? nextStartSlot(lastStart, gapMs, Date.now()) : lastStart + gapMs;
+    const slot = nextStartSlot(lastStart, gapMs, Date.now());
     const pace = slot - Date.now();
     if (gapMs && pace > 0) {
       await condition(() => canceled || paused, pace);
@@ -164,7 +164,7 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
       });
       queue = r.due;
       if (!queue.length) {
-        if (r.nextAtMs === null && inflight.size === 0 && (ended === 0 || !doneCheck)) {
+        if (r.nextAtMs === null && inflight.size === 0 && ended === 0) {
           done = true;
           break;
         }
@@ -177,7 +177,7 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
     }
     const lead = queue.shift()!;
     inflight.add(lead.position);
-    lastStart = catchUp && gapMs ? nextStartSlot(lastStart, gapMs, Date.now()) : Date.now();
+    lastStart = gapMs ? nextStartSlot(lastStart, gapMs, Date.now()) : Date.now();
     startedHere++;
     const p: Promise<void> = callLead(lead).finally(() => {
       inflight.delete(lead.position);
@@ -195,8 +195,9 @@ export async function campaignRun(input: CampaignRunInput): Promise<{ status: 'c
   }
   const status = canceled ? 'canceled' : 'completed';
   await data.campaignFinish({ campaignId, status });
-  // Operators find campaigns by how they ended, as journeys and calls; runs recorded before the patch replay without it.
-  if (patched('campaign-outcome-search-attribute')) upsertSearchAttributes([{ key: SA.Outcome, value: status }]);
+  // Operators find campaigns by how they ended, as journeys and calls. Deprecated patch.
+  deprecatePatch('campaign-outcome-search-attribute');
+  upsertSearchAttributes([{ key: SA.Outcome, value: status }]);
   await publishCampaignEvent({ workspaceId, campaignId, type: 'campaign.completed' }, agentId);
   return { status };
 }

@@ -5,7 +5,7 @@ import type { CampaignActivities, CampaignEventInput } from '../../activities/ca
 import type { CampaignEventType } from '../../src/calls/events';
 import { campaignEventWorkflowId } from '../../src/temporal/ids';
 import { runSearchAttributes } from '../../src/temporal/search-attribute-keys';
-import { childAttributes } from '../run-attributes';
+import { childAttributesOf } from '../run-attributes';
 
 /** Retried with backoff for up to a day, as call events. */
 const events = proxyActivities<CampaignActivities>({
@@ -31,7 +31,7 @@ export async function publishCampaignEvent(e: Omit<CampaignEventInput, 'eventId'
       workflowId: campaignEventWorkflowId(eventId),
       args: [{ ...e, eventId }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      ...childAttributes(() =>
+      ...childAttributesOf(() =>
         runSearchAttributes.deliverCampaignEvent({
           workspaceId: e.workspaceId,
           campaignId: e.campaignId,

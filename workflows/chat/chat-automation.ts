@@ -1,6 +1,6 @@
-// A chat flow's `automation` node (patch `chat-automation`): runs automationRun as a child with the conversation's
+// A chat flow's `automation` node: runs automationRun as a child with the conversation's
 // context as callData, as the journey step does.
-import { patched, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { deprecatePatch, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { createAutomationActivities } from '../../activities/automation/automations';
 import type { ChatActivities } from '../../activities/chat/chat';
 import type { AutomationResult } from '../../src/chat/engine';
@@ -16,12 +16,13 @@ const data = proxyActivities<ReturnType<typeof createAutomationActivities>>(opti
 const chat = proxyActivities<ChatActivities>(options);
 
 /**
- * The lead's callData, for a chat bound to a lead. Patch chat-lead-bound: only while its session is still bound to
- * it (runs started before migration 020 unbound the sessions of unverified chats still name their lead).
+ * The lead's callData, for a chat bound to a lead: only while its session is still bound to it (runs started before
+ * migration 020 unbound the sessions of unverified chats still name their lead). Deprecated patch chat-lead-bound.
  */
 async function leadCallData(input: ChatInput): Promise<Record<string, unknown> | undefined> {
   if (!input.leadId) return undefined;
-  if (patched('chat-lead-bound') && !(await chat.chatLeadBound({ sessionId: input.sessionId, leadId: input.leadId }))) return undefined;
+  deprecatePatch('chat-lead-bound');
+  if (!(await chat.chatLeadBound({ sessionId: input.sessionId, leadId: input.leadId }))) return undefined;
   return data.journeyAutomationCallData({ workspaceId: input.workspaceId, leadId: input.leadId });
 }
 

@@ -1,6 +1,6 @@
-// The chat turns' writer (patch `chat-reply-first`): a turn's reply goes back to the user at once and its messages
+// The chat turns' writer: a turn's reply goes back to the user at once and its messages
 // reach Postgres through an ordinary activity right after, one batch at a time, in seq order.
-import { condition, patched, proxyActivities } from '@temporalio/workflow';
+import { condition, deprecatePatch, proxyActivities } from '@temporalio/workflow';
 import type { ChatActivities, ChatTurnRecord } from '../../activities/chat/chat';
 import type { ChatMessage } from './chat-messages';
 
@@ -55,9 +55,10 @@ export class TurnWriter {
   // One batch per call (turns answered meanwhile wait for the next one): every message and the state after the last.
   private async write(): Promise<void> {
     await condition(() => this.now, this.delayMs);
-    // Patch chat-write-after-pause: the write waits until no turn came for delayMs (a burst of turns is never
-    // interrupted by one), or for MAX_BATCH turns.
-    while (!this.now && this.pending.length < MAX_BATCH && patched('chat-write-after-pause')) {
+    // The write waits until no turn came for delayMs (a burst of turns is never interrupted by one), or for MAX_BATCH
+    // turns. Deprecated patch chat-write-after-pause (docs/workflow-versioning.md): its marker where patched() wrote it.
+    while (!this.now && this.pending.length < MAX_BATCH) {
+      deprecatePatch('chat-write-after-pause');
       const left = this.lastAdded + this.delayMs - Date.now();
       if (left <= 0) break;
       await condition(() => this.now || this.pending.length >= MAX_BATCH, left);

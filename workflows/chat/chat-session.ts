@@ -1,8 +1,17 @@
 // chatSession: one web-chat conversation (id `chat:<sessionId>`), its flow position and its messages.
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyLocalActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  deprecatePatch,
+  proxyLocalActivities,
+  setHandler,
+  uuid4,
+} from '@temporalio/workflow';
 import type { ChatActivities } from '../../activities/chat/chat';
 import { advance, initialEngineState, type EngineEffects, type StepOutcome } from '../../src/chat/engine';
-import { legacyScriptedReply, ScriptedChatModel } from '../../src/llm/scripted';
+import { ScriptedChatModel } from '../../src/llm/scripted';
 import {
   chatMessageUpdate,
   chatOpenUpdate,
@@ -17,12 +26,7 @@ import {
 import { runChatAutomation } from './chat-automation';
 import { TurnWriter } from './chat-persist';
 
-// Local activities: a turn is a user waiting on a reply, so no task-queue round trip per step. The store is for runs
-// from before the chat-reply-first patch (they store each turn before replying).
-const store = proxyLocalActivities<ChatActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
-});
+// Local activities: a turn is a user waiting on a reply, so no task-queue round trip per step.
 const model = proxyLocalActivities<ChatActivities>({
   startToCloseTimeout: '60 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 3 },
@@ -34,9 +38,12 @@ const remote: EngineEffects = {
 };
 // Deterministic and pure: run in the workflow itself, so a scripted turn costs one local activity (the store), not two.
 const scripted = new ScriptedChatModel();
-// Since the `chat-scripted-facts` patch it answers from the facts and never with the node's prompt.
+// It answers from the facts and never with the node's prompt (deprecated patch chat-scripted-facts).
 const inline: EngineEffects = {
-  reply: async (args) => (patched('chat-scripted-facts') ? scripted.reply(args) : legacyScriptedReply(args)),
+  reply: async (args) => {
+    deprecatePatch('chat-scripted-facts');
+    return scripted.reply(args);
+  },
   classify: (args) => scripted.classify(args),
 };
 
@@ -47,18 +54,22 @@ const WRITE_DELAY_MS = 2000;
  * Holds a conversation: Update `open` runs the flow's opening, Update `message` feeds one user message and returns
  * the replies. Turns run one at a time, each stored in Postgres (messages by seq, exactly once, with the state).
  * Ends after idleMs without a message or at the flow's end; continues as new after updatesPerRun messages.
- * Since the `chat-reply-first` patch a turn's reply returns before its write (a batched activity in the next pause,
- * see TurnWriter), and the idle timer is one timer re-armed when it fires, not a new timer per message.
+ * A turn's reply returns before its write (a batched activity in the next pause, see TurnWriter), and the idle timer
+ * is one timer re-armed when it fires, not a new timer per message. The patches chat-reply-first, chat-automation and
+ * chat-scripted-facts are deprecated (docs/workflow-versioning.md).
  */
 export async function chatSession(input: ChatInput): Promise<void> {
   const carried: ChatCarried = input.resume ?? { engine: initialEngineState(), seq: 0, opened: false };
   const answers = input.model === 'scripted' ? inline : remote;
-  // Automation nodes run their action (behind a patch: histories from before it skipped them).
   const effects: EngineEffects = {
     ...answers,
-    automation: async ({ node, captured }) => (patched('chat-automation') ? runChatAutomation(input, node, captured) : undefined),
+    automation: async ({ node, captured }) => {
+      deprecatePatch('chat-automation');
+      return runChatAutomation(input, node, captured);
+    },
   };
-  const writer = patched('chat-reply-first') ? new TurnWriter(WRITE_DELAY_MS) : undefined;
+  deprecatePatch('chat-reply-first');
+  const writer = new TurnWriter(WRITE_DELAY_MS);
   let closing = false;
   let updates = 0;
   let lastActive = Date.now();
@@ -76,8 +87,7 @@ export async function chatSession(input: ChatInput): Promise<void> {
       skipped: outcome.skipped,
       automations: outcome.automations,
     };
-    if (writer) writer.add(turn);
-    else await store.chatSaveTurn(turn);
+    writer.add(turn);
     return { user, replies, ended: carried.engine.ended };
   };
   // One turn at a time, in arrival order: each starts from the state the previous one left.
@@ -125,31 +135,18 @@ export async function chatSession(input: ChatInput): Promise<void> {
     },
   );
 
-  if (writer) {
-    setHandler(chatUnsavedQuery, () => ({ messages: writer.unsaved(), ended: carried.engine.ended }));
-    // One timer per idle period: it is re-armed for the rest of the period when messages came meanwhile.
-    for (;;) {
-      const left = lastActive + input.idleMs - Date.now();
-      if (left <= 0) break;
-      await condition(() => carried.engine.ended || updates >= input.updatesPerRun, left);
-      if (carried.engine.ended || updates >= input.updatesPerRun) break;
-    }
-    // The last writes must land before the run closes; messages sent meanwhile are refused (the sender resends
-    // them to the next run), and no write is in flight when the closing command goes (it would race its completion).
-    closing = true;
-    await condition(allHandlersFinished);
-    await writer.drain();
-    if (!carried.engine.ended && updates >= input.updatesPerRun) await continueAsNew<typeof chatSession>({ ...input, resume: carried });
-    return;
-  }
+  setHandler(chatUnsavedQuery, () => ({ messages: writer.unsaved(), ended: carried.engine.ended }));
+  // One timer per idle period: it is re-armed for the rest of the period when messages came meanwhile.
   for (;;) {
-    const seen = updates;
-    const woke = await condition(() => updates !== seen || carried.engine.ended || updates >= input.updatesPerRun, input.idleMs);
-    if (!woke || carried.engine.ended) break;
-    if (updates >= input.updatesPerRun) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof chatSession>({ ...input, resume: carried });
-    }
+    const left = lastActive + input.idleMs - Date.now();
+    if (left <= 0) break;
+    await condition(() => carried.engine.ended || updates >= input.updatesPerRun, left);
+    if (carried.engine.ended || updates >= input.updatesPerRun) break;
   }
+  // The last writes must land before the run closes; messages sent meanwhile are refused (the sender resends
+  // them to the next run), and no write is in flight when the closing command goes (it would race its completion).
+  closing = true;
   await condition(allHandlersFinished);
+  await writer.drain();
+  if (!carried.engine.ended && updates >= input.updatesPerRun) await continueAsNew<typeof chatSession>({ ...input, resume: carried });
 }

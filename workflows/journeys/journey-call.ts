@@ -4,7 +4,7 @@ import {
   executeChild,
   isCancellation,
   ParentClosePolicy,
-  patched,
+  deprecatePatch,
   proxyLocalActivities,
   uuid4,
   workflowInfo,
@@ -15,8 +15,8 @@ import type { JourneyPreviewActivities } from '../../activities/journeys/journey
 import { parseIsoDuration } from '../../src/schedule/duration';
 import type { CallOutcome, StepOf } from '../../src/journeys/schema';
 import { callWorkflowId } from '../../src/temporal/ids';
-import { runSearchAttributes, SA } from '../../src/temporal/search-attribute-keys';
-import { childAttributes } from '../run-attributes';
+import { runSearchAttributes } from '../../src/temporal/search-attribute-keys';
+import { childAttributesOf } from '../run-attributes';
 import { outboundCall } from '../calls/outbound-call';
 import type { OutboundCallInput } from '../calls/outbound-call-types';
 import { workflowClock, type JourneyClock } from './journey-clock';
@@ -43,15 +43,8 @@ async function placeCall(input: OutboundCallInput, journeyId: string): Promise<{
       workflowId: callWorkflowId(input.callId),
       taskQueue: callsQueue(),
       args: [input],
-      ...childAttributes(
-        () =>
-          runSearchAttributes.outboundCall({ workspaceId: input.workspaceId, callId: input.callId, agentId: input.agentId, leadId: input.leadId, journeyId }),
-        [
-          { key: SA.WorkspaceId, value: input.workspaceId },
-          { key: SA.CallId, value: input.callId },
-          { key: SA.AgentId, value: input.agentId },
-          { key: SA.LeadId, value: input.leadId! },
-        ],
+      ...childAttributesOf(() =>
+        runSearchAttributes.outboundCall({ workspaceId: input.workspaceId, callId: input.callId, agentId: input.agentId, leadId: input.leadId, journeyId }),
       ),
       // An enrollment that ends mid-call hangs the call up properly (the slot is released), never kills it.
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
@@ -79,8 +72,7 @@ async function previewCall(input: OutboundCallInput, ctx: StepContext, clock: Jo
 /**
  * Runs a call step: skipped (dnc) for a lead on the do-not-call list, failed (unknown_agent) when the workspace has
  * no such agent; else calls, and calls again after `spacing`
- * while the outcome is one of retry_on and attempts remain. Leaves the last call's outcome. Runs recorded before
- * this step existed skipped it, and replay that way.
+ * while the outcome is one of retry_on and attempts remain. Leaves the last call's outcome.
  */
 export async function runCallStep(
   step: StepOf<'call'>,
@@ -88,7 +80,8 @@ export async function runCallStep(
   data: ActivityInterfaceFor<JourneyActivities>,
   clock: JourneyClock = workflowClock,
 ): Promise<{ outcome: string; detail?: string }> {
-  if (!patched('journey-call-step')) return { outcome: 'skipped', detail: (await data.journeyCallCheck(ctx)).reason };
+  // Deprecated patch (docs/workflow-versioning.md): runs from before it skipped the step.
+  deprecatePatch('journey-call-step');
   const agentId = (step.agent ?? step.agent_id)!;
   const target = await data.journeyCallTarget({ ...ctx, agentId });
   if (target.skip === 'dnc') return { outcome: 'skipped', detail: 'dnc' };

@@ -1,5 +1,5 @@
 // One function per step kind of a journey; journey.ts runs them in order.
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, deprecatePatch, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { JourneyActivities, StepContext } from '../../activities/journeys/journeys';
 import { branchReason, branchTarget, outcomeOnly } from '../../src/journeys/conditions';
 import { parseIsoDuration } from '../../src/schedule/duration';
@@ -17,17 +17,23 @@ const dataOptions = {
 } as const;
 /** Database activities: short, retried until the database answers (a restart must not fail a journey). */
 const remoteData = proxyActivities<JourneyActivities>(dataOptions);
-// The same activities run locally, inside the workflow task: no activity task and no workflow task of their own
-// through the server (each was two trips and 6 history events; P3 in bench/journeys.ts). Each is safe to run twice,
-// as a local activity of a worker that dies may be. Runs recorded before the patch keep scheduling activity tasks.
-// Only those that read or write the enrollment's own row: a local activity holds a workflow-task slot while it runs,
-// so steps that write the lead (whose row other writers may lock) stay activity tasks, or a batch of them waiting on
-// locks would hold every slot of the worker and stall its other journeys (journeys-crash.test.ts).
+// The enrollment's own reads and writes run locally, inside the workflow task: no activity task and no workflow task
+// of their own through the server (each was two trips and 6 history events; P3 in bench/journeys.ts). Each is safe to
+// run twice, as a local activity of a worker that dies may be. Only those that read or write the enrollment's own row:
+// a local activity holds a workflow-task slot while it runs, so steps that write the lead (whose row other writers may
+// lock) stay activity tasks (remoteData), or a batch of them waiting on locks would hold every slot of the worker and
+// stall its other journeys (journeys-crash.test.ts).
 const localData = proxyLocalActivities<JourneyActivities>(dataOptions);
 
-/** The journey's database activities, by name: local in runs with the journey-local-data patch, else activity tasks. */
-const data = new Proxy({} as typeof remoteData, {
-  get: (_t, name) => (patched('journey-local-data') ? localData : remoteData)[name as keyof JourneyActivities],
+/**
+ * The journey's database activities, local. The journey-local-data patch is deprecated (docs/workflow-versioning.md):
+ * its marker stays where the first of them runs, as in the runs recorded with patched().
+ */
+const data = new Proxy({} as typeof localData, {
+  get: (_t, name) => {
+    deprecatePatch('journey-local-data');
+    return localData[name as keyof JourneyActivities];
+  },
 });
 
 /** Webhooks: 5xx, 408, 429 and network errors retried with backoff for about 8 minutes, then the step fails. */
@@ -131,14 +137,15 @@ const runners: { [K in StepKind]: Runner<K> } = {
   goto: async (step) => ({ outcome: null, next: step.target, detail: `goto ${step.target}` }),
   end: async () => ({ outcome: null, end: true }),
   call: (step, ctx, _last, clock) => guarded(() => runCallStep(step, ctx, data, clock)),
-  // Runs recorded before automation steps ran keep replaying their skip. A preview runs no automation (its outcome is
-  // not knowable): it assumes `done`.
-  automation: (step, ctx, _last, clock) =>
-    clock.preview
-      ? Promise.resolve({ outcome: 'done', detail: `not run: would run ${step.automationType} ${step.action}; outcome not knowable, assumed done` })
-      : patched('automation-step')
-        ? guarded(() => runAutomationStep(step, ctx))
-        : Promise.resolve({ outcome: 'skipped', detail: 'not_available_yet' }),
+  // A preview runs no automation (its outcome is not knowable): it assumes `done`. Deprecated patch automation-step
+  // (runs from before it skipped the step).
+  automation: (step, ctx, _last, clock) => {
+    if (clock.preview) {
+      return Promise.resolve({ outcome: 'done', detail: `not run: would run ${step.automationType} ${step.action}; outcome not knowable, assumed done` });
+    }
+    deprecatePatch('automation-step');
+    return guarded(() => runAutomationStep(step, ctx));
+  },
   // No patch: no history recorded before this step kind existed can hold one.
   trigger: (step, ctx, _last, clock) => guarded(() => runTriggerStep(step, ctx, clock)),
 };

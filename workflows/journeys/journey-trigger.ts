@@ -8,7 +8,7 @@ import type { StepOf } from '../../src/journeys/schema';
 import { TRIGGER_DELIVERY_ATTEMPTS, triggerEventId, type TriggerEventInput } from '../../src/journeys/trigger';
 import { journeyTriggerWorkflowId } from '../../src/temporal/ids';
 import { runSearchAttributes } from '../../src/temporal/search-attribute-keys';
-import { childAttributes } from '../run-attributes';
+import { childAttributesOf } from '../run-attributes';
 import { workflowClock, type JourneyClock } from './journey-clock';
 
 /** Database activities: short, retried until the database answers. */
@@ -49,7 +49,7 @@ export async function runTriggerStep(
       workflowId: journeyTriggerWorkflowId(eventId),
       args: [input],
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      ...childAttributes(() => runSearchAttributes.deliverJourneyTrigger({ workspaceId: ctx.workspaceId, journeyId: ctx.journeyId, leadId: ctx.leadId })),
+      ...childAttributesOf(() => runSearchAttributes.deliverJourneyTrigger({ workspaceId: ctx.workspaceId, journeyId: ctx.journeyId, leadId: ctx.leadId })),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

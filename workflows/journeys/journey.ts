@@ -6,8 +6,8 @@ import {
   condition,
   ContinueAsNew,
   continueAsNew,
+  deprecatePatch,
   isCancellation,
-  patched,
   setHandler,
   upsertSearchAttributes,
   uuid4,
@@ -133,9 +133,9 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
       const next = await CancellationScope.nonCancellable(lookup).catch(() => undefined);
       if (next) return continueAsNew<typeof journeyEnrollment>({ ...input, version, steps: next, resume: undefined });
     }
-    // Operators find runs by how they ended (Outcome = completed | unenrolled | failed); runs recorded before this
-    // existed replay without it.
-    if (patched('journey-outcome-search-attribute')) upsertSearchAttributes([{ key: SA.Outcome, value: end }]);
+    // Operators find runs by how they ended (Outcome = completed | unenrolled | failed). Deprecated patch.
+    deprecatePatch('journey-outcome-search-attribute');
+    upsertSearchAttributes([{ key: SA.Outcome, value: end }]);
     return snapshot();
   };
   const record = (step: JourneyStep, r: StepResult) => {
@@ -149,8 +149,9 @@ export async function journeyEnrollment(input: JourneyInput): Promise<JourneySta
     return await run();
   } catch (err) {
     // However the run fails (an activity's final failure rethrown, a bug in a step) or is cancelled, its enrollment
-    // row ends first; an enroll update that came meanwhile starts over. Runs recorded before this replay without it.
-    if (!(err instanceof ContinueAsNew) && !recorded && patched('journey-final-row')) {
+    // row ends first; an enroll update that came meanwhile starts over. Deprecated patch.
+    if (!(err instanceof ContinueAsNew) && !recorded) {
+      deprecatePatch('journey-final-row');
       if (isCancellation(err)) await finish('unenrolled', 'cancelled', false);
       else await finish('failed', `run failed: ${failureType(err) ?? (err as Error).message}`.slice(0, 500));
     }

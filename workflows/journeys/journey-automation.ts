@@ -36,7 +36,7 @@ export async function runAutomationStep(step: StepOf<'automation'>, ctx: StepCon
     ids: { leadId: ctx.leadId, journeyId: ctx.journeyId },
   };
   // Inline: a local activity of this run (which carries the lead's and the journey's ids) instead of a child run of
-  // its own, which cost 17 history events and 3 workflow tasks per step (P3 in the README).
+  // its own, which cost 17 history events and 3 workflow tasks per step (P3, docs/decisions/inline-automation-step.md).
   deprecatePatch('journey-automation-inline');
   const outcome = await performAutomation({ ...automationChildInput(run), workflowId: workflowInfo().workflowId });
   return outcome.success ? { outcome: 'done', detail: `automation ${requestId}` } : { outcome: 'failed', detail: `${outcome.errorType}: ${outcome.error}` };

@@ -32,10 +32,10 @@ afterAll(async () => {
 
 const exited = (child: ChildProcess) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
 
-/** The api (src/http/main.ts) as its own process on a free port, the carrier calling it back through the gate. */
+/** The api (src/api/main.ts) as its own process on a free port, the carrier calling it back through the gate. */
 async function startApiProcess(sim: Simulator) {
   const port = await freePort();
-  const child = spawnOnApp(app, path.join('src', 'http', 'main.ts'), {
+  const child = spawnOnApp(app, path.join('src', 'api', 'main.ts'), {
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: 'info',

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/stack';
 import { freePort } from '../helpers/processes';
 import { killWorkerProcesses, outputMatch, spawnOnApp } from '../helpers/worker-process';
 
-// Hostile lead-import bodies (issue 38) against the api as its own process (src/http/main.ts): whatever the file, the
+// Hostile lead-import bodies (issue 38) against the api as its own process (src/api/main.ts): whatever the file, the
 // answer is a 202 or a 4xx in the error shape, and the process stays up. This file's app only gives the database and
 // workspaces; no worker runs, so what an upload staged stays in lead_import_rows to be measured.
 let app: TestApp;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   app = await startTestApp();
   key = (await app.newWorkspace()).apiKey;
   const port = await freePort();
-  const child = spawnOnApp(app, path.join('src', 'http', 'main.ts'), {
+  const child = spawnOnApp(app, path.join('src', 'api', 'main.ts'), {
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: 'info',

@@ -29,7 +29,7 @@ const ioModules = [
 const dbFolders = ['src/db/**', 'src/*/db/**', 'src/*/*/db/**'];
 const httpFolders = ['src/http/**', 'src/*/http/**', 'src/*/*/http/**'];
 // Processes that are HTTP servers themselves (fake vendors, the dev launcher that starts the api), not domain code.
-const servers = ['src/devstack/**', 'src/sandbox/**', 'src/telephony/simulator/**', 'src/cli/dev.ts'];
+const servers = ['src/devstack/**', 'src/sandbox/**', 'src/telephony/simulator/**', 'src/cli/dev.ts', 'src/cli/dev-services.ts'];
 const noSql = { group: ['pg', 'pg-*'], message: "SQL lives in src/db and the domains' db/ folders: add a repository function there." };
 const noHttp = {
   group: ['koa', 'koa-*', '@koa/*', '**/http', '**/http/**'],

@@ -32,7 +32,7 @@ const dbFolders = ['src/db/**', 'src/*/db/**', 'src/*/*/db/**'];
 // src/api is the api's composition root (the app, its route list, main): it assembles HTTP, so it may speak it.
 const httpFolders = ['src/api/**', 'src/http/**', 'src/*/http/**', 'src/*/*/http/**'];
 // Processes that are HTTP servers themselves (fake vendors, the dev launcher that starts the api), not domain code.
-const servers = ['src/devstack/**', 'src/sandbox/**', 'src/telephony/simulator/**', 'src/cli/dev.ts'];
+const servers = ['src/devstack/**', 'src/sandbox/**', 'src/telephony/simulator/**', 'src/cli/dev.ts', 'src/cli/dev-services.ts'];
 const noSql = { group: ['pg', 'pg-*'], message: "SQL lives in src/db and the domains' db/ folders: add a repository function there." };
 const noHttp = {
   group: ['koa', 'koa-*', '@koa/*', '**/http', '**/http/**'],

@@ -38,6 +38,8 @@
     '#sb-chat form{display:flex;border-top:1px solid #eee}#sb-chat input{flex:1;border:0;padding:10px;font:inherit}' +
     '#sb-chat button{border:0;background:none;padding:0 12px;color:#2b6cff;font:inherit;cursor:pointer}';
   var style = document.createElement('style');
+  // A page whose Content-Security-Policy allows styles by nonce (the demo page) gives its nonce to this script.
+  if (script.nonce) style.nonce = script.nonce;
   style.textContent = css;
   document.head.appendChild(style);
 

@@ -28,7 +28,7 @@ import { routes } from './routes';
 import { automationRoutes } from '../automation/http/automation';
 import { mountAutomationRoutes } from '../automation/http/automation-mount';
 import { systemRouter, systemRoutes } from './system';
-import { temporalCodecRouter } from '../http/routes/temporal-codec';
+import { temporalCodecRouter } from './temporal-codec';
 import { telephonyRouter } from '../telephony/http/telephony';
 import { webchatRoutes } from '../chat/http/webchat';
 import { webchatPageRoutes } from '../chat/http/webchat-pages';

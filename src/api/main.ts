@@ -58,6 +58,8 @@ export async function startApi(
   const metrics = config.METRICS_PORT === undefined ? undefined : await listenForMetrics(app.metrics, config);
   const metricsUrl = metrics?.url ?? `${url}/metrics`;
   logger.info({ url, metricsUrl }, 'api listening');
+  const exposed = metricsExposure(config);
+  if (exposed) logger[exposed.level](exposed.message);
   // Callbacks the provider sent while this api was down are lost: calls in flight read their state from it instead.
   recheckOpenCalls(db, temporal.client, logger).then(
     (asked) => asked && logger.info({ calls: asked }, 'calls in flight asked to recheck the provider'),
@@ -82,6 +84,23 @@ export async function startApi(
       await db.close();
       await currentTracing()?.shutdown();
     },
+  };
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+/**
+ * What start-up says when /metrics answers anyone on the api's own port (no METRICS_PORT, no METRICS_TOKEN): a warning
+ * when that port listens beyond loopback, a note otherwise (docs/operations-security.md).
+ */
+export function metricsExposure(config: Pick<Config, 'METRICS_PORT' | 'METRICS_TOKEN' | 'HOST'>): { level: 'warn' | 'info'; message: string } | undefined {
+  if (config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined) return undefined;
+  const local = LOOPBACK.test(config.HOST);
+  return {
+    level: local ? 'info' : 'warn',
+    message:
+      `/metrics is served without a token on the api's port (HOST ${config.HOST}): ${local ? 'only this machine reaches it' : 'anyone who reaches the api reads it'}; ` +
+      'set METRICS_PORT (a listener of its own) or METRICS_TOKEN (see docs/operations-security.md)',
   };
 }
 

@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { AppDeps } from '../http/deps';
 import { temporalHealthy } from '../temporal/client';
+import { sameSecret } from '../crypto/same-secret';
 import { unauthorized } from '../http/api-error';
 import { BEARER } from '../auth/http/api-key-auth';
 import { defineRoute, type Route } from '../http/route';
@@ -14,12 +14,10 @@ const TAG = 'Operations';
 
 /** Prometheus text of the registry; with a token, only for `Authorization: Bearer <token>` (else 401). */
 function scrape(registry: Registry, token: string | undefined) {
-  const expected = token === undefined ? undefined : createHash('sha256').update(token).digest();
   return async (ctx: { get(h: string): string; type: string }) => {
-    if (expected) {
+    if (token !== undefined) {
       const given = BEARER.exec(ctx.get('authorization'))?.[1] ?? '';
-      if (!timingSafeEqual(createHash('sha256').update(given).digest(), expected))
-        throw unauthorized('Unauthorized: /metrics takes Authorization: Bearer <METRICS_TOKEN>');
+      if (!sameSecret(given, token)) throw unauthorized('Unauthorized: /metrics takes Authorization: Bearer <METRICS_TOKEN>');
     }
     ctx.type = registry.contentType;
     return registry.metrics();

@@ -8,7 +8,16 @@ import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 import { startWorkflow, WORKFLOW } from '../temporal/workflow-types';
 import { engineUnreachable } from '../temporal/unreachable';
-import { campaignAgent, countWorkspaceLeads, findCampaign, importExists, insertCampaign, setCampaignStatus, type CampaignRow } from './db/campaigns';
+import {
+  campaignAgent,
+  countWorkspaceLeads,
+  findCampaign,
+  importExists,
+  insertCampaign,
+  lockCampaign,
+  setCampaignStatus,
+  type CampaignRow,
+} from './db/campaigns';
 import { leadCounts } from './db/run';
 import { countsOf, presentCampaign } from './present';
 import { campaignControlSignal } from '../../workflows/campaigns/campaign-messages';
@@ -73,20 +82,32 @@ function statusAfter(c: CampaignRow, action: CampaignControl, now: number): Camp
   return !c.started_at && c.spec.start_at && Date.parse(c.spec.start_at) > now ? 'scheduled' : 'running';
 }
 
-/** Pauses, resumes or cancels a campaign that has not ended (campaign_ended otherwise); its id and new status, and its run's id. */
+/**
+ * Pauses, resumes or cancels a campaign that has not ended (campaign_ended otherwise); its id and new status, and its
+ * run's id. Controls of one campaign take turns (its row locked from the read to the status write): the run obeys the
+ * control signalled last, so the status written last must be that control's. Two at once could signal in one order
+ * and write in the other, leaving a campaign shown paused while its run dials.
+ */
 export async function controlCampaign(d: CampaignDeps, workspaceId: string, id: string, action: CampaignControl, now = Date.now()) {
-  const c = await campaignOf(d.db, workspaceId, id);
-  if (ENDED.includes(c.status)) throw ended(c);
-  const workflowId = campaignWorkflowId(id);
-  try {
-    await d.client.workflow.getHandle(workflowId).signal(campaignControlSignal, action);
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw ended((await findCampaign(d.db, workspaceId, id)) ?? c);
-    if (engineUnreachable(err)) throw new DomainError('workflow_unavailable', 'The workflow engine is unavailable; retry the request');
-    throw err;
-  }
-  const next = statusAfter(c, action, now);
-  const row = await setCampaignStatus(d.db, id, next, ['scheduled', 'running', 'paused']);
-  if (row && ENDED.includes(row.status) && row.status !== next) throw ended(row);
-  return { campaign_id: id, status: next, workflowId };
+  return d.db.tx(
+    async (q) => {
+      const c = await lockCampaign(q, workspaceId, id);
+      if (!c) throw new DomainError('campaign_not_found', CAMPAIGN_NOT_FOUND);
+      if (ENDED.includes(c.status)) throw ended(c);
+      const workflowId = campaignWorkflowId(id);
+      try {
+        await d.client.workflow.getHandle(workflowId).signal(campaignControlSignal, action);
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) throw ended(c);
+        if (engineUnreachable(err)) throw new DomainError('workflow_unavailable', 'The workflow engine is unavailable; retry the request');
+        throw err;
+      }
+      const next = statusAfter(c, action, now);
+      const row = await setCampaignStatus(q, id, next, ['scheduled', 'running', 'paused']);
+      if (row && ENDED.includes(row.status) && row.status !== next) throw ended(row);
+      return { campaign_id: id, status: next, workflowId };
+    },
+    // It signals the run while holding the lock: run once, never again after a deadlock.
+    { once: true },
+  );
 }

@@ -1,17 +1,17 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
-import { startApi, type RunningApi } from '../api/main';
 import { publicUrls, type Config } from '../core/config';
+import { packageRoot } from '../core/paths';
 import { CODEC_PATH, codecToken } from '../temporal/codec-endpoint';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';
 import { startSandboxProcess, type RunningSandbox } from '../devstack/sandbox';
 import { startSimulatorProcess, type RunningSimulator } from '../devstack/simulator';
 import { resolveTemporalCli } from '../devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../devstack/temporal-server';
-import { createLogger } from '../telemetry/log';
-import { temporalClient } from '../temporal/client';
 import { handleShutdownSignals } from '../core/shutdown';
-import { startWorker, workerStopLimitMs, type RunningWorker } from '../../worker/main';
+import { workerStopLimitMs } from '../../worker/main';
+import type { DevServicesReady } from './dev-services';
+import { within as withinSaying } from './dev-within';
 
 const say = (line: string) => process.stderr.write(`[switchboard] ${line}\n`);
 
@@ -24,49 +24,88 @@ export function uiCodecEndpoint(config: Config): string | undefined {
 /** Raised inside start-up when a stop began meanwhile: start nothing more. */
 class Stopping extends Error {}
 
-/** Runs fn, but gives up waiting after ms (saying so): one stuck part must not hold up the others. */
-async function within(what: string, ms: number, fn: (() => Promise<void>) | undefined): Promise<void> {
-  if (!fn) return;
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      say(`${what} did not stop within ${ms} ms; going on`);
-      resolve();
-    }, ms);
+const within = (what: string, ms: number, fn: (() => Promise<void>) | undefined) => withinSaying(what, ms, fn, say);
+
+/** The api and worker process (src/cli/dev-services.ts), in its own process group, with a channel to us. */
+interface Services {
+  child: ChildProcess;
+  /** How it ended: `exited with code 1`, `was killed by SIGKILL`. */
+  ended: Promise<string>;
+  running(): boolean;
+  /** SIGTERM (the orderly stop), SIGKILL to its group after graceMs; resolves once it is gone. */
+  stop(graceMs: number): Promise<void>;
+  kill(): void;
+}
+
+function spawnServices(databaseUrl: string): Services {
+  const child = spawn(process.execPath, [path.join(packageRoot, 'bin', 'switchboard.js'), 'dev-services'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    detached: true,
   });
-  await Promise.race([fn().catch((err: Error) => say(`${what}: stop failed: ${err.message}`)), limit]);
-  clearTimeout(timer);
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const ended = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`)),
+  );
+  const signalGroup = (sig: NodeJS.Signals) => {
+    if (!running() || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      // Already gone.
+    }
+  };
+  return {
+    child,
+    ended,
+    running,
+    async stop(graceMs) {
+      if (!running()) return;
+      const timer = setTimeout(() => signalGroup('SIGKILL'), graceMs);
+      signalGroup('SIGTERM');
+      await ended;
+      clearTimeout(timer);
+    },
+    kill: () => signalGroup('SIGKILL'),
+  };
+}
+
+/** Resolves with what the services report once ready; rejects if they end first. */
+function servicesReady(s: Services): Promise<DevServicesReady> {
+  return new Promise((resolve, reject) => {
+    s.child.on('message', (m: { ready?: DevServicesReady }) => m.ready && resolve(m.ready));
+    void s.ended.then((how) => reject(new Error(`the api and worker process ${how} during start-up`)));
+  });
 }
 
 /**
- * `npm start`: Postgres, the Temporal dev server, migrations, the api and a worker. Ctrl-C (or SIGTERM) stops
- * the api and the worker first, then Temporal and Postgres, which run in their own process groups so the
+ * `npm start`: Postgres, the Temporal dev server, migrations, the api and a worker. The api and the worker run in a
+ * process of their own (src/cli/dev-services.ts) that this launcher watches: when it ends by itself (a crash, a kill,
+ * its own exit) the launcher stops everything else it started and exits 1, saying how it ended. Ctrl-C (or SIGTERM)
+ * stops the api and the worker first, then Temporal and Postgres; all run in their own process groups so the
  * terminal's signal reaches them only through us; a second Ctrl-C, or a stop that hangs, kills them at once.
  */
 export async function runDevStack(config: Config): Promise<void> {
-  const logger = createLogger(config.LOG_LEVEL, 'switchboard', { format: config.LOG_FORMAT });
   const parts: {
     pg?: RunningPostgres;
     temporal?: RunningTemporal;
     sim?: RunningSimulator;
     sandbox?: RunningSandbox;
-    api?: RunningApi;
-    worker?: RunningWorker;
+    services?: Services;
   } = {};
   let stopping = false;
-  // Set once the worker runs: the api then starts automation runs eagerly on it (no server dispatch of the first task).
-  let eagerClient: Client | undefined;
+  let ready: DevServicesReady | undefined;
   let startup: Promise<void> = Promise.resolve();
+  // The api and worker get the worker's own stop limit and the api's drain; past that they are killed.
+  const servicesGraceMs = workerStopLimitMs(config) + 5_000;
 
   const stop = async () => {
     stopping = true;
-    eagerClient = undefined;
+    // The services stop first (they may still be starting: they answer SIGTERM at any point).
+    const services = parts.services;
+    await within('the api and worker', servicesGraceMs + 1_000, services && (() => services.stop(servicesGraceMs)));
     await startup.catch(() => undefined);
-    const { pg, temporal, sim, sandbox, api, worker } = parts;
-    await Promise.all([
-      within('the api', 5_000, api && (() => api.close())),
-      within('the worker', workerStopLimitMs(config), worker && (() => worker.shutdown())),
-    ]);
+    const { pg, temporal, sim, sandbox } = parts;
     await Promise.all([
       within('Temporal', 8_000, temporal && (() => temporal.stop())),
       within('PostgreSQL', 15_000, pg && (() => pg.stop())),
@@ -75,14 +114,17 @@ export async function runDevStack(config: Config): Promise<void> {
     ]);
   };
   const force = async () => {
+    parts.services?.kill();
     parts.temporal?.kill();
     parts.sim?.kill();
     parts.sandbox?.kill();
     await parts.pg?.kill();
   };
-  const begin = handleShutdownSignals({ stop, force, watchdogMs: workerStopLimitMs(config) + 15_000, say });
-  // Temporal runs in its own process group, so no terminal signal reaches it: however we exit, it goes too.
+  const begin = handleShutdownSignals({ stop, force, watchdogMs: servicesGraceMs + 15_000, say });
+  // Temporal and the services run in their own process groups, so no terminal signal reaches them: however we exit,
+  // they go too (the services also stop by themselves once our channel to them closes).
   process.once('exit', () => {
+    parts.services?.kill();
     parts.temporal?.kill();
     parts.sim?.kill();
     parts.sandbox?.kill();
@@ -128,48 +170,40 @@ export async function runDevStack(config: Config): Promise<void> {
     if (parts.sandbox) say(`vendor sandbox ${parts.sandbox.started ? 'started' : 'reused'} at ${parts.sandbox.url}`);
     checkpoint();
 
-    const full = { ...config, DATABASE_URL: databaseUrl };
-    // In a terminal, one line per successful request drowns everything else: those go to debug.
-    parts.api = await startApi(full, { logger: logger.child({ component: 'api' }), requestLog: 'failures', eagerClient: () => eagerClient });
+    // Migrations, the api and the worker, in the services process; ready once the server sees every worker poll.
+    parts.services = spawnServices(databaseUrl!);
+    ready = await servicesReady(parts.services);
     checkpoint();
-    parts.worker = await startWorker(full, { logger: logger.child({ component: 'worker' }) });
-    checkpoint();
-    // `ready:` promises that work is picked up: wait until the server sees every worker poll.
-    await parts.worker.polling;
-    checkpoint();
-    eagerClient = temporalClient(parts.worker.connection, config);
   })();
 
   try {
     await startup;
   } catch (err) {
-    if (!(err instanceof Stopping)) {
+    // A stop during start-up ends it too (the services answer SIGTERM): that is no failure to report.
+    if (!(err instanceof Stopping) && !stopping) {
       say(`failed: ${(err as Error).message}`);
       begin('start-up failed', 1);
     }
     return;
   }
   const { pg } = parts;
-  const [api, worker, temporal] = [parts.api!, parts.worker!, parts.temporal!];
+  const [services, temporal, api] = [parts.services!, parts.temporal!, ready!];
+  // However the services end from now on, unless we stop them: everything else stops too, and we exit 1.
+  void services.ended.then((how) => {
+    if (!stopping) begin(`the api and worker process ${how}`, 1);
+  });
   say('ready:');
-  say(`  api           ${api.url}  (REST under ${api.url}/v1)`);
-  say(`  openapi       ${api.url}/v1/openapi.json`);
-  say(`  health        ${api.url}/healthz  ${api.url}/readyz  metrics ${api.metricsUrl}`);
+  say(`  api           ${api.apiUrl}  (REST under ${api.apiUrl}/v1)`);
+  say(`  openapi       ${api.apiUrl}/v1/openapi.json`);
+  say(`  health        ${api.apiUrl}/healthz  ${api.apiUrl}/readyz  metrics ${api.metricsUrl}`);
   say(`  temporal      ${temporal.address}${temporal.uiUrl ? `  UI ${temporal.uiUrl}` : ''}`);
   say(
-    `  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; readyz ${worker.healthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`,
+    `  worker        task queues ${api.taskQueues.join(', ')}; readyz ${api.workerHealthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`,
   );
+  say(`  processes     launcher ${process.pid}, api and worker ${services.child.pid}`);
   if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);
   else say(`  telephony     ${config.TELEPHONY_BASE_URL}`);
   if (parts.sandbox) say(`  vendors       sandbox ${parts.sandbox.url} (slack, hubspot, google_calendar)  ledger ${parts.sandbox.url}/ledger`);
   say(`  postgres      ${(config.DATABASE_URL ?? pg?.url ?? '').replace(/:[^:@/]+@/, ':***@')}${pg ? `  cluster ${pg.clusterDir}` : ''}`);
   say('Create a demo workspace with `npx switchboard demo`. Ctrl-C stops everything.');
-  worker.done.then(
-    () => {
-      if (!stopping) begin('the worker stopped', 1);
-    },
-    (err: Error) => {
-      if (!stopping) begin(`the worker failed (${err.message})`, 1);
-    },
-  );
 }

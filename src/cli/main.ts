@@ -109,6 +109,8 @@ function buildProgram(): Command {
     // Loaded only here: it pulls in the Temporal worker, which the admin commands do not need.
     (await import('./dev')).runDevStack(loadConfig()),
   );
+  // The api and worker of `npm start`, which the dev launcher starts and watches (not for people to run).
+  program.command('dev-services', { hidden: true }).action(async () => (await import('./dev-services')).runDevServices(loadConfig()));
   command(program, 'cluster', 'the production shape on one machine: Temporal server (mTLS, PostgreSQL), two apis, split workers (npm run cluster)').action(
     async () => (await import('./cluster')).runCluster(loadConfig()),
   );

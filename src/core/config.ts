@@ -242,6 +242,11 @@ const fields = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 letters, digits, - or _ (`openssl rand -hex 32`)')
     .optional(),
+  /**
+   * Whether the codec endpoint also serves /encode (payloads sealed under the key ring for whoever holds the token).
+   * Reading histories needs only /decode; off by default (docs/operations-security.md).
+   */
+  CODEC_SERVER_ENCODE: bool.default(false),
   /** Comma-separated origins (the Temporal UI's) allowed to call the codec endpoint from a browser; default: the dev UI. */
   CODEC_SERVER_CORS_ORIGINS: z
     .string()

@@ -5,7 +5,7 @@ import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
 import type { Route } from './route';
 import type { AppState } from './state';
-import { parseOrThrow } from './validation';
+import { assertStorableText, parseOrThrow } from './validation';
 
 /** Middleware each auth kind puts in front of a route. */
 export type AuthMiddleware = Partial<Record<Route['auth'], Middleware<AppState>[]>>;
@@ -22,6 +22,7 @@ export function mountRoutes(router: Router<AppState>, routes: Route<any, any>[],
       chain.push(idempotency(deps.db, deps.config, undefined, { streamedBody }));
     }
     chain.push(async (ctx) => {
+      assertStorableText(ctx.params, 'path');
       const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
       const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody === undefined ? {} : ctx.request.jsonBody, 'body') : undefined;
       const result = await route.handler({ query, body, params: ctx.params ?? {}, ctx, deps, auth: ctx.state.auth });

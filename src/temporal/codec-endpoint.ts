@@ -4,6 +4,9 @@ import { devSecret } from '../crypto/dev-secrets';
 /** Where the api serves Temporal's remote codec protocol; the UI and CLI post to `<endpoint>/encode` and `/decode`. */
 export const CODEC_PATH = '/temporal-codec';
 
+/** The codec endpoint for a UI that sends no header: the token as a path segment (never logged or echoed). */
+export const CODEC_TOKEN_ROUTE = `${CODEC_PATH}/:token`;
+
 /** The codec endpoint's token: CODEC_SERVER_TOKEN, else (outside production) one generated into the data dir. */
 export function codecToken(config: Pick<Config, 'NODE_ENV' | 'SWITCHBOARD_DATA_DIR' | 'CODEC_SERVER_TOKEN'>): string | undefined {
   if (config.CODEC_SERVER_TOKEN) return config.CODEC_SERVER_TOKEN;

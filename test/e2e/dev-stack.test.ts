@@ -311,6 +311,22 @@ describe('the dev stack (npm start)', () => {
     await stopGroupInFlight(stack, 'SIGINT', JSON.parse(demo.stdout) as Demo);
   }, 300_000);
 
+  it('stops Postgres and everything else, and exits 1 saying so, when the api and worker process is killed (kill -9)', async () => {
+    const stack = await start();
+    const pid = Number(/api and worker (\d+)/.exec(stack.output())?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    const killedAt = stack.output().length;
+    process.kill(pid, 'SIGKILL');
+    const code = await Promise.race([stack.exited, sleep(60_000).then(() => 'still running 60 s after the kill')]);
+    expect(code).toBe(1);
+    const after = stack.output().slice(killedAt);
+    expect(after).toMatch(/\[switchboard\] the api and worker process was killed by SIGKILL: stopping/);
+    expect(after).toMatch(/\[switchboard\] stopped/);
+    for (const port of [ports.api, ports.temporal, ports.ui, ports.pg, ports.sim, ports.sandbox]) expect(await portOpen('127.0.0.1', port)).toBe(false);
+    expect(existsSync(path.join(clusterDir, 'postmaster.pid'))).toBe(false);
+    expect(() => process.kill(-stack.child.pid!, 0)).toThrow();
+  }, 300_000);
+
   it('refuses a bad configuration, naming the variable', async () => {
     const res = await runCli(['dev'], { ...env, PORT: 'eighty' });
     expect(res.code).not.toBe(0);

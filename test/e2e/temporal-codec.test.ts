@@ -1,6 +1,8 @@
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { keyringFromConfig } from '../../src/crypto/keyring';
 import { codecToken } from '../../src/temporal/codec-endpoint';
 import { decodeHistory, EncryptionCodec, ENCRYPTED_ENCODING } from '../../src/temporal/codec';
@@ -20,11 +22,14 @@ describe('payloads in Temporal are encrypted; the codec endpoint decodes them fo
   let fake: VendorFake;
   let ws: { superuserKey: string };
   let token: string;
+  // Every line the api logs, as written (JSON).
+  const logLines: string[] = [];
   const secrets = { bearer: `tok-${randomBytes(12).toString('hex')}`, header: `hdr-${randomBytes(12).toString('hex')}` };
 
   beforeAll(async () => {
     fake = await startVendorFake();
-    app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8' } });
+    const sink = new Writable({ write: (chunk: Buffer, _e, done) => (logLines.push(chunk.toString()), done()) });
+    app = await startTestApp({ workers: true, config: { SSRF_ALLOWLIST: '127.0.0.1/8' }, logger: pino({ level: 'info' }, sink) });
     ws = await app.newWorkspace({ superuser: true });
     token = codecToken(app.config)!;
   });
@@ -83,17 +88,96 @@ describe('payloads in Temporal are encrypted; the codec endpoint decodes them fo
     expect(Buffer.from(out.body.payloads[0].metadata.encoding, 'base64').toString()).toBe('json/plain');
   });
 
-  it('encodes and decodes through the endpoint, with the token as a header or a path segment', async () => {
+  it('decodes what the codec sealed, with the token as a header or a path segment; /encode is off by default', async () => {
     const payload = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"hello"').toString('base64') };
-    const enc = await codec('/temporal-codec/encode', { payloads: [payload] });
-    expect(enc.status).toBe(200);
-    expect(Buffer.from(enc.body.payloads[0].metadata.encoding, 'base64').toString()).toBe(ENCRYPTED_ENCODING);
-    expect(Buffer.from(enc.body.payloads[0].data, 'base64').includes('hello')).toBe(false);
-    const dec = await app.request('POST', `/temporal-codec/${token}/decode`, { body: enc.body });
-    expect(dec.status).toBe(200);
-    expect(dec.body.payloads[0]).toEqual(payload);
+    const [sealed] = await new EncryptionCodec(keyringFromConfig(app.config)).encode([
+      { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('"hello"') },
+    ]);
+    const asJson = {
+      metadata: Object.fromEntries(Object.entries(sealed!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])),
+      data: Buffer.from(sealed!.data!).toString('base64'),
+    };
+    for (const dec of [
+      await codec('/temporal-codec/decode', { payloads: [asJson] }),
+      await app.request('POST', `/temporal-codec/${token}/decode`, { body: { payloads: [asJson] } }),
+    ]) {
+      expect(dec.status).toBe(200);
+      expect(dec.body.payloads[0]).toEqual(payload);
+    }
     // A payload that was never encrypted (an old history) comes back as it is.
     expect((await codec('/temporal-codec/decode', { payloads: [payload] })).body.payloads[0]).toEqual(payload);
+    // Nothing here seals payloads for a token holder unless CODEC_SERVER_ENCODE is set.
+    for (const path of ['/temporal-codec/encode', `/temporal-codec/${token}/encode`]) {
+      const enc = await codec(path, { payloads: [payload] });
+      expect(enc.status).toBe(404);
+      expect(enc.body.status).toBe('failed');
+    }
+  });
+
+  it('encodes with CODEC_SERVER_ENCODE, and what it encodes decodes', async () => {
+    const encoding = await startTestApp({ config: { CODEC_SERVER_ENCODE: 'true' } });
+    try {
+      const payload = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"hello"').toString('base64') };
+      const auth = { authorization: `Bearer ${codecToken(encoding.config)}` };
+      const enc = await encoding.request('POST', '/temporal-codec/encode', { body: { payloads: [payload] }, headers: auth });
+      expect(enc.status).toBe(200);
+      expect(Buffer.from(enc.body.payloads[0].metadata.encoding, 'base64').toString()).toBe(ENCRYPTED_ENCODING);
+      expect(Buffer.from(enc.body.payloads[0].data, 'base64').includes('hello')).toBe(false);
+      const dec = await encoding.request('POST', '/temporal-codec/decode', { body: enc.body, headers: auth });
+      expect(dec.body.payloads[0]).toEqual(payload);
+    } finally {
+      await encoding.close();
+    }
+  });
+
+  it('never logs or echoes the path token: a wrong method (405), a misspelt operation (404), a disabled /encode', async () => {
+    const from = logLines.length;
+    const asked = [
+      { method: 'GET', path: `/temporal-codec/${token}/decode`, status: 405 },
+      { method: 'PUT', path: `/temporal-codec/${token}/decode`, status: 405 },
+      { method: 'POST', path: `/temporal-codec/${token}/decodes`, status: 404 },
+      { method: 'POST', path: `/temporal-codec/${token}/encode`, status: 404 },
+      { method: 'POST', path: `/TEMPORAL-CODEC/${token}/x/y`, status: 404 },
+      { method: 'POST', path: `/temporal-codec/${token}`, status: 404 },
+    ];
+    for (const { method, path, status } of asked) {
+      const res = await fetch(app.url + path, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : '{"payloads":[]}',
+      });
+      const text = await res.text();
+      expect([path, res.status]).toEqual([path, status]);
+      expect(JSON.parse(text)).toEqual({ status: 'failed', message: expect.stringContaining(':token') });
+      expect(text).not.toContain(token);
+      const headerValues: string[] = [];
+      res.headers.forEach((v) => headerValues.push(v));
+      expect(headerValues.join('\n')).not.toContain(token);
+    }
+    // The request lines name the route's template, and the reason quotes it the same way.
+    const lines = logLines.slice(from).map((l) => JSON.parse(l) as { msg: string; path: string; status: number; reason?: string });
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests.map((l) => l.status)).toEqual(asked.map((a) => a.status));
+    for (const l of requests) expect(l.path).toMatch(/^\/temporal-codec\/:token(\/|$)/i);
+    expect(requests[0]!.reason).toMatch(/not allowed on \/temporal-codec\/:token\/decode/);
+    expect(logLines.join('')).not.toContain(token);
+  });
+
+  it('answers 401, never 500, for a token of any length in any characters (header or path)', async () => {
+    const body = { payloads: [] };
+    // Same length in characters as the token, longer in bytes; and every other length around it.
+    const tries = ['é'.repeat(token.length), 'é'.repeat(token.length / 2), '\u00ff'.repeat(token.length + 1), 'x', token.slice(1), `${token}é`];
+    for (const wrong of tries) {
+      const inHeader = await fetch(`${app.url}/temporal-codec/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: Buffer.from(`Bearer ${wrong}`, 'latin1').toString('latin1') },
+        body: JSON.stringify(body),
+      });
+      const inPath = await app.request('POST', `/temporal-codec/${encodeURIComponent(wrong)}/decode`, { body });
+      expect([wrong, inHeader.status, inPath.status]).toEqual([wrong, 401, 401]);
+      expect(await inHeader.json()).toEqual({ status: 'failed', message: 'Codec endpoint: missing or wrong token' });
+      expect(inPath.body).toEqual({ status: 'failed', message: 'Codec endpoint: missing or wrong token' });
+    }
   });
 
   it('refuses a missing or wrong token, and bad bodies, in the error shape', async () => {

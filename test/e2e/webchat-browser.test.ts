@@ -60,6 +60,9 @@ async function waitForTranscript(page: Page, expected: string[]): Promise<void> 
 
 test('the demo page greets, answers, and shows the same conversation after a reload', async () => {
   const page = await browser.newPage();
+  // The page's Content-Security-Policy must allow everything the widget does.
+  const refused: string[] = [];
+  page.on('console', (m) => /Content Security Policy/i.test(m.text()) && refused.push(m.text()));
   await page.goto(`${app.url}/webchat/demo/${flowId}`);
   await waitForTranscript(page, ['bot: Hello from the demo!', 'bot: What is your email?']);
   expect(await page.$eval('#sb-chat .sb-name', (e) => e.textContent)).toBe('Ava');
@@ -87,4 +90,7 @@ test('the demo page greets, answers, and shows the same conversation after a rel
   await page.keyboard.press('Enter');
   await waitForTranscript(page, [...conversation, 'user: bye', 'bot: Goodbye, and thanks for stopping by!', 'bot: Flow has ended']);
   await page.waitForFunction(() => (document.querySelector('#sb-chat input') as HTMLInputElement).disabled);
+  // The widget's style applied under the policy (by the page's nonce): the panel is laid out, not unstyled.
+  expect(await page.$eval('#sb-chat', (e) => getComputedStyle(e).position)).toBe('fixed');
+  expect(refused).toEqual([]);
 });

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
 import { createApp } from '../../src/api/app';
 import { loadConfig, type Config } from '../../src/core/config';
 import { createDb, type Db } from '../../src/db/pool';
@@ -63,7 +64,13 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 /** Starts the api in-process on a free port against real Postgres and Temporal, with workers when asked. */
 export async function startTestApp(
-  opts: { workers?: boolean; config?: Record<string, string>; simulator?: boolean | { speed?: number } } = {},
+  opts: {
+    workers?: boolean;
+    config?: Record<string, string>;
+    simulator?: boolean | { speed?: number };
+    /** The api's and workers' logger (a test that reads the log lines it writes); else one at LOG_LEVEL. */
+    logger?: Logger;
+  } = {},
 ): Promise<TestApp> {
   let simulator: TestApp['simulator'];
   const simConfig: Record<string, string> = {};
@@ -75,7 +82,7 @@ export async function startTestApp(
     simConfig.TELEPHONY_BASE_URL = sim.url;
   }
   const config = testConfig({ ...simConfig, ...opts.config });
-  const logger = createLogger(config.LOG_LEVEL, 'test');
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'test');
   const db = createDb(config.DATABASE_URL!, { max: 10, logger });
   const temporal = await connectTemporal(config);
   // With in-process workers, automation runs start eagerly on them (as under `npm start`).

@@ -8,7 +8,7 @@ import { jsonBody } from '../../http/middleware/body';
 import { idempotency } from '../../http/middleware/idempotency';
 import type { Route } from '../../http/route';
 import type { AppState } from '../../http/state';
-import { parseOrThrow } from '../../http/validation';
+import { assertStorableText, parseOrThrow } from '../../http/validation';
 import { randomUUID } from 'node:crypto';
 
 /** Every refusal on the automation routes answers the 4.6 envelope (success false) with the right status. */
@@ -53,6 +53,7 @@ export function mountAutomationRoutes(router: Router<AppState>, routes: Route<an
     if (route.body) chain.push(jsonBody());
     chain.push(async (ctx, next) => {
       const state = ctx.state as { parsed?: { query: unknown; body: unknown } };
+      assertStorableText(ctx.params, 'path');
       const body = route.body ? parseOrThrow(route.body, ctx.request.jsonBody === undefined ? {} : ctx.request.jsonBody, 'body') : undefined;
       if (route.body) authorize(automationOf(ctx)!, body as ExecuteRequest);
       state.parsed = { query: route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined, body };

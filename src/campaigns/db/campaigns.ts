@@ -37,6 +37,11 @@ export async function findCampaign(db: Queryable, workspaceId: string, id: strin
   return db.one<CampaignRow & Record<string, unknown>>(`SELECT ${COLUMNS} FROM campaigns WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
 }
 
+/** The workspace's campaign locked for the rest of the transaction (one control at a time), or undefined. */
+export async function lockCampaign(q: Queryable, workspaceId: string, id: string): Promise<CampaignRow | undefined> {
+  return q.one<CampaignRow & Record<string, unknown>>(`SELECT ${COLUMNS} FROM campaigns WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id]);
+}
+
 /** The workspace's campaigns, newest first, after the keyset position when given (position: created_at to the microsecond). */
 export async function listCampaigns(
   db: Queryable,

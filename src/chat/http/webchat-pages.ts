@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { findFlow } from '../db/chat';
@@ -53,6 +54,23 @@ export const widgetScript = defineRoute({
   },
 });
 
+/**
+ * The demo page's Content-Security-Policy: scripts from this origin only (the widget), its one style element by the
+ * page's nonce, the chat's session request and WebSocket to this origin, the persona's picture from here or https,
+ * and no framing. Only the demo page sends it: the widget itself embeds in customers' pages under their own policy.
+ */
+export const demoPagePolicy = (nonce: string, wsOrigin: string): string =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'nonce-${nonce}'`,
+    "img-src 'self' https: data:",
+    `connect-src 'self' ${wsOrigin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
 /** GET /webchat/demo/{flowId}: a page embedding the widget, to try a flow. */
 export const demoPage = defineRoute({
   method: 'get',
@@ -68,11 +86,16 @@ export const demoPage = defineRoute({
     const flow = isUuid(flowId) ? await findFlow(deps.db, flowId) : undefined;
     if (!flow || !flow.public_chat) throw notFound('Flow not found');
     ctx.type = 'text/html; charset=utf-8';
+    // The page is ours alone: no framing (clickjacking), nothing but the widget's script, style and connections.
+    const nonce = randomBytes(16).toString('base64');
+    ctx.set('Content-Security-Policy', demoPagePolicy(nonce, `${ctx.protocol === 'https' ? 'wss' : 'ws'}://${ctx.host}`));
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Referrer-Policy', 'no-referrer');
     return (
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
       `<title>${escapeHtml(flow.name)} · chat demo</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head><body><h1>${escapeHtml(flow.name)}</h1>` +
       `<p>Chat with ${escapeHtml(flow.owner_name)} in the corner of this page.</p>` +
-      `<script src="/webchat/widget.js" data-flow-id="${escapeHtml(flow.id)}"></script></body></html>`
+      `<script src="/webchat/widget.js" nonce="${nonce}" data-flow-id="${escapeHtml(flow.id)}"></script></body></html>`
     );
   },
 });

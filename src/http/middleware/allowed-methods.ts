@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { ApiError } from '../api-error';
+import { shownPath } from '../shown-path';
 import type { AppState } from '../state';
 
 interface MatchedLayer {
@@ -23,6 +24,6 @@ export function allowedMethods(): Middleware<AppState> {
       ctx.status = 204;
       return;
     }
-    throw new ApiError(405, 'method_not_allowed', `Method ${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`, { Allow: allow });
+    throw new ApiError(405, 'method_not_allowed', `Method ${ctx.method} is not allowed on ${shownPath(ctx)} (allowed: ${allow})`, { Allow: allow });
   };
 }

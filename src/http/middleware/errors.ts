@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { failureBody } from '../api-error';
 import { knownErrorHeaders, knownErrorStatus } from '../error-status';
+import { shownPath } from '../shown-path';
 import type { AppState } from '../state';
 
 /** First middleware: every failure, thrown or 404, leaves as {status:"failed",message} with a right status. */
@@ -10,7 +11,7 @@ export function errorHandler(): Middleware<AppState> {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
-        ctx.body = failureBody(`No route for ${ctx.method} ${ctx.path}`);
+        ctx.body = failureBody(`No route for ${ctx.method} ${shownPath(ctx)}`);
       }
     } catch (err) {
       ctx.set(knownErrorHeaders(err));

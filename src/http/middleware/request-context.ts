@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { shownPath } from '../shown-path';
 import type { AppState, KeyAuth } from '../state';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -25,10 +26,10 @@ export function requestContext(logger: Logger, requestLog: RequestLog = 'all'): 
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      // The path, not the URL: query strings may carry phone numbers.
+      // The path, not the URL: query strings may carry phone numbers; the route's template, so no id or secret segment.
       const failed = ctx.status >= 400;
       const level = requestLog === 'all' || failed ? 'info' : 'debug';
-      const line = { requestId, method: ctx.method, path: ctx._matchedRoute ?? ctx.path, status: ctx.status, ms };
+      const line = { requestId, method: ctx.method, path: shownPath(ctx), status: ctx.status, ms };
       requestLine[level](failed ? { ...line, reason: reasonOf(ctx.body) } : line, 'request');
     }
   };

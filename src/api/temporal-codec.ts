@@ -1,12 +1,13 @@
 import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
-import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { Config } from '../../core/config';
-import { CODEC_PATH, codecOrigins, codecToken } from '../../temporal/codec-endpoint';
-import { keyringFromConfig, SealedValueError } from '../../crypto/keyring';
-import { ApiError, badRequest, notFound, payloadTooLarge, unauthorized } from '../api-error';
-import { EncryptionCodec, runCodec } from '../../temporal/codec';
-import type { AppState } from '../state';
+import type { Config } from '../core/config';
+import { CODEC_PATH, CODEC_TOKEN_ROUTE, codecOrigins, codecToken } from '../temporal/codec-endpoint';
+import { sameSecret } from '../crypto/same-secret';
+import { keyringFromConfig, SealedValueError } from '../crypto/keyring';
+import { BEARER } from '../auth/http/api-key-auth';
+import { ApiError, badRequest, notFound, payloadTooLarge, unauthorized } from '../http/api-error';
+import { EncryptionCodec, runCodec } from '../temporal/codec';
+import type { AppState } from '../http/state';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -29,14 +30,13 @@ async function readBody(req: NodeJS.ReadableStream): Promise<unknown> {
   }
 }
 
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
 /**
  * Temporal's remote codec protocol for the Web UI and the CLI (`--codec-endpoint`): POST /encode and /decode with
  * {payloads:[…]}, so operators read the encrypted payloads. Authenticated by `Authorization: Bearer <token>` (the CLI's
  * `--codec-auth`) or, for a UI that sends no header (the dev server's), the token as a path segment
- * (`/temporal-codec/<token>/decode`; logs show the route pattern, never the token). Browsers are allowed from the
- * configured UI origins only. Without a token configured (production without CODEC_SERVER_TOKEN) it answers 404.
+ * (`/temporal-codec/<token>/decode`; logs and answers show the route pattern, never the token: src/http/shown-path.ts).
+ * Browsers are allowed from the configured UI origins only. Without a token configured (production without
+ * CODEC_SERVER_TOKEN) it answers 404; /encode only with CODEC_SERVER_ENCODE (docs/operations-security.md).
  */
 export function temporalCodecRouter(config: Config): Router<AppState> {
   const router = new Router<AppState>();
@@ -57,8 +57,8 @@ export function temporalCodecRouter(config: Config): Router<AppState> {
     async (ctx) => {
       cors(ctx);
       if (!token) throw notFound();
-      const given = fromPath ? (ctx.params.token ?? '') : (ctx.get('authorization').match(/^Bearer\s+(\S+)$/i)?.[1] ?? '');
-      if (!sameText(given, token)) throw unauthorized('Codec endpoint: missing or wrong token');
+      const given = fromPath ? (ctx.params.token ?? '') : (BEARER.exec(ctx.get('authorization'))?.[1] ?? '');
+      if (!sameSecret(given, token)) throw unauthorized('Codec endpoint: missing or wrong token');
       const parsed = body.safeParse(await readBody(ctx.req));
       if (!parsed.success) throw badRequest(`body: expected {"payloads":[{"metadata":{…base64},"data":base64}]} (${parsed.error.issues[0]?.message})`);
       try {
@@ -76,11 +76,12 @@ export function temporalCodecRouter(config: Config): Router<AppState> {
     ctx.set('Access-Control-Max-Age', '600');
     ctx.status = 204;
   };
-  for (const op of ['encode', 'decode'] as const) {
+  // Reading histories needs /decode only; /encode (sealing payloads a run would take as ours) when configured.
+  for (const op of config.CODEC_SERVER_ENCODE ? (['encode', 'decode'] as const) : (['decode'] as const)) {
     router.post(`${CODEC_PATH}/${op}`, handle(op, false));
-    router.post(`${CODEC_PATH}/:token/${op}`, handle(op, true));
+    router.post(`${CODEC_TOKEN_ROUTE}/${op}`, handle(op, true));
     router.options(`${CODEC_PATH}/${op}`, preflight);
-    router.options(`${CODEC_PATH}/:token/${op}`, preflight);
+    router.options(`${CODEC_TOKEN_ROUTE}/${op}`, preflight);
   }
   return router;
 }

@@ -160,6 +160,10 @@ const fields = z.object({
     .optional(),
   /** How long the stream credential in a TwiML answer stays valid (seconds): Twilio opens the stream at once. */
   VOICE_STREAM_CREDENTIAL_TTL_S: z.coerce.number().int().min(10).max(120).default(90),
+  /** Refuse a media stream whose handshake carries no X-Twilio-Signature (one that carries a wrong one is always refused). */
+  VOICE_STREAM_SIGNATURE_REQUIRED: bool.default(false),
+  /** On stop, how long open streams may go on before they are closed (Twilio then resumes the call on another voice process). */
+  VOICE_DRAIN_MS: z.coerce.number().int().min(0).default(5000),
   /** Media streams one voice process holds at once; beyond, a new stream is refused (another instance takes the call's retry). */
   VOICE_MAX_STREAMS: z.coerce.number().int().min(1).default(200),
   /** A placed call the provider says nothing more about for this long ends failed (ended_reason provider_timeout). */

@@ -61,14 +61,17 @@ describe('POST /telephony/twilio/voice', () => {
     const parameters = Object.fromEntries([...params!.matchAll(/<Parameter name="([^"]+)" value="([^"]+)"\/>/g)].map((p) => [p[1], p[2]]));
     expect(Object.keys(parameters)).toEqual(['call_id', 'credential', 'resume']);
     expect(parameters).toMatchObject({ call_id: id, resume: '0' });
-    expect(checkStreamCredential(app.config.TWILIO_AUTH_TOKEN, id, parameters.credential)).toBe('valid');
-    expect(checkStreamCredential(app.config.TWILIO_AUTH_TOKEN, id, parameters.credential, Date.now() + 121_000)).toBe('expired');
+    const binding = { callId: id, workspaceId: ws.workspaceId, resume: false };
+    expect(checkStreamCredential(app.config.TWILIO_AUTH_TOKEN, binding, parameters.credential).status).toBe('valid');
+    expect(checkStreamCredential(app.config.TWILIO_AUTH_TOKEN, binding, parameters.credential, Date.now() + 121_000).status).toBe('expired');
     const back = new URL(redirect!.replace(/&amp;/g, '&'));
     expect(Object.fromEntries(back.searchParams)).toEqual({ call_id: id, transfer_to: '+18005550100', resume: '1' });
 
     // Twilio follows the redirect when the stream breaks: the next answer says resume.
     const resumed = await answer(back.search.slice(1));
     expect(resumed.body).toContain('<Parameter name="resume" value="1"/>');
+    const again = /name="credential" value="([^"]+)"/.exec(resumed.body)![1];
+    expect(checkStreamCredential(app.config.TWILIO_AUTH_TOKEN, { ...binding, resume: true }, again).status).toBe('valid');
   });
 
   it('refuses a missing or wrong signature, or a changed query, with 403', async () => {

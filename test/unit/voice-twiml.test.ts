@@ -38,21 +38,26 @@ describe('TwiML', () => {
 
 describe('stream credential', () => {
   const token = 'simulator-auth-token';
-  it('is valid for its call until it expires', () => {
+  const binding = { callId: CALL, workspaceId: 'f5c0e7a4-3d0b-4f43-a6b6-3f1e0c6b2a10', resume: false };
+  it('is valid for its call until it expires, and names its nonce (new for every credential)', () => {
     const now = 1_800_000_000_000;
-    const c = streamCredential(token, CALL, 60, now);
-    expect(checkStreamCredential(token, CALL, c, now)).toBe('valid');
-    expect(checkStreamCredential(token, CALL, c, now + 60_000)).toBe('valid');
-    expect(checkStreamCredential(token, CALL, c, now + 61_000)).toBe('expired');
+    const c = streamCredential(token, binding, 60, now);
+    const valid = checkStreamCredential(token, binding, c, now);
+    expect(valid).toEqual({ status: 'valid', nonce: c.split('.')[1] });
+    expect(checkStreamCredential(token, binding, c, now + 60_000).status).toBe('valid');
+    expect(checkStreamCredential(token, binding, c, now + 61_000).status).toBe('expired');
+    expect(streamCredential(token, binding, 60, now)).not.toBe(c);
   });
 
-  it('is refused for another call, another key, a changed expiry or garbage', () => {
+  it('is refused for another call, workspace or resume flag, another key, a changed expiry or garbage', () => {
     const now = Date.now();
-    const c = streamCredential(token, CALL, 60, now);
-    expect(checkStreamCredential(token, CALL.replace('0b6f', '1b6f'), c, now)).toBe('invalid');
-    expect(checkStreamCredential('another-auth-token', CALL, c, now)).toBe('invalid');
-    const [exp, mac] = c.split('.');
-    expect(checkStreamCredential(token, CALL, `${Number(exp) + 3600}.${mac}`, now)).toBe('invalid');
-    for (const bad of [undefined, '', 'x', `${exp}.`, `${exp}.${mac}x`]) expect(checkStreamCredential(token, CALL, bad, now)).toBe('invalid');
+    const c = streamCredential(token, binding, 60, now);
+    expect(checkStreamCredential(token, { ...binding, callId: CALL.replace('0b6f', '1b6f') }, c, now).status).toBe('invalid');
+    expect(checkStreamCredential(token, { ...binding, workspaceId: CALL }, c, now).status).toBe('invalid');
+    expect(checkStreamCredential(token, { ...binding, resume: true }, c, now).status).toBe('invalid');
+    expect(checkStreamCredential('another-auth-token', binding, c, now).status).toBe('invalid');
+    const [exp, nonce, mac] = c.split('.');
+    expect(checkStreamCredential(token, binding, `${Number(exp) + 3600}.${nonce}.${mac}`, now).status).toBe('invalid');
+    for (const bad of [undefined, '', 'x', `${exp}.${nonce}.`, `${c}x`]) expect(checkStreamCredential(token, binding, bad, now).status).toBe('invalid');
   });
 });

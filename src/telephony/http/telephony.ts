@@ -94,12 +94,14 @@ export function telephonyRouter(deps: AppDeps): Router<AppState> {
     }
     const redirect = new URL(url);
     redirect.searchParams.set('resume', '1');
+    const resume = ctx.query.resume === '1';
+    const binding = { callId, workspaceId: call.workspace_id, resume };
     ctx.body = connectStreamTwiml({
       streamUrl: voiceStreamUrl(deps.config),
       parameters: {
         call_id: callId,
-        credential: streamCredential(deps.config.TWILIO_AUTH_TOKEN, callId, deps.config.VOICE_STREAM_CREDENTIAL_TTL_S),
-        resume: ctx.query.resume === '1' ? '1' : '0',
+        credential: streamCredential(deps.config.TWILIO_AUTH_TOKEN, binding, deps.config.VOICE_STREAM_CREDENTIAL_TTL_S),
+        resume: resume ? '1' : '0',
       },
       redirectUrl: redirect.toString(),
     });

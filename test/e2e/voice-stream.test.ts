@@ -8,7 +8,7 @@ import { streamCredential } from '../../src/voice/credential';
 import { callTurns } from '../../src/voice/db/turns';
 import { startVoice, type RunningVoice } from '../../src/voice/http/main';
 import { clearFrame, inboundMessage, markFrame, mediaFrame, outboundMessage } from '../../src/voice/protocol';
-import { dtmfText, RESUME_LINE } from '../../src/voice/session';
+import { dtmfText, REPROMPT_LINE, RESUME_LINE, SILENCE_GOODBYE } from '../../src/voice/session';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { TwilioStreamClient } from '../helpers/twilio-stream-client';
 import { EnergyVad, ScriptedStt, ToneTts } from '../helpers/voice-fakes';
@@ -256,6 +256,31 @@ describe('a conversation', () => {
     // Every transition is timestamped, in order.
     const at = session.transitions.map((t) => t.atMs);
     expect([...at].sort((x, y) => x - y)).toEqual(at);
+  });
+
+  it('a silent callee gets one reprompt, then the call ends through the provider (silence_timeout)', async () => {
+    const call = await liveCall({ agent: { silence_timeout_s: 1 } });
+    const client = new TwilioStreamClient(voice.streamUrl, call.sid, await twimlParameters(call.id, call.sid));
+    await client.open();
+    await client.closed;
+    expect(hungUp).toContain(call.sid);
+    expect((await turnsOf(call)).map((t) => [t.speaker, t.text])).toEqual([
+      ['agent', 'Hi Jane, this is Ava from Acme Dental.'],
+      ['agent', REPROMPT_LINE],
+      ['agent', SILENCE_GOODBYE],
+    ]);
+    await eventually(
+      async () =>
+        (await app.db.one<{ ended_reason: string | null }>('SELECT ended_reason FROM call_streams WHERE call_id = $1', [call.id]))?.ended_reason ===
+        'silence_timeout',
+      5_000,
+      'the stream closed as silence_timeout',
+    );
+    // A stream the agent ended on purpose is not resumed.
+    const again = new TwilioStreamClient(voice.streamUrl, call.sid, await twimlParameters(call.id, call.sid, true));
+    await again.open();
+    await again.closed;
+    expect([again.closeCode, again.closeReason, again.received]).toEqual([1008, 'stream_exists', []]);
   });
 
   it('a resumed stream goes on from the stored turns, never doubling one', async () => {

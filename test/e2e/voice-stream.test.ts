@@ -74,7 +74,7 @@ async function liveCall(o: { status?: string; agent?: Record<string, unknown> } 
     `INSERT INTO calls (id, workspace_id, agent_id, lead_id, phone_to, phone_from, status, provider_sid) VALUES ($1, $2, $3, $4, '12125550090', '17145559001', $5, $6)`,
     [id, ws.workspaceId, agentId, leadId, o.status ?? 'in-progress', sid],
   );
-  return { id, sid, workspaceId: ws.workspaceId };
+  return { id, sid, workspaceId: ws.workspaceId, apiKey: ws.apiKey };
 }
 
 /** The TwiML answer's stream parameters, fetched as Twilio fetches them. */
@@ -298,6 +298,30 @@ describe('a conversation', () => {
       [0, 'Hi Jane, this is Ava from Acme Dental.'],
       [1, RESUME_LINE],
     ]);
+    // The transcript endpoint shows the turns; another workspace's key gets 404.
+    const res = await app.request('GET', `/v1/calls/${call.id}/transcript`, { key: call.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      call_id: call.id,
+      turns: [
+        {
+          index: 0,
+          speaker: 'agent',
+          text: 'Hi Jane, this is Ava from Acme Dental.',
+          start_ms: expect.any(Number),
+          end_ms: expect.any(Number),
+          interrupted: false,
+        },
+        { index: 1, speaker: 'agent', text: RESUME_LINE, start_ms: expect.any(Number), end_ms: expect.any(Number), interrupted: false },
+      ],
+    });
+    expect(res.body.turns[1].start_ms).toBeGreaterThanOrEqual(res.body.turns[0].end_ms);
+    const stranger = await app.newWorkspace();
+    expect(await app.request('GET', `/v1/calls/${call.id}/transcript`, { key: stranger.apiKey })).toMatchObject({
+      status: 404,
+      body: { status: 'failed', message: 'Call not found' },
+    });
+    expect((await app.request('GET', '/v1/calls/nope/transcript', { key: call.apiKey })).status).toBe(404);
     resumed.stop();
     await resumed.closed;
   });

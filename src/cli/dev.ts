@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { startApi, type RunningApi } from '../http/main';
-import { publicUrls, type Config } from '../core/config';
+import { publicUrls, voiceStreamUrl, type Config } from '../core/config';
 import { CODEC_PATH, codecToken } from '../temporal/codec-endpoint';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';
 import { startSandboxProcess, type RunningSandbox } from '../devstack/sandbox';
 import { startSimulatorProcess, type RunningSimulator } from '../devstack/simulator';
+import { startVoiceProcess, type RunningVoiceProcess } from '../devstack/voice';
 import { resolveTemporalCli } from '../devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../devstack/temporal-server';
 import { createLogger } from '../telemetry/log';
@@ -52,6 +53,7 @@ export async function runDevStack(config: Config): Promise<void> {
     sandbox?: RunningSandbox;
     api?: RunningApi;
     worker?: RunningWorker;
+    voice?: RunningVoiceProcess;
   } = {};
   let stopping = false;
   // Set once the worker runs: the api then starts automation runs eagerly on it (no server dispatch of the first task).
@@ -62,9 +64,10 @@ export async function runDevStack(config: Config): Promise<void> {
     stopping = true;
     eagerClient = undefined;
     await startup.catch(() => undefined);
-    const { pg, temporal, sim, sandbox, api, worker } = parts;
+    const { pg, temporal, sim, sandbox, api, worker, voice } = parts;
     await Promise.all([
       within('the api', 5_000, api && (() => api.close())),
+      within('the voice process', config.VOICE_DRAIN_MS + 5_000, voice && (() => voice.stop())),
       within('the worker', workerStopLimitMs(config), worker && (() => worker.shutdown())),
     ]);
     await Promise.all([
@@ -75,6 +78,7 @@ export async function runDevStack(config: Config): Promise<void> {
     ]);
   };
   const force = async () => {
+    parts.voice?.kill();
     parts.temporal?.kill();
     parts.sim?.kill();
     parts.sandbox?.kill();
@@ -83,6 +87,7 @@ export async function runDevStack(config: Config): Promise<void> {
   const begin = handleShutdownSignals({ stop, force, watchdogMs: workerStopLimitMs(config) + 15_000, say });
   // Temporal runs in its own process group, so no terminal signal reaches it: however we exit, it goes too.
   process.once('exit', () => {
+    parts.voice?.kill();
     parts.temporal?.kill();
     parts.sim?.kill();
     parts.sandbox?.kill();
@@ -132,6 +137,9 @@ export async function runDevStack(config: Config): Promise<void> {
     // In a terminal, one line per successful request drowns everything else: those go to debug.
     parts.api = await startApi(full, { logger: logger.child({ component: 'api' }), requestLog: 'failures', eagerClient: () => eagerClient });
     checkpoint();
+    // The voice process after the api (whose migrations it needs), in a process of its own: audio never waits for api work.
+    parts.voice = await startVoiceProcess({ host: config.VOICE_HOST, port: config.VOICE_PORT, env: { ...process.env, DATABASE_URL: databaseUrl } });
+    checkpoint();
     parts.worker = await startWorker(full, { logger: logger.child({ component: 'worker' }) });
     checkpoint();
     // `ready:` promises that work is picked up: wait until the server sees every worker poll.
@@ -159,6 +167,7 @@ export async function runDevStack(config: Config): Promise<void> {
   say(
     `  worker        task queues ${worker.workers.map((w) => w.options.taskQueue).join(', ')}; readyz ${worker.healthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`,
   );
+  if (parts.voice) say(`  voice         media streams ${voiceStreamUrl(config)}  readyz ${parts.voice.url}/readyz${parts.voice.started ? '' : ' (reused)'}`);
   if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);
   else say(`  telephony     ${config.TELEPHONY_BASE_URL}`);
   if (parts.sandbox) say(`  vendors       sandbox ${parts.sandbox.url} (slack, hubspot, google_calendar)  ledger ${parts.sandbox.url}/ledger`);

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfigOrExit, voiceStreamUrl, type Config } from '../../core/config';
-import { handleShutdownSignals } from '../../core/shutdown';
+import { voiceStreamUrl, type Config } from '../../core/config';
 import { createDb, type Db } from '../../db/pool';
 import { createLogger, type Logger } from '../../telemetry/log';
 import { telephonyProviderFromConfig } from '../../telephony/from-config';
@@ -128,17 +127,4 @@ export async function startVoice(config: Config, opts: VoiceOptions): Promise<Ru
       await db.close();
     },
   };
-}
-
-if (require.main === module) {
-  const config = loadConfigOrExit();
-  const say = (line: string) => process.stderr.write(`[voice] ${line}\n`);
-  // The embedded speech engines register here once they are in the build; until then only the model engines exist.
-  startVoice(config, { engines: { vad: new Map(), stt: new Map(), tts: new Map(), vadName: 'local/silero' } }).then(
-    (voice) => handleShutdownSignals({ stop: () => voice.close(), watchdogMs: config.VOICE_DRAIN_MS + 10_000, say }),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
 }

@@ -18,6 +18,7 @@ import type { TimeWindow } from '../../src/schedule/window-schema';
 import type { Logger } from '../../src/telemetry/log';
 import { TelephonyError } from '../../src/telephony/errors';
 import { telephonyProviderFromConfig } from '../../src/telephony/from-config';
+import { voiceAgentUrlForCall } from '../../src/telephony/twilio';
 import type { ProviderCall, TelephonyProvider } from '../../src/telephony/provider';
 import type { OutboundCallInput } from '../../workflows/calls/outbound-call-types';
 
@@ -139,7 +140,7 @@ export function createCallActivities(deps: { db: Db; logger: Logger; config?: Co
           callId: a.callId,
           to: `+${a.to}`,
           from: `+${a.from}`,
-          voiceAgentUrl: urls.voiceAgent,
+          voiceAgentUrl: voiceAgentUrlForCall(urls.voiceAgent, a.callId),
           statusCallbackUrl,
           machineDetection: 'DetectMessageEnd',
           ...(a.transferTo ? { transferTo: `+${a.transferTo}` } : {}),

@@ -1,7 +1,7 @@
 // The one code path that creates and changes agents and phone numbers: the api's routes and the CLI both call it.
 // An agent's numbers are its phone group's; a number belongs to one workspace (checked here under a per-number lock).
 import { createAgent, createPhoneGroup } from './db/agents';
-import { lockAgent, updateAgentColumns } from './db/agent-admin';
+import { lockAgent, updateAgentColumns, VOICE_COLUMNS } from './db/agent-admin';
 import {
   detachOtherPhones,
   findPhoneNumber,
@@ -48,6 +48,9 @@ async function groupOf(q: Queryable, workspaceId: string, agent: { id: string; n
   return group.id;
 }
 
+/** The voice settings a create or update gives (undefined: not given). */
+const voiceSettingsOf = (input: Record<string, unknown>) => Object.fromEntries(VOICE_COLUMNS.filter((c) => input[c] !== undefined).map((c) => [c, input[c]]));
+
 /** Creates an agent (with a phone group holding its numbers when numbers or a group name are given). */
 export async function createAgentWithNumbers(
   db: Db,
@@ -61,6 +64,7 @@ export async function createAgentWithNumbers(
       numbers.length || a.phone_group ? await createPhoneGroup(q, workspaceId, { name: a.phone_group ?? `${a.name} numbers`, numbers: [] }) : undefined;
     const agent = await createAgent(q, workspaceId, { name: a.name, profilePicture: a.profile_picture, transferNumber: transfer, phoneGroupId: group?.id });
     if (a.call_window) await updateAgentColumns(q, workspaceId, agent.id, { callWindow: a.call_window });
+    await updateAgentColumns(q, workspaceId, agent.id, { voiceSettings: voiceSettingsOf(a) });
     await placeNumbers(q, workspaceId, numbers, group?.id ?? null);
     return { agent_id: agent.id, phone_group_id: group?.id ?? null, numbers };
   });
@@ -73,7 +77,13 @@ export async function updateAgent(db: Db, workspaceId: string, agentId: string, 
   await db.tx(async (q) => {
     const agent = isUuid(agentId) ? await lockAgent(q, workspaceId, agentId) : undefined;
     if (!agent) throw new DomainError('agent_not_found', AGENT_NOT_FOUND);
-    await updateAgentColumns(q, workspaceId, agentId, { name: u.name, profilePicture: u.profile_picture, transferNumber: transfer, callWindow: u.call_window });
+    await updateAgentColumns(q, workspaceId, agentId, {
+      name: u.name,
+      profilePicture: u.profile_picture,
+      transferNumber: transfer,
+      callWindow: u.call_window,
+      voiceSettings: voiceSettingsOf(u),
+    });
     if (!numbers) return;
     if (!numbers.length && !agent.phone_group_id) return;
     const groupId = await groupOf(q, workspaceId, { ...agent, name: u.name ?? agent.name });

@@ -35,6 +35,43 @@ const Numbers = z
   .describe("The agent's phone group: numbers new to the workspace are added, the workspace's own are moved here");
 const Window = CallWindow.describe("When the agent's calls may ring, in the lead's time zone (else the workspace's); days default to every day");
 
+const text = (max: number, description: string) =>
+  z.string().max(max, `at most ${max} characters`).refine(noNul, 'must not contain NUL characters').describe(description);
+const engine = z.string().regex(/^[a-z0-9][a-z0-9._/-]{0,99}$/, 'an engine name such as local/piper or openai');
+/** An agent's conversation settings (the voice runtime's defaults where left out). */
+const voiceFields = {
+  prompt: text(20_000, "The agent's instructions (never spoken); lines under a `Facts:` heading are what the scripted agent may answer with"),
+  first_message: text(2_000, 'Spoken when the callee answers; `{{first_name}}`, `{{company}}`, other lead fields and request_data keys are filled in'),
+  voice: z
+    .strictObject({ engine, voice_id: z.string().min(1).max(200).nullable().optional() })
+    .describe("Speech synthesis: the engine and its voice id (null: the engine's default)"),
+  language: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a BCP 47 language tag such as en-US')
+    .describe('BCP 47'),
+  stt: z.strictObject({ engine }).describe('Speech recognition engine'),
+  llm: z.strictObject({ engine }).describe("The agent's model: scripted, or openai (the configured OpenAI-compatible endpoint)"),
+  interruptible: z.boolean().describe('The callee may cut the agent off'),
+  silence_timeout_s: z.number().int().min(1).max(600).describe('Silence before one reprompt, then before the call ends'),
+  max_duration_s: z.number().int().min(10).max(14_400).describe('The conversation ends at this length'),
+  end_call_phrases: z
+    .array(z.string().min(1).max(100).refine(noNul, 'must not contain NUL characters'))
+    .max(20)
+    .describe('The agent saying one of these ends the call'),
+};
+const nullableVoiceFields = Object.fromEntries(
+  Object.entries(voiceFields).map(([k, v]) => [
+    k,
+    v
+      .nullable()
+      .optional()
+      .describe(`${v.description ?? ''}; null: the default`),
+  ]),
+) as { [K in keyof typeof voiceFields]: z.ZodOptional<z.ZodNullable<(typeof voiceFields)[K]>> };
+
+/** The voice settings a create or update may carry. */
+export type AgentVoiceInput = { [K in keyof typeof voiceFields]?: z.output<(typeof voiceFields)[K]> | null };
+
 /** A new agent. */
 export const AgentCreateInput = z.strictObject({
   name: name("The agent's name"),
@@ -43,6 +80,9 @@ export const AgentCreateInput = z.strictObject({
   call_window: Window.optional(),
   numbers: Numbers.optional(),
   phone_group: name('Name of the agent\'s new phone group (default: "<name> numbers")').optional(),
+  ...(Object.fromEntries(Object.entries(voiceFields).map(([k, v]) => [k, v.optional()])) as {
+    [K in keyof typeof voiceFields]: z.ZodOptional<(typeof voiceFields)[K]>;
+  }),
 });
 export type AgentCreate = z.output<typeof AgentCreateInput>;
 
@@ -53,6 +93,7 @@ export const AgentUpdateInput = z.strictObject({
   transfer_number: phone('Where a call is transferred to; null: none').nullable().optional(),
   call_window: Window.nullable().optional().describe('null: 08:00–21:00 every day'),
   numbers: Numbers.optional().describe("The agent's numbers from now on: others of its group are detached (they stay the workspace's)"),
+  ...nullableVoiceFields,
 });
 export type AgentUpdate = z.output<typeof AgentUpdateInput>;
 

@@ -1,7 +1,7 @@
 import { campaignRoutes } from '../campaigns/http/routes';
 import type { Route } from '../http/route';
 import { createCallSubscriptionRoute, deleteCallSubscriptionRoute, listCallSubscriptionsRoute } from '../calls/http/call-events';
-import { cancelCallRoute, getCallRoute, startCallRoute } from '../calls/http/calls';
+import { callTranscriptRoute, cancelCallRoute, getCallRoute, startCallRoute } from '../calls/http/calls';
 import { listCallsRoute } from '../calls/http/calls-list';
 import { login } from '../auth/http/login';
 import { createAgentRoute, getAgentRoute, listAgentsRoute, updateAgentRoute } from '../agents/http/agents';
@@ -47,6 +47,7 @@ export const routes: Route<any, any>[] = [
   importJourneyRoute,
   startCallRoute,
   getCallRoute,
+  callTranscriptRoute,
   listCallsRoute,
   cancelCallRoute,
   createCallSubscriptionRoute,

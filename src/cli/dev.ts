@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { publicUrls, type Config } from '../core/config';
+import { publicUrls, voiceStreamUrl, type Config } from '../core/config';
 import { packageRoot } from '../core/paths';
 import { CODEC_PATH, codecToken } from '../temporal/codec-endpoint';
 import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres';
 import { startSandboxProcess, type RunningSandbox } from '../devstack/sandbox';
 import { startSimulatorProcess, type RunningSimulator } from '../devstack/simulator';
+import { startVoiceProcess, type RunningVoiceProcess } from '../devstack/voice';
 import { resolveTemporalCli } from '../devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../devstack/temporal-server';
 import { handleShutdownSignals } from '../core/shutdown';
@@ -92,6 +93,7 @@ export async function runDevStack(config: Config): Promise<void> {
     sim?: RunningSimulator;
     sandbox?: RunningSandbox;
     services?: Services;
+    voice?: RunningVoiceProcess;
   } = {};
   let stopping = false;
   let ready: DevServicesReady | undefined;
@@ -103,7 +105,11 @@ export async function runDevStack(config: Config): Promise<void> {
     stopping = true;
     // The services stop first (they may still be starting: they answer SIGTERM at any point).
     const services = parts.services;
-    await within('the api and worker', servicesGraceMs + 1_000, services && (() => services.stop(servicesGraceMs)));
+    const voice = parts.voice;
+    await Promise.all([
+      within('the api and worker', servicesGraceMs + 1_000, services && (() => services.stop(servicesGraceMs))),
+      within('the voice process', config.VOICE_DRAIN_MS + 5_000, voice && (() => voice.stop())),
+    ]);
     await startup.catch(() => undefined);
     const { pg, temporal, sim, sandbox } = parts;
     await Promise.all([
@@ -115,6 +121,7 @@ export async function runDevStack(config: Config): Promise<void> {
   };
   const force = async () => {
     parts.services?.kill();
+    parts.voice?.kill();
     parts.temporal?.kill();
     parts.sim?.kill();
     parts.sandbox?.kill();
@@ -125,6 +132,7 @@ export async function runDevStack(config: Config): Promise<void> {
   // they go too (the services also stop by themselves once our channel to them closes).
   process.once('exit', () => {
     parts.services?.kill();
+    parts.voice?.kill();
     parts.temporal?.kill();
     parts.sim?.kill();
     parts.sandbox?.kill();
@@ -174,6 +182,9 @@ export async function runDevStack(config: Config): Promise<void> {
     parts.services = spawnServices(databaseUrl!);
     ready = await servicesReady(parts.services);
     checkpoint();
+    // The voice process after the api (whose migrations it needs), in a process of its own: audio never waits for api work.
+    parts.voice = await startVoiceProcess({ host: config.VOICE_HOST, port: config.VOICE_PORT, env: { ...process.env, DATABASE_URL: databaseUrl } });
+    checkpoint();
   })();
 
   try {
@@ -201,6 +212,7 @@ export async function runDevStack(config: Config): Promise<void> {
     `  worker        task queues ${api.taskQueues.join(', ')}; readyz ${api.workerHealthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`,
   );
   say(`  processes     launcher ${process.pid}, api and worker ${services.child.pid}`);
+  if (parts.voice) say(`  voice         media streams ${voiceStreamUrl(config)}  readyz ${parts.voice.url}/readyz${parts.voice.started ? '' : ' (reused)'}`);
   if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);
   else say(`  telephony     ${config.TELEPHONY_BASE_URL}`);
   if (parts.sandbox) say(`  vendors       sandbox ${parts.sandbox.url} (slack, hubspot, google_calendar)  ledger ${parts.sandbox.url}/ledger`);

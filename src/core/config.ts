@@ -146,6 +146,26 @@ const fields = z.object({
   TELEPHONY_CALLBACK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** The voice-agent runtime an answered call is connected to (Twilio's `Url`); default: <callback origin>/telephony/twilio/voice. */
   VOICE_AGENT_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The voice process (Twilio Media Streams): its port and host; 0: a free port. */
+  VOICE_PORT: port.default(3081),
+  VOICE_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * The Media Streams WebSocket URL the TwiML answer gives Twilio (wss on 443, no query string: Twilio refuses one);
+   * default: the callback origin's /telephony/twilio/stream when TELEPHONY_CALLBACK_BASE_URL or PUBLIC_BASE_URL is set
+   * (a proxy routes that path to the voice processes), else ws://VOICE_HOST:VOICE_PORT/telephony/twilio/stream.
+   */
+  VOICE_STREAM_URL: z
+    .url({ protocol: /^wss?$/ })
+    .refine((u) => !u.includes('?'), 'must not carry a query string (Twilio refuses one)')
+    .optional(),
+  /** How long the stream credential in a TwiML answer stays valid (seconds): Twilio opens the stream at once. */
+  VOICE_STREAM_CREDENTIAL_TTL_S: z.coerce.number().int().min(10).max(120).default(90),
+  /** Refuse a media stream whose handshake carries no X-Twilio-Signature (one that carries a wrong one is always refused). */
+  VOICE_STREAM_SIGNATURE_REQUIRED: bool.default(false),
+  /** On stop, how long open streams may go on before they are closed (Twilio then resumes the call on another voice process). */
+  VOICE_DRAIN_MS: z.coerce.number().int().min(0).default(5000),
+  /** Media streams one voice process holds at once; beyond, a new stream is refused (another instance takes the call's retry). */
+  VOICE_MAX_STREAMS: z.coerce.number().int().min(1).default(200),
   /** A placed call the provider says nothing more about for this long ends failed (ended_reason provider_timeout). */
   CALL_PROVIDER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
   /** Web chat: the WebSocket's public port and host as POST /webchat/session reports them (default: from PUBLIC_BASE_URL). */
@@ -379,4 +399,15 @@ export function publicUrls(config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_U
 export function telephonyUrls(config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL' | 'TELEPHONY_CALLBACK_BASE_URL' | 'VOICE_AGENT_URL'>) {
   const origin = (config.TELEPHONY_CALLBACK_BASE_URL ?? publicUrls(config).hooks_url).replace(/\/+$/, '');
   return { statusCallback: `${origin}/telephony/twilio/status`, voiceAgent: config.VOICE_AGENT_URL ?? `${origin}/telephony/twilio/voice` };
+}
+
+/** The Media Streams WebSocket URL a TwiML answer connects the call to (see VOICE_STREAM_URL). */
+export function voiceStreamUrl(
+  config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL' | 'TELEPHONY_CALLBACK_BASE_URL' | 'VOICE_STREAM_URL' | 'VOICE_HOST' | 'VOICE_PORT'>,
+): string {
+  if (config.VOICE_STREAM_URL) return config.VOICE_STREAM_URL;
+  const origin = config.TELEPHONY_CALLBACK_BASE_URL ?? config.PUBLIC_BASE_URL;
+  if (origin) return `${origin.replace(/\/+$/, '').replace(/^http/, 'ws')}/telephony/twilio/stream`;
+  const host = config.VOICE_HOST === '0.0.0.0' || config.VOICE_HOST === '::' ? '127.0.0.1' : config.VOICE_HOST;
+  return `ws://${host}:${config.VOICE_PORT}/telephony/twilio/stream`;
 }

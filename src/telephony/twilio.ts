@@ -32,6 +32,13 @@ const callResource = z.object({ sid: z.string().regex(/^CA[0-9a-fA-F]{32}$/) });
 /** How many recent calls between two numbers a lookup reads (Twilio lists newest first). */
 const LOOKUP_PAGE_SIZE = 50;
 
+/** The voice-agent URL of one call: its call id in the query (the signature covers it; Twilio echoes nothing of ours). */
+export function voiceAgentUrlForCall(voiceAgentUrl: string, callId: string): string {
+  const url = new URL(voiceAgentUrl);
+  url.searchParams.set('call_id', callId);
+  return url.toString();
+}
+
 /** The voice-agent URL with the transfer number the agent may dial (read by the voice agent and the simulator). */
 export function voiceAgentUrlWith(request: Pick<PlaceCallRequest, 'voiceAgentUrl' | 'transferTo'>): string {
   if (!request.transferTo) return request.voiceAgentUrl;

@@ -41,6 +41,19 @@ describe('GET /v1/agents and GET /v1/phone-numbers', () => {
     const theirGroup = await createPhoneGroup(app.db, other.workspaceId, { name: 'theirs', numbers: [uniquePhone()] });
     await createAgent(app.db, other.workspaceId, { name: 'Theirs', phoneGroupId: theirGroup.id });
 
+    // Agents without voice settings show the voice runtime's defaults.
+    const voiceDefaults = {
+      prompt: expect.any(String),
+      first_message: expect.any(String),
+      voice: { engine: 'local/piper', voice_id: null },
+      language: 'en-US',
+      stt: { engine: 'local/whisper-tiny.en' },
+      llm: { engine: 'scripted' },
+      interruptible: true,
+      silence_timeout_s: 10,
+      max_duration_s: 600,
+      end_call_phrases: ['goodbye', 'bye'],
+    };
     const agents = await app.request('GET', '/v1/agents', { key: ws.apiKey });
     expect(agents.status).toBe(200);
     expect(agents.body).toEqual({
@@ -55,8 +68,19 @@ describe('GET /v1/agents and GET /v1/phone-numbers', () => {
           phone_group_id: eastGroup.id,
           numbers: [n3],
           created_at: ISO,
+          ...voiceDefaults,
         },
-        { id: bare.id, name: 'Bo', profile_picture: null, transfer_number: null, call_window: null, phone_group_id: null, numbers: [], created_at: ISO },
+        {
+          id: bare.id,
+          name: 'Bo',
+          profile_picture: null,
+          transfer_number: null,
+          call_window: null,
+          phone_group_id: null,
+          numbers: [],
+          created_at: ISO,
+          ...voiceDefaults,
+        },
         {
           id: ava.id,
           name: 'Ava',
@@ -66,6 +90,7 @@ describe('GET /v1/agents and GET /v1/phone-numbers', () => {
           phone_group_id: group.id,
           numbers: expect.arrayContaining([n1, n2]),
           created_at: ISO,
+          ...voiceDefaults,
         },
       ],
       next_cursor: null,

@@ -22,6 +22,56 @@ const counts = async (ws: Ws) => {
 const post = (ws: Ws, path: string, body: unknown, headers?: Record<string, string>) => app.request('POST', path, { key: ws.apiKey, body, headers });
 const patch = (ws: Ws, path: string, body: unknown, headers?: Record<string, string>) => app.request('PATCH', path, { key: ws.apiKey, body, headers });
 
+// What an agent created without voice settings shows: the voice runtime's defaults, so it speaks out of the box.
+const DEFAULT_VOICE_FIELDS = {
+  prompt: expect.stringContaining('Greet the callee'),
+  first_message: 'Hi {{first_name}}, this is {{agent_name}} calling from {{company}}. Is now a good time?',
+  voice: { engine: 'local/piper', voice_id: null },
+  language: 'en-US',
+  stt: { engine: 'local/whisper-tiny.en' },
+  llm: { engine: 'scripted' },
+  interruptible: true,
+  silence_timeout_s: 10,
+  max_duration_s: 600,
+  end_call_phrases: ['goodbye', 'bye'],
+};
+
+describe('voice settings of an agent', () => {
+  it('are stored on create, changed field by field on PATCH, null back to the default, refused when malformed', async () => {
+    const ws = await app.newWorkspace();
+    const settings = {
+      prompt: 'Confirm the cleaning.\nFacts:\n- The clinic opens at nine.',
+      first_message: 'Hello {{first_name}}, Ava from {{company}} here.',
+      voice: { engine: 'local/piper', voice_id: 'en_US-joe-medium' },
+      language: 'en-GB',
+      stt: { engine: 'deepgram/nova-3' },
+      llm: { engine: 'openai' },
+      interruptible: false,
+      silence_timeout_s: 7,
+      max_duration_s: 300,
+      end_call_phrases: ['have a good day'],
+    };
+    const created = await post(ws, '/v1/agents', { name: 'Ava', ...settings });
+    expect(created.status).toBe(200);
+    expect(created.body.agent).toMatchObject(settings);
+    const id = created.body.agent.id as string;
+    const patched = await app.request('PATCH', `/v1/agents/${id}`, { key: ws.apiKey, body: { silence_timeout_s: 12, prompt: null, voice: null } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.agent).toMatchObject({
+      ...settings,
+      silence_timeout_s: 12,
+      prompt: DEFAULT_VOICE_FIELDS.prompt,
+      voice: DEFAULT_VOICE_FIELDS.voice,
+    });
+    for (const bad of [{ silence_timeout_s: 0 }, { language: 'english please' }, { voice: { engine: 'Piper Voice!' } }, { end_call_phrases: [''] }]) {
+      const res = await app.request('PATCH', `/v1/agents/${id}`, { key: ws.apiKey, body: bad });
+      expect(res.status).toBe(400);
+      expect(res.body.status).toBe('failed');
+    }
+    expect((await app.request('GET', `/v1/agents/${id}`, { key: ws.apiKey })).body.agent.silence_timeout_s).toBe(12);
+  });
+});
+
 describe('POST /v1/agents', () => {
   it('creates an agent with normalised phones, its numbers in a new phone group, and a call window', async () => {
     const ws = await app.newWorkspace();
@@ -46,6 +96,7 @@ describe('POST /v1/agents', () => {
         phone_group_id: expect.any(String),
         numbers: expect.arrayContaining([n1, n2]),
         created_at: expect.any(String),
+        ...DEFAULT_VOICE_FIELDS,
       },
     });
     const { agent } = res.body;

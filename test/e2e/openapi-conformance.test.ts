@@ -216,6 +216,8 @@ describe('the OpenAPI document against the handlers', () => {
     await call('GET', '/v1/calls/get', { query: { call_id: placed.body.call_id } });
     await call('GET', '/v1/calls/get', { query: { call_id: randomUUID() } });
     await call('GET', '/v1/calls/get', { query: { call_id: 'x' } });
+    await call('GET', '/v1/calls/{call_id}/transcript', { params: { call_id: placed.body.call_id } });
+    await call('GET', '/v1/calls/{call_id}/transcript', { params: { call_id: randomUUID() } });
     const silent = await call('POST', '/v1/agent', { body: { agent, phone: phoneEnding('0007') } });
     await call('POST', '/v1/calls/cancel', { body: { call_id: silent.body.call_id } });
     await callResult(app, silent.body.call_id);

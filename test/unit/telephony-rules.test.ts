@@ -12,6 +12,7 @@ describe("the simulator's outcome rules", () => {
     ['+17145550005', 'one_transfer'],
     ['+17145550006', 'two_transfers'],
     ['+17145550007', 'silent'],
+    ['+17145550090', 'harness'],
     ['+1 (714) 555-0004', 'busy'],
     ['+17145550008', 'human'],
     ['+17145550000', 'human'],

@@ -15,9 +15,20 @@ export interface AgentDetailRow {
   numbers: string[];
   created_at: Date;
   position: string;
+  prompt: string | null;
+  first_message: string | null;
+  voice: { engine?: string; voice_id?: string | null } | null;
+  language: string | null;
+  stt: { engine: string } | null;
+  llm: { engine: string } | null;
+  interruptible: boolean | null;
+  silence_timeout_s: number | null;
+  max_duration_s: number | null;
+  end_call_phrases: string[] | null;
 }
 
 const DETAIL = `a.id, a.name, a.profile_picture, a.transfer_number, a.call_window, a.phone_group_id, a.created_at,
+  a.prompt, a.first_message, a.voice, a.language, a.stt, a.llm, a.interruptible, a.silence_timeout_s, a.max_duration_s, a.end_call_phrases,
   to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position,
   COALESCE((SELECT array_agg(p.phone ORDER BY p.created_at, p.phone) FROM phone_numbers p
             WHERE p.workspace_id = a.workspace_id AND p.phone_group_id = a.phone_group_id), '{}') AS numbers
@@ -47,7 +58,24 @@ export interface AgentChange {
   transferNumber?: string | null;
   callWindow?: StoredCallWindow | null;
   phoneGroupId?: string;
+  /** The voice settings given (null: back to the default). */
+  voiceSettings?: Partial<Record<(typeof VOICE_COLUMNS)[number], unknown>>;
 }
+
+/** The agent's conversation-setting columns (migration 033; voice is the older jsonb column). */
+export const VOICE_COLUMNS = [
+  'prompt',
+  'first_message',
+  'voice',
+  'language',
+  'stt',
+  'llm',
+  'interruptible',
+  'silence_timeout_s',
+  'max_duration_s',
+  'end_call_phrases',
+] as const;
+const JSON_COLUMNS = new Set(['voice', 'stt', 'llm']);
 
 /** Sets the given columns of the workspace's agent. */
 export async function updateAgentColumns(db: Queryable, workspaceId: string, id: string, c: AgentChange): Promise<void> {
@@ -58,5 +86,12 @@ export async function updateAgentColumns(db: Queryable, workspaceId: string, id:
   if (c.transferNumber !== undefined) sets.push(`transfer_number = $${params.push(c.transferNumber)}`);
   if (c.callWindow !== undefined) sets.push(`call_window = $${params.push(c.callWindow === null ? null : JSON.stringify(c.callWindow))}::jsonb`);
   if (c.phoneGroupId !== undefined) sets.push(`phone_group_id = $${params.push(c.phoneGroupId)}`);
+  for (const column of VOICE_COLUMNS) {
+    const value = c.voiceSettings?.[column];
+    if (value === undefined) continue;
+    if (column === 'voice') sets.push(`voice = $${params.push(JSON.stringify(value ?? {}))}::jsonb`);
+    else if (JSON_COLUMNS.has(column)) sets.push(`${column} = $${params.push(value === null ? null : JSON.stringify(value))}::jsonb`);
+    else sets.push(`${column} = $${params.push(value)}`);
+  }
   if (sets.length) await db.query(`UPDATE agents SET ${sets.join(', ')} WHERE workspace_id = $1 AND id = $2`, params);
 }

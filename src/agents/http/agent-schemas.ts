@@ -23,6 +23,16 @@ export const AgentOut = z.object({
   phone_group_id: z.guid().nullable().describe("The agent's phone group"),
   numbers: z.array(z.string()).describe("The phone group's numbers (E.164 digits): valid `from` values for this agent's calls"),
   created_at: z.iso.datetime(),
+  prompt: z.string().describe("The agent's instructions (never spoken)"),
+  first_message: z.string().describe('Spoken when the callee answers (a template: `{{first_name}}`, `{{company}}`, lead fields, request_data keys)'),
+  voice: z.object({ engine: z.string(), voice_id: z.string().nullable() }).describe('Speech synthesis engine and voice'),
+  language: z.string().describe('BCP 47'),
+  stt: z.object({ engine: z.string() }).describe('Speech recognition engine'),
+  llm: z.object({ engine: z.string() }).describe("The agent's model"),
+  interruptible: z.boolean().describe('The callee may cut the agent off'),
+  silence_timeout_s: z.number().int().describe('Silence before one reprompt, then before the call ends'),
+  max_duration_s: z.number().int().describe('The conversation ends at this length'),
+  end_call_phrases: z.array(z.string()).describe('The agent saying one of these ends the call'),
 });
 
 /** Body of GET /v1/agents. */

@@ -11,6 +11,8 @@ import { callWorkflowId } from '../../temporal/ids';
 import { defineRoute, workspaceOf } from '../../http/route';
 import { answerNamingRun, nameRun } from '../../http/run-link';
 import { CallRecord } from '../call-record';
+import { isUuid } from '../../core/ids';
+import { callTurns } from '../../voice/db/turns';
 
 const CALL_NOT_FOUND = 'Call not found';
 const MAX_REQUEST_DATA = 16 * 1024;
@@ -156,5 +158,42 @@ export const cancelCallRoute = defineRoute({
     }
     nameRun(input.ctx, input.deps.config, workflowId);
     return { status: 'success' as const, call_id: id, message: 'Call cancellation requested' };
+  },
+});
+
+const Turn = z.object({
+  index: z.number().int().describe("The turn's place in the conversation, from 0"),
+  speaker: z.enum(['agent', 'callee']),
+  text: z.string().describe('What was said; for an interrupted agent turn, only what the callee heard. Keypad digits read `[keypad: 42]`'),
+  start_ms: z.number().int().describe('When the turn began, in milliseconds since the conversation started'),
+  end_ms: z.number().int(),
+  interrupted: z.boolean().describe('The callee cut the agent off'),
+});
+
+/** GET /v1/calls/{call_id}/transcript: the conversation's turns, written as they happen. */
+export const callTranscriptRoute = defineRoute({
+  method: 'get',
+  path: '/v1/calls/:call_id/transcript',
+  tag: 'Calls',
+  summary: "A call's transcript",
+  description:
+    "The turns of the call's conversation with the voice agent, in order, while the call goes on and after. A call with no " +
+    "conversation (not answered) has none. Unknown or another workspace's call → 404.",
+  auth: 'apiKey',
+  example: { params: { call_id: exampleCallId } },
+  responses: {
+    200: { description: 'The turns', schema: z.object({ call_id: z.string(), turns: z.array(Turn) }) },
+    404: { description: 'Call not found' },
+  },
+  async handler(input) {
+    const ws = workspaceOf(input);
+    const id = (input.params.call_id ?? '').toLowerCase();
+    const call = isUuid(id) ? await callHeader(input.deps.db, id) : undefined;
+    if (!call || call.workspace_id !== ws || call.parent_id !== null) throw notFound(CALL_NOT_FOUND);
+    const turns = await callTurns(input.deps.db, ws, id);
+    return {
+      call_id: id,
+      turns: turns.map((t) => ({ index: t.index, speaker: t.speaker, text: t.text, start_ms: t.startMs, end_ms: t.endMs, interrupted: t.interrupted })),
+    };
   },
 });

@@ -61,3 +61,23 @@ export async function postCallback(url: string, authToken: string, form: URLSear
     return null;
   }
 }
+
+/** Asks a call's Url for its TwiML (a signed POST with the call's parameters, as Twilio does); null when unreachable or not 2xx. */
+export async function fetchTwiml(url: string, authToken: string, form: URLSearchParams): Promise<string | null> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(authToken, url, form),
+        'user-agent': 'TwilioProxy/1.1 (switchboard carrier simulator)',
+      },
+      body: form.toString(),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    return res.ok ? text : null;
+  } catch {
+    return null;
+  }
+}

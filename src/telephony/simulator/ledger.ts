@@ -48,6 +48,8 @@ export interface LedgerEntry {
   repeatedCreates: number;
   legs: { sid: string; to: string; from: string; status: CallStatus }[];
   callbacks: SentCallback[];
+  /** Rule 0090: the TwiML the call's Url answered on the answer (null while not fetched or unreachable). */
+  twiml?: string | null;
 }
 
 /** Every call the simulator was asked to place, findable by our call id and by sid (legs too). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TERMINAL_STATUSES, type CallStatus } from '../provider';
-import { callbackForm, postCallback, type CallbackExtras } from './callbacks';
+import { callbackForm, fetchTwiml, postCallback, type CallbackExtras } from './callbacks';
 import type { Ledger, LedgerEntry, SimCall } from './ledger';
 import type { Step } from './rules';
 
@@ -94,6 +94,13 @@ export class CallPlayer {
       extras.recordingUrl = `https://api.twilio.com/2010-04-01/Accounts/${this.ctx.accountSid}/Recordings/RE${call.sid.slice(2)}`;
     }
     this.emit(call, step.status, extras);
+    // Like Twilio on the answer: the call's Url is asked what to do (after the answer's callback is delivered).
+    if (step.fetchTwiml) {
+      this.chain = this.chain.then(async () => {
+        this.entry.twiml = await fetchTwiml(this.entry.url, this.ctx.authToken, callbackForm(this.ctx.accountSid, call, 'in-progress', call.nextSequence, {}));
+        this.ctx.changed?.();
+      });
+    }
   }
 
   private leg(n: number): SimCall {

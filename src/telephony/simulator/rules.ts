@@ -1,7 +1,7 @@
 import type { AnsweredBy, CallStatus, MachineDetection } from '../provider';
 
 /** The outcome rule a destination's last four digits select (tools outside the project rely on these exactly). */
-export type Rule = 'human_transcript' | 'voicemail' | 'no_answer' | 'busy' | 'one_transfer' | 'two_transfers' | 'silent' | 'human';
+export type Rule = 'human_transcript' | 'voicemail' | 'no_answer' | 'busy' | 'one_transfer' | 'two_transfers' | 'silent' | 'human' | 'harness';
 
 const RULES: Record<string, Rule> = {
   '0001': 'human_transcript',
@@ -11,6 +11,8 @@ const RULES: Record<string, Rule> = {
   '0005': 'one_transfer',
   '0006': 'two_transfers',
   '0007': 'silent',
+  // A person answers; the simulator fetches the TwiML (the ledger shows it) and opens no stream: a test plays the callee.
+  '0090': 'harness',
 };
 
 /** The rule for a destination: by its last four digits, else a person answers and the call completes. */
@@ -26,6 +28,8 @@ export interface Step {
   /** On completed: seconds since the answer. */
   durationSeconds?: number;
   transcript?: string;
+  /** On the answer: fetch the call's TwiML from its Url (signed, as Twilio does) into the ledger. */
+  fetchTwiml?: boolean;
 }
 
 /** The transcript the 0001 rule's conversation produces. */
@@ -59,6 +63,9 @@ export function scriptFor(rule: Rule, amd: MachineDetection): Step[] {
   switch (rule) {
     case 'silent':
       return [];
+    case 'harness':
+      // In progress until the agent hangs up through the provider or the call is cancelled.
+      return [...start, { at: 3000, leg: 0, status: 'in-progress', ...answered(amd, 'human'), fetchTwiml: true }];
     case 'human':
       return talk(3000, 8000);
     case 'human_transcript':

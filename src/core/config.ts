@@ -319,6 +319,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Every setting's variable name, as declared above (docs/configuration.md documents each; a test checks). */
+export const SETTING_NAMES: readonly string[] = Object.keys(fields.shape);
+
 /** Reads and validates configuration from environment variables. Empty strings count as unset. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input: Record<string, string> = {};

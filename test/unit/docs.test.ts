@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../helpers/env';
 import { workflowTable } from '../../scripts/workflow-table';
+import { SETTING_NAMES } from '../../src/core/config';
+import { voiceEngineFields } from '../../src/voice/engines/config';
 
 const pages = (dir: string): string[] =>
   readdirSync(path.join(repoRoot, dir), { withFileTypes: true }).flatMap((e) =>
@@ -71,5 +73,22 @@ describe('docs', () => {
             ?.filter((d) => d !== '2010-04-01') ?? [],
         ]).toEqual([file, []]);
     }
+  });
+
+  it('configuration.md or voice-engines.md documents every setting the code declares', () => {
+    const documented = read('docs/configuration.md') + read('docs/voice-engines.md');
+    const lines = documented.split('\n');
+    // A row may name siblings in short (`LOGIN_RATE_LIMIT_PER_ADDRESS` / `_PER_EMAIL`), and per-queue settings once
+    // (`WORKER_<QUEUE>_MAX_CACHED_WORKFLOWS`).
+    const perQueue = (name: string) => name.replace(/^WORKER_(JOURNEYS|CALLS|AUTOMATIONS|CHAT)_/, 'WORKER_<QUEUE>_');
+    const named = (name: string): boolean =>
+      documented.includes(`\`${perQueue(name)}\``) ||
+      perQueue(name)
+        .split('_')
+        .some((_, i, parts) => i > 0 && lines.some((l) => l.includes(`\`${parts.slice(0, i).join('_')}_`) && l.includes(`\`_${parts.slice(i).join('_')}\``)));
+    const settings = [...SETTING_NAMES, ...Object.keys(voiceEngineFields.shape)];
+    expect(settings.length).toBeGreaterThan(80);
+    expect(settings.filter((name) => !named(name))).toEqual([]);
+    expect(named('NO_SUCH_SETTING')).toBe(false);
   });
 });

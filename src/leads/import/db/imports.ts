@@ -95,11 +95,6 @@ export function importErrors(db: Queryable, importId: string, limit: number): Pr
   ]);
 }
 
-/** The import's workspace and status (the worker's view: by id alone). */
-export function importState(db: Queryable, importId: string): Promise<{ workspace_id: string; status: string } | undefined> {
-  return db.one('SELECT workspace_id, status FROM lead_imports WHERE id = $1', [importId]);
-}
-
 /** Ends an import that cannot go on, with the reason; a completed import stays completed. */
 export async function failImport(db: Queryable, importId: string, message: string): Promise<void> {
   await db.query(`UPDATE lead_imports SET status = 'failed', message = $2, finished_at = now() WHERE id = $1 AND status IN ('queued', 'running')`, [

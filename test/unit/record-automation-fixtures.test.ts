@@ -7,12 +7,14 @@ import { repoRoot } from '../helpers/env';
 const fixtures = path.join(repoRoot, 'test', 'fixtures');
 const digest = () =>
   Object.fromEntries(
-    readdirSync(fixtures).map((f) => [
-      f,
-      createHash('sha256')
-        .update(readFileSync(path.join(fixtures, f)))
-        .digest('hex'),
-    ]),
+    readdirSync(fixtures)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => [
+        f,
+        createHash('sha256')
+          .update(readFileSync(path.join(fixtures, f)))
+          .digest('hex'),
+      ]),
   );
 const record = (...args: string[]) =>
   spawnSync(process.execPath, [path.join('bin', 'run-ts.js'), path.join('scripts', 'record-automation-fixtures.ts'), ...args], {

@@ -3,7 +3,7 @@ import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { DomainError } from '../src/core/errors';
 
 /** The failure type of data Postgres refuses for its content (SQLSTATE class 22): final, like a broken rule. */
-export const INVALID_DATA = 'invalid_data';
+const INVALID_DATA = 'invalid_data';
 
 /**
  * Where retryability is decided, once for every activity (the workflows' proxies list no failure types): an
@@ -11,7 +11,7 @@ export const INVALID_DATA = 'invalid_data';
  * the same way on every attempt, so they are final; anything else (a restart, a timeout) retries. (HTTP's ApiError
  * cannot reach an activity: lint keeps src/http out of activities and the domain code they call.)
  */
-export function atActivityBoundary(err: unknown): unknown {
+function atActivityBoundary(err: unknown): unknown {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof DomainError) return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true, cause: err });
   const code = (err as { code?: unknown } | null)?.code;

@@ -6,7 +6,7 @@ import { bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worke
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const workflowsPath = require.resolve(path.resolve(__dirname, '..', 'workflows'));
+const workflowsPath = require.resolve(path.resolve(__dirname, '..', 'workflows'));
 
 /** Bundled into the traced bundle only: tracing for runs started with a trace. */
 const TRACING_INTERCEPTOR_MODULES = [require.resolve(path.resolve(__dirname, '..', 'workflows', 'telemetry', 'interceptors'))];
@@ -14,7 +14,7 @@ const TRACING_INTERCEPTOR_MODULES = [require.resolve(path.resolve(__dirname, '..
 type BundleLogger = Parameters<typeof bundleWorkflowCode>[0]['logger'];
 
 /** The workflow code, with the tracing interceptor module when traced. */
-export async function bundleCode(traced: boolean, logger?: BundleLogger): Promise<string> {
+async function bundleCode(traced: boolean, logger?: BundleLogger): Promise<string> {
   const { code } = await bundleWorkflowCode({ workflowsPath, ...(traced ? { workflowInterceptorModules: TRACING_INTERCEPTOR_MODULES } : {}), logger });
   return code;
 }

@@ -4,7 +4,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 import { deprecatePatch, patched } from '@temporalio/workflow';
 
 /** The patch after which every child a workflow starts carries its type's full set (src/temporal/search-attribute-keys.ts). */
-export const RUN_ATTRIBUTES_PATCH = 'run-search-attributes';
+const RUN_ATTRIBUTES_PATCH = 'run-search-attributes';
 
 /**
  * The child's start attributes: `next` in runs past the patch, `before` (what the run gave before it) in older ones.

@@ -16,7 +16,7 @@ export interface CallEventInput {
 }
 
 /** The failure a publish raises while some subscriber can still take the event later (retried with backoff). */
-export const CALL_EVENT_UNDELIVERED = 'call_event_undelivered';
+const CALL_EVENT_UNDELIVERED = 'call_event_undelivered';
 
 /** Call event delivery to the workspace's subscribers. */
 export function createCallEventActivities(deps: { db: Db; logger: Logger; ssrfAllowlist: string[] }) {

@@ -7,7 +7,7 @@ import type { Logger } from '../../src/telemetry/log';
 import { ssrfAllowlist } from '../../src/net/ssrf';
 
 /** The failure a publish raises while some subscriber can still take the event later (retried with backoff). */
-export const CONNECTION_EVENT_UNDELIVERED = 'connection_event_undelivered';
+const CONNECTION_EVENT_UNDELIVERED = 'connection_event_undelivered';
 
 /** Connection event delivery to the workspace's subscribers (the call events' subscriptions and ledger). */
 export function createConnectionEventActivities(deps: { db: Db; logger: Logger; ssrfAllowlist: string[] }) {

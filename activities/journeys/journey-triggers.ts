@@ -29,7 +29,7 @@ export interface TriggerStepEvent extends StepContext {
 }
 
 /** The body a trigger step POSTs: the step's data with the workspace id under both names clients read. */
-export function triggerBody(e: TriggerStepEvent, createdAt: Date, lead: Record<string, unknown>, call: Record<string, unknown> | undefined): string {
+function triggerBody(e: TriggerStepEvent, createdAt: Date, lead: Record<string, unknown>, call: Record<string, unknown> | undefined): string {
   return JSON.stringify({
     id: e.eventId,
     event_id: e.eventId,

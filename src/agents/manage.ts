@@ -22,7 +22,7 @@ import type { AgentCreate, AgentUpdate, PhoneNumberAdd } from './schema';
 export const AGENT_NOT_FOUND = 'Agent not found';
 export const PHONE_NUMBER_NOT_FOUND = 'Phone number not found';
 /** Says that some other workspace holds the number, never which. */
-export const PHONE_NUMBER_ELSEWHERE = 'Phone number belongs to another workspace';
+const PHONE_NUMBER_ELSEWHERE = 'Phone number belongs to another workspace';
 
 async function phoneOf(db: Queryable, workspaceId: string, input: string, field: string): Promise<string> {
   const phone = normalizePhone(input, await workspaceRegion(db, workspaceId));
@@ -107,7 +107,7 @@ export async function addPhoneNumber(db: Db, workspaceId: string, n: PhoneNumber
 }
 
 /** The workspace's number by its id or its digits (any written form), or a 404-coded DomainError. */
-export async function phoneNumberIdOf(db: Queryable, workspaceId: string, ref: string): Promise<string> {
+async function phoneNumberIdOf(db: Queryable, workspaceId: string, ref: string): Promise<string> {
   const phone = isUuid(ref) ? undefined : normalizePhone(ref, await workspaceRegion(db, workspaceId));
   const row = isUuid(ref)
     ? await findPhoneNumber(db, workspaceId, { id: ref.toLowerCase() })

@@ -69,9 +69,6 @@ const nullableVoiceFields = Object.fromEntries(
   ]),
 ) as { [K in keyof typeof voiceFields]: z.ZodOptional<z.ZodNullable<(typeof voiceFields)[K]>> };
 
-/** The voice settings a create or update may carry. */
-export type AgentVoiceInput = { [K in keyof typeof voiceFields]?: z.output<(typeof voiceFields)[K]> | null };
-
 /** A new agent. */
 export const AgentCreateInput = z.strictObject({
   name: name("The agent's name"),

@@ -21,7 +21,7 @@ import { AUTOMATION_RUN_ATTEMPTS, type AutomationAuth, type AutomationOutcome, t
  * in-process before it also polls Temporal for the run's result (one long poll fewer per request when, as usual, the
  * outcome comes first: `npm run bench -- automation`).
  */
-export const RESULT_POLL_AFTER_EAGER_MS = 1000;
+const RESULT_POLL_AFTER_EAGER_MS = 1000;
 
 /** The spec's 4.6 request body (validated). */
 export interface ExecuteRequest {

@@ -7,7 +7,7 @@ import { VendorError, type Connection, type IntegrationDefinition } from '../int
 const SECRETS: Record<string, string> = { oauth2: '--secret access_token=…', api_key: '--secret api_key=…', basic: '--secret username=… --secret password=…' };
 
 /** The admin CLI command that connects an integration for the caller (the workspace's, or the user's own). */
-export function connectCommand(integration: IntegrationDefinition, who: { workspaceId: string; userId: string | null; superuser: boolean }): string {
+function connectCommand(integration: IntegrationDefinition, who: { workspaceId: string; userId: string | null; superuser: boolean }): string {
   const kind = integration.auth.kinds[0] ?? 'api_key';
   const owner = !who.superuser && who.userId ? ` --user ${who.userId}` : '';
   const kindFlag = kind === 'api_key' ? '' : ` --kind ${kind}`;

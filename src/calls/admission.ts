@@ -68,8 +68,8 @@ export function judgeCall(facts: AdmissionFacts | undefined, ask: CallAsk, now: 
 }
 
 /** Seconds a client over the concurrent-call cap is told to wait (a call lasts about that long). */
-export const CAP_RETRY_AFTER_SECONDS = 30;
-export const INVALID_AGENT = 'Invalid agent';
+const CAP_RETRY_AFTER_SECONDS = 30;
+const INVALID_AGENT = 'Invalid agent';
 
 /** The DomainError a refusal answers with, worded for the caller. */
 export function refusalError(r: Refusal): DomainError {

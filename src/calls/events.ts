@@ -2,7 +2,7 @@
 export const CALL_EVENT_TYPES = ['call.started', 'call.completed'] as const;
 export type CallEventType = (typeof CALL_EVENT_TYPES)[number];
 /** The campaign event types a subscription can ask for (delivered the same way, signed and retried). */
-export const CAMPAIGN_EVENT_TYPES = ['campaign.started', 'campaign.completed'] as const;
+const CAMPAIGN_EVENT_TYPES = ['campaign.started', 'campaign.completed'] as const;
 export type CampaignEventType = (typeof CAMPAIGN_EVENT_TYPES)[number];
 /** Every event type a subscription can ask for: the call events, connection.broken (src/connections/events.ts) and the campaign events. */
 export const SUBSCRIPTION_EVENT_TYPES = [...CALL_EVENT_TYPES, 'connection.broken', ...CAMPAIGN_EVENT_TYPES] as const;

@@ -3,7 +3,7 @@ import { isTimeZone } from '../schedule/window';
 import type { CallWindow } from '../../workflows/calls/outbound-call-types';
 
 /** Calls are placed 08:00–21:00 local, every day, unless the agent or the journey step says otherwise. */
-export const DEFAULT_CALL_WINDOW: TimeWindow = { start: '08:00', end: '21:00', days: [...WEEKDAYS] };
+const DEFAULT_CALL_WINDOW: TimeWindow = { start: '08:00', end: '21:00', days: [...WEEKDAYS] };
 
 /** The window a call obeys: the journey step's, else the agent's, else the default. */
 export function effectiveWindow(step: CallWindow | undefined, agent: CallWindow | null | undefined): TimeWindow {
@@ -19,7 +19,7 @@ export function callTimeZone(leadTimezone: string | null | undefined, workspaceT
 }
 
 /** The NANP area code of a digits phone (`17145550001` → `714`), else undefined. */
-export const areaCode = (phone: string): string | undefined => (/^1\d{10}$/.test(phone) ? phone.slice(1, 4) : undefined);
+const areaCode = (phone: string): string | undefined => (/^1\d{10}$/.test(phone) ? phone.slice(1, 4) : undefined);
 
 /**
  * The caller id for a destination from a phone group's numbers (least recently used first): one sharing the

@@ -2,7 +2,7 @@
 import type { LeadOutcome, SkipReason } from './types';
 
 /** Outcomes called again when the campaign has retries but no retry_on (as the journey call step). */
-export const DEFAULT_RETRY_ON: readonly string[] = ['no_answer', 'busy'];
+const DEFAULT_RETRY_ON: readonly string[] = ['no_answer', 'busy'];
 
 /**
  * The lead's outcome from its call's: a call the admission refused for the do-not-call list is a skip (counted as

@@ -4,7 +4,6 @@ import { resolveAction } from '../integrations/run';
 import { issueLines } from '../core/validation';
 
 export { FlowGraph } from './flow-types';
-export type { FlowCondition, FlowNode } from './flow-types';
 
 const WAITS = new Set(['question', 'ai_reply']);
 
@@ -50,7 +49,7 @@ function graphProblems(graph: FlowGraph): string[] {
 }
 
 /** The nodes a node can lead to. */
-export function edgesOf(n: FlowNode): string[] {
+function edgesOf(n: FlowNode): string[] {
   if (n.type === 'end') return [];
   if (n.type === 'decision') return [...n.branches.map((b) => b.next), n.otherwise];
   if (n.type === 'automation' && n.on_failure) return [n.next, n.on_failure];

@@ -36,7 +36,7 @@ const json = (flag: string, text: string | undefined) => {
 const int = (text: string | undefined) => (text === undefined ? undefined : Number(text));
 
 /** The api's body from the flags (exactly one of --tag, --leads, --import), checked by the api's schema. */
-export function campaignBody(o: CampaignCreateOpts) {
+function campaignBody(o: CampaignCreateOpts) {
   const audiences = [
     o.tag !== undefined && { tag: o.tag },
     o.leads !== undefined && { lead_ids: o.leads.split(',').map((s) => s.trim()) },
@@ -84,7 +84,7 @@ export const campaignControl = (d: CampaignDeps, workspaceId: string, id: string
   run(() => controlCampaign(d, workspaceId, id, action));
 
 /** One line of progress: done of total, each outcome, in progress, waiting, and the estimated end. */
-export function progressLine(c: { status: CampaignStatus; counts: CampaignCounts; estimated_end_at: string | null }): string {
+function progressLine(c: { status: CampaignStatus; counts: CampaignCounts; estimated_end_at: string | null }): string {
   const n = c.counts;
   const done = n.total - n.pending - n.waiting_for_window - n.dialing;
   const pct = n.total ? Math.floor((100 * done) / n.total) : 100;

@@ -1,5 +1,5 @@
 /** A password could not be read (no terminal and no --password-stdin, empty, mismatch, Ctrl-C). */
-export class PasswordInputError extends Error {}
+class PasswordInputError extends Error {}
 
 /** Reads all of stdin as the password, dropping one trailing newline (`echo "$PW" | … --password-stdin`). */
 export async function passwordFromStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {

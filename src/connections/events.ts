@@ -4,10 +4,10 @@ import { runSearchAttributes } from '../temporal/search-attributes';
 import { taskQueue } from '../temporal/task-queues';
 
 /** The connection.broken event of one breakage: the same id on every retry and in every subscriber's delivery. */
-export const connectionBrokenEventId = (connectionId: string, brokenAt: Date) => `evt_connection_${connectionId}_broken_${brokenAt.getTime()}`;
+const connectionBrokenEventId = (connectionId: string, brokenAt: Date) => `evt_connection_${connectionId}_broken_${brokenAt.getTime()}`;
 
 /** The workflow delivering one connection event (its id doubles as the idempotency key). */
-export const connectionEventWorkflowId = (eventId: string) => `connection-event:${eventId}`;
+const connectionEventWorkflowId = (eventId: string) => `connection-event:${eventId}`;
 
 /** What the delivery workflow is asked to send. */
 export interface ConnectionEventInput {

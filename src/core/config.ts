@@ -11,7 +11,7 @@ const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'], case: 'sensitive' });
 
 /** 32 bytes written as 64 hex digits or base64 (standard or url-safe); undefined for anything else. */
-export function parseKeyMaterial(text: string): Buffer | undefined {
+function parseKeyMaterial(text: string): Buffer | undefined {
   const t = text.trim();
   const bytes = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(t) ? Buffer.from(t, 'base64') : undefined;
   return bytes?.length === 32 ? bytes : undefined;

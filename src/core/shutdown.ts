@@ -11,7 +11,7 @@ export interface ShutdownPlan {
   proc?: { on(signal: NodeJS.Signals, listener: () => void): unknown; exit(code: number): void };
 }
 
-export const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * npm forwards the terminal's SIGINT to the script it runs, which got the same signal from the terminal a

@@ -12,7 +12,7 @@ import type { TemporalPersistence, TemporalServerPorts } from './temporal-cluste
 import { temporalServerBinaries, temporalUiServerBinary } from './temporal-server-build';
 
 /** Where each part of the cluster listens; 0 for a worker's port or the UI: a free one. */
-export interface ClusterPorts {
+interface ClusterPorts {
   temporal: number;
   /** The Temporal UI; undefined: no UI. */
   ui?: number;

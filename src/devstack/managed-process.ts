@@ -33,7 +33,7 @@ export interface ManagedProcess {
 }
 
 /** The last lines of a log file, for an error message. */
-export function logTail(file: string, lines = 15): string {
+function logTail(file: string, lines = 15): string {
   try {
     return readFileSync(file, 'utf8')
       .trimEnd()

@@ -30,7 +30,7 @@ const ROLE = 'switchboard';
 const ROLE_PASSWORD = 'switchboard';
 
 /** Finds the PostgreSQL server binaries (initdb, pg_ctl). */
-export async function postgresBinDir(): Promise<string | undefined> {
+async function postgresBinDir(): Promise<string | undefined> {
   try {
     const { stdout } = await exec('pg_config', ['--bindir']);
     const dir = stdout.trim();

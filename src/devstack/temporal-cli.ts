@@ -2,7 +2,7 @@ import path from 'node:path';
 import { executable, goBinary, goInstalled, onPath, switchboardCache, type GoBuild } from './go-install';
 
 /** The Temporal CLI version we build: later tags fail `go install` because of a replace directive. */
-export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+const TEMPORAL_CLI_VERSION = 'v1.5.1';
 
 export type TemporalCli = { kind: 'binary'; path: string; source: string } | { kind: 'sdk-download'; downloadDir: string };
 
@@ -15,7 +15,7 @@ const cliBuild: GoBuild = {
 };
 
 /** Cache folder for the CLI binary, shared by every clone on the machine (survives a fresh CI clone). */
-export const cliCacheDir = (env: NodeJS.ProcessEnv = process.env): string => path.join(switchboardCache(env), cliBuild.folder);
+const cliCacheDir = (env: NodeJS.ProcessEnv = process.env): string => path.join(switchboardCache(env), cliBuild.folder);
 
 /**
  * Finds a Temporal CLI: TEMPORAL_CLI_PATH → `temporal` on PATH → the cache folder → `go install` into the

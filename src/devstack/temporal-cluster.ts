@@ -77,7 +77,7 @@ export function temporalServerProcess(o: {
 }
 
 /** True once the frontend answers its health check to a client presenting the operator certificate. */
-export async function frontendServing(pki: ClusterPki, address: string): Promise<boolean> {
+async function frontendServing(pki: ClusterPki, address: string): Promise<boolean> {
   if (!(await portOpen('127.0.0.1', Number(address.split(':')[1])))) return false;
   const connection = await operatorConnection(pki, address);
   try {
@@ -89,7 +89,7 @@ export async function frontendServing(pki: ClusterPki, address: string): Promise
 }
 
 /** A connection with the operator certificate, through the same TEMPORAL_* settings every process uses. */
-export function operatorConnection(pki: ClusterPki, address: string): Promise<Connection> {
+function operatorConnection(pki: ClusterPki, address: string): Promise<Connection> {
   return Connection.connect({ ...temporalConnectOptions(temporalTlsEnv(pki, address, 'operator')), connectTimeout: '5s' });
 }
 

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { goBinary, goInstalled, run, type GoBuild } from './go-install';
 
 /** The Temporal server version docker-compose.yml runs; `npm run cluster` builds the same one. */
-export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
+const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 /** The Temporal UI server the Temporal CLI v1.5.1 embeds (its go.mod), built on its own for a cluster. */
-export const TEMPORAL_UI_SERVER_VERSION = 'v2.42.1';
+const TEMPORAL_UI_SERVER_VERSION = 'v2.42.1';
 
 const serverBuild: GoBuild = {
   what: `the Temporal server ${TEMPORAL_SERVER_VERSION}`,

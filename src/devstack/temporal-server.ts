@@ -36,10 +36,10 @@ export interface RunningTemporal {
  * The dev server's single history shard polls its transfer queue at most 20 times a second by default, ~30 ms per
  * workflow trip under back-to-back load; lifted, a one-activity workflow takes a fraction of that (bench/automation.ts).
  */
-export const DEV_SERVER_DYNAMIC_CONFIG = ['--dynamic-config-value', 'history.transferProcessorMaxPollRPS=10000'];
+const DEV_SERVER_DYNAMIC_CONFIG = ['--dynamic-config-value', 'history.transferProcessorMaxPollRPS=10000'];
 
 /** The dev server's arguments: a WAL-mode SQLite file (4× faster than the default journal) on loopback. */
-export function devServerArgs(o: Omit<DevServerOptions, 'cli'>): string[] {
+function devServerArgs(o: Omit<DevServerOptions, 'cli'>): string[] {
   const args = [
     'server',
     'start-dev',
@@ -113,7 +113,7 @@ function signalChild(child: ChildProcess, signal: NodeJS.Signals, group: boolean
 }
 
 /** SIGTERM, then SIGKILL after a grace period (to the child's process group when it leads one). */
-export function stopChild(child: ChildProcess, o: { graceMs?: number; group?: boolean } = {}): Promise<void> {
+function stopChild(child: ChildProcess, o: { graceMs?: number; group?: boolean } = {}): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   const group = Boolean(o.group);
   return new Promise((resolve) => {

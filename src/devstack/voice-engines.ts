@@ -17,7 +17,7 @@ import { run, switchboardCache, waitForOtherBuild, onPath } from './go-install';
 import { piperTokens, withOnnxMetadata } from '../voice/engines/piper-prepare';
 
 /** Bump when an artefact or the folder's layout changes: a new folder is installed beside the old one. */
-export const VOICE_ENGINES_VERSION = '1';
+const VOICE_ENGINES_VERSION = '1';
 
 export interface Artefact {
   /** The registry's own spelling: `name@version` (npm) or `name==version` (PyPI). */
@@ -93,7 +93,7 @@ export interface VoiceEngineFiles {
   espeakProgram?: string;
 }
 
-export const voiceEnginesDir = (env: NodeJS.ProcessEnv = process.env) => path.join(switchboardCache(env), `voice-${VOICE_ENGINES_VERSION}`);
+const voiceEnginesDir = (env: NodeJS.ProcessEnv = process.env) => path.join(switchboardCache(env), `voice-${VOICE_ENGINES_VERSION}`);
 
 /** The files of an installed folder (whether or not they exist yet). */
 export function voiceEngineFiles(env: NodeJS.ProcessEnv = process.env): VoiceEngineFiles {
@@ -112,7 +112,7 @@ export function voiceEngineFiles(env: NodeJS.ProcessEnv = process.env): VoiceEng
 }
 
 /** Debian's espeak-ng-data folder (it holds phontab), if any. */
-export function espeakDataDir(): string | undefined {
+function espeakDataDir(): string | undefined {
   const candidates = [
     '/usr/lib/x86_64-linux-gnu/espeak-ng-data',
     '/usr/lib/aarch64-linux-gnu/espeak-ng-data',
@@ -124,7 +124,7 @@ export function espeakDataDir(): string | undefined {
 
 const STAMP = '.installed';
 
-export const sha256File = (file: string): Promise<string> =>
+const sha256File = (file: string): Promise<string> =>
   new Promise((resolve, reject) => {
     const hash = createHash('sha256');
     createReadStream(file)
@@ -143,7 +143,7 @@ export async function verifyArtefact(file: string, a: Artefact): Promise<void> {
 const requirements = (artefacts: Artefact[]) => artefacts.map((a) => `${a.spec} --hash=sha256:${a.sha256}`).join('\n') + '\n';
 
 /** Whether the folder is complete (its stamp names this version). */
-export function voiceEnginesInstalled(env: NodeJS.ProcessEnv = process.env): boolean {
+function voiceEnginesInstalled(env: NodeJS.ProcessEnv = process.env): boolean {
   const dir = voiceEnginesDir(env);
   try {
     return readFileSync(path.join(dir, STAMP), 'utf8').trim() === VOICE_ENGINES_VERSION;
@@ -267,7 +267,7 @@ async function install(dir: string, env: NodeJS.ProcessEnv, say: (line: string) 
 }
 
 /** The parts of a Piper voice's JSON the preparation reads. */
-export interface PiperVoiceJson {
+interface PiperVoiceJson {
   audio: { sample_rate: number };
   espeak: { voice: string };
   num_speakers: number;
@@ -275,7 +275,7 @@ export interface PiperVoiceJson {
 }
 
 /** The metadata sherpa-onnx's VITS loader reads from a Piper model. */
-export const piperMetadata = (voice: PiperVoiceJson): Record<string, string> => ({
+const piperMetadata = (voice: PiperVoiceJson): Record<string, string> => ({
   model_type: 'vits',
   comment: 'piper',
   language: 'English',

@@ -4,14 +4,14 @@ import type { AppDeps } from './deps';
 import { forbidden, unauthorized } from './api-error';
 import type { AppState, KeyAuth } from './state';
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * apiKey: REST `Authorization: Bearer <API key>`; automation: a user JWT or a superuser x-key (spec section 5);
  * nocode: a Bearer API key or user JWT, else `{user, password}` in the body (no-code platforms' option lists and hooks).
  */
 /** optionalApiKey: unauthenticated, or with an API key that must then be valid (the route decides what it grants). */
 /** keyOrUser: `Authorization: Bearer <API key or user JWT>`, required (the workspace's or the user's own resources). */
-export type AuthKind = 'apiKey' | 'optionalApiKey' | 'automation' | 'nocode' | 'keyOrUser' | 'none';
+type AuthKind = 'apiKey' | 'optionalApiKey' | 'automation' | 'nocode' | 'keyOrUser' | 'none';
 
 export interface RouteInput<Q, B> {
   query: Q;

@@ -3,7 +3,7 @@ import { workflowUrl, type RunUrlSettings } from '../temporal/run-url';
 import type { AppState } from './state';
 
 /** The response header naming the durable run a request started or signalled. */
-export const WORKFLOW_ID_HEADER = 'Switchboard-Workflow-Id';
+const WORKFLOW_ID_HEADER = 'Switchboard-Workflow-Id';
 
 /**
  * Names the run an answer started or signalled: `Switchboard-Workflow-Id` and `Link: <its Temporal UI page>; rel="workflow"`.

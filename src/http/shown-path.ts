@@ -28,7 +28,7 @@ export function shownPath(ctx: Pick<ParameterizedContext, 'path'> & { _matchedRo
 }
 
 /** The raw path with the segments that sit where a secret-segment route has its `:param` replaced by that `:param`. */
-export function maskSecretSegments(path: string): string {
+function maskSecretSegments(path: string): string {
   const segments = path.split('/');
   for (const template of templates) {
     if (segments.length < template.length) continue;

@@ -23,7 +23,7 @@ export const actionVersions = (integration: IntegrationDefinition, key: string):
   integration.actions.filter((a) => a.key === key).sort((a, b) => actionVersion(a) - actionVersion(b));
 
 /** The latest version of each action key, in the integration's order. */
-export const latestActions = (integration: IntegrationDefinition): ActionDefinition[] =>
+const latestActions = (integration: IntegrationDefinition): ActionDefinition[] =>
   [...new Set(integration.actions.map((a) => a.key))].map((key) => actionVersions(integration, key).at(-1)!);
 
 /**

@@ -45,7 +45,7 @@ export interface RunActionResult {
 }
 
 /** Every problem of a zod failure with its field path (`properties.email: required`), worded as the REST routes word them. */
-export function zodProblems(error: z.ZodError): string[] {
+function zodProblems(error: z.ZodError): string[] {
   return issueLines(error.issues, '(params)');
 }
 

@@ -34,7 +34,7 @@ export interface VendorClientOptions {
 const DEFAULTS = { timeoutMs: 15_000, maxAttempts: 3, retryBaseMs: 250, maxRetryAfterMs: 10_000, maxResponseBytes: 2 * 1024 * 1024 };
 
 /** The base URL requests of this client are relative to: the connection's `base_url`, else the override, else the integration's. */
-export function resolveBaseUrl(integration: IntegrationDefinition, connection: Connection, override?: string): string {
+function resolveBaseUrl(integration: IntegrationDefinition, connection: Connection, override?: string): string {
   const own = connection.settings.base_url;
   if (own) return own;
   if (override) return override;
@@ -109,7 +109,7 @@ const errorCode = (err: unknown): string | undefined => (err as { code?: string 
 const refusedStatus = (status: number) => status < 500 || status === 503;
 
 /** The shared rule turning a vendor status into a VendorError (undefined for 2xx/3xx). */
-export function statusError(name: string, res: VendorResponse): VendorError | undefined {
+function statusError(name: string, res: VendorResponse): VendorError | undefined {
   const { status } = res;
   if (status < 400) return undefined;
   const said = vendorMessage(res.body);
@@ -127,7 +127,7 @@ export function statusError(name: string, res: VendorResponse): VendorError | un
 class TooLarge extends Error {}
 
 /** The failure of a request that may have reached the vendor, for an action that must not send it again. */
-export function outcomeUnknown(name: string, failure: VendorError, partly = false): VendorError {
+function outcomeUnknown(name: string, failure: VendorError, partly = false): VendorError {
   const what = partly ? `an earlier request of this action may have taken effect at ${name}` : `the request may have reached ${name}`;
   const message = `outcome unknown: ${failure.message}; ${what}, and this action is not idempotent, so it was not sent again (check ${name} before running it again)`;
   return new VendorError('outcome_unknown', message, false, failure.status);

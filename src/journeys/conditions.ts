@@ -9,7 +9,7 @@ export interface BranchFacts {
 }
 
 /** True when the condition holds for these facts. */
-export function holds(c: BranchCondition, f: BranchFacts): boolean {
+function holds(c: BranchCondition, f: BranchFacts): boolean {
   if ('has_tag' in c) return f.tags.includes(c.has_tag);
   if ('lacks_tag' in c) return !f.tags.includes(c.lacks_tag);
   if ('outcome' in c) return f.lastOutcome !== undefined && ([] as string[]).concat(c.outcome).includes(f.lastOutcome);

@@ -14,14 +14,14 @@ export interface GraphStep {
 }
 
 /** Step ids a step names explicitly (goto and branch targets). */
-export function namedTargets(step: GraphStep): string[] {
+function namedTargets(step: GraphStep): string[] {
   if (step.kind === 'goto') return [step.target!];
   if (step.kind === 'branch') return [...step.cases!.map((c) => c.goto), step.else!];
   return [];
 }
 
 /** Indexes of the steps that can follow steps[i]; falling off the end of the list ends the journey. */
-export function successors(steps: GraphStep[], i: number, indexOf: Map<string, number>): number[] {
+function successors(steps: GraphStep[], i: number, indexOf: Map<string, number>): number[] {
   const step = steps[i]!;
   if (step.kind === 'end') return [];
   if (step.kind === 'goto' || step.kind === 'branch') return namedTargets(step).map((id) => indexOf.get(id)!);

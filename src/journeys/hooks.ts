@@ -8,9 +8,9 @@ import { DomainError } from '../core/errors';
 import { ssrfAllowlist } from '../net/ssrf';
 
 /** How many REST hooks a workspace may hold. */
-export const MAX_JOURNEY_HOOKS = 100;
+const MAX_JOURNEY_HOOKS = 100;
 /** The live platform's message for an unknown journey. */
-export const JOURNEY_NOT_FOUND = 'Workflow not found';
+const JOURNEY_NOT_FOUND = 'Workflow not found';
 
 /** A step of a stored version that outside platforms can subscribe to. */
 export interface TriggerOption {

@@ -14,10 +14,9 @@ export type CallOutcome = (typeof CALL_OUTCOMES)[number];
  * Outcomes a step leaves for the next branch: wait/tag/untag/update_lead → done; webhook → delivered|failed; call →
  * the call's outcome (skipped for a lead on the do-not-call list); automation → done|failed; trigger → done.
  */
-export const OUTCOMES = ['done', 'delivered', 'failed', 'skipped', ...CALL_OUTCOMES.filter((o) => o !== 'failed')] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+const OUTCOMES = ['done', 'delivered', 'failed', 'skipped', ...CALL_OUTCOMES.filter((o) => o !== 'failed')] as const;
 
-export const Condition = z.union(
+const Condition = z.union(
   [
     z.strictObject({ has_tag: Tag }),
     z.strictObject({ lacks_tag: Tag }),
@@ -44,13 +43,13 @@ const exactlyOne = (a: string, b: string) => ({
   ],
 });
 
-export const WaitStep = z
+const WaitStep = z
   .strictObject({ ...base, kind: z.literal('wait'), duration: Duration.optional(), until: Window.optional() })
   .refine((s) => (s.duration === undefined) !== (s.until === undefined), 'a wait needs exactly one of duration and until')
   .meta(exactlyOne('duration', 'until'));
-export const TagStep = z.strictObject({ ...base, kind: z.literal('tag'), tag: Tag });
-export const UntagStep = z.strictObject({ ...base, kind: z.literal('untag'), tag: Tag });
-export const UpdateLeadStep = z.strictObject({
+const TagStep = z.strictObject({ ...base, kind: z.literal('tag'), tag: Tag });
+const UntagStep = z.strictObject({ ...base, kind: z.literal('untag'), tag: Tag });
+const UpdateLeadStep = z.strictObject({
   ...base,
   kind: z.literal('update_lead'),
   fields: z
@@ -59,21 +58,21 @@ export const UpdateLeadStep = z.strictObject({
     .refine((f) => !('phone' in f) && !('tags' in f), 'phone and tags cannot be set here (use tag/untag)')
     .meta({ minProperties: 1, not: { anyOf: [{ required: ['phone'] }, { required: ['tags'] }] } }),
 });
-export const WebhookStep = z.strictObject({
+const WebhookStep = z.strictObject({
   ...base,
   kind: z.literal('webhook'),
   url: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }),
   payload: z.unknown().optional().describe('JSON template; strings may hold {{lead.first_name}}, {{lead_id}}, {{event_id}} …'),
 });
-export const BranchStep = z.strictObject({
+const BranchStep = z.strictObject({
   ...base,
   kind: z.literal('branch'),
   cases: z.array(z.strictObject({ when: Condition, goto: StepId })).min(1),
   else: StepId,
 });
-export const GotoStep = z.strictObject({ ...base, kind: z.literal('goto'), target: StepId });
-export const EndStep = z.strictObject({ ...base, kind: z.literal('end') });
-export const CallStep = z
+const GotoStep = z.strictObject({ ...base, kind: z.literal('goto'), target: StepId });
+const EndStep = z.strictObject({ ...base, kind: z.literal('end') });
+const CallStep = z
   .strictObject({
     ...base,
     kind: z.literal('call'),
@@ -91,7 +90,7 @@ export const CallStep = z
   .refine((s) => (s.agent === undefined) !== (s.agent_id === undefined), { message: 'a call needs agent (the agent UUID)', path: ['agent'] })
   .refine((s) => s.retry_on === undefined || s.retries !== undefined, { message: 'retry_on needs retries', path: ['retry_on'] })
   .meta({ ...exactlyOne('agent', 'agent_id'), dependentRequired: { retry_on: ['retries'] } });
-export const AutomationStep = z.strictObject({
+const AutomationStep = z.strictObject({
   ...base,
   kind: z.literal('automation'),
   automationType: z.string().min(1),
@@ -105,7 +104,7 @@ export const AutomationStep = z.strictObject({
   params: z.record(z.string(), z.unknown()).default({}),
 });
 /** A named point where outside platforms take over: its data is POSTed to every URL subscribed to it (REST hooks). */
-export const TriggerStep = z.strictObject({
+const TriggerStep = z.strictObject({
   ...base,
   kind: z.literal('trigger'),
   name: z.string().min(1).max(200).optional().describe('What no-code platforms show in their step dropdown (default the step id)'),
@@ -116,7 +115,7 @@ const stepKinds = [WaitStep, TagStep, UntagStep, UpdateLeadStep, WebhookStep, Br
 export const STEP_KINDS = stepKinds.map((s) => [...s._zod.propValues.kind!][0]) as unknown as readonly [DeclaredKind, ...DeclaredKind[]];
 type DeclaredKind = z.output<(typeof stepKinds)[number]>['kind'];
 
-export const Step = z.discriminatedUnion('kind', [...stepKinds], {
+const Step = z.discriminatedUnion('kind', [...stepKinds], {
   error: (iss) => (iss.code === 'invalid_union' ? `must be one of ${STEP_KINDS.join(', ')}` : undefined),
 });
 /** A journey version: its steps, run in order unless a branch, goto or end says otherwise. */

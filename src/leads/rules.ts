@@ -27,8 +27,8 @@ export const Tag = z
   .describe('Tag name: letters, digits and underscores (multi-word tags use underscores, e.g. High_Priority)');
 
 /** Lead field names (standard and custom): lowercase letters, digits and underscores, starting with a letter. */
-export const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]{0,63}$/;
-export const CUSTOM_FIELD_KEY_RULE = 'lowercase letters, digits and underscores, starting with a letter, 1–64 characters';
+const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]{0,63}$/;
+const CUSTOM_FIELD_KEY_RULE = 'lowercase letters, digits and underscores, starting with a letter, 1–64 characters';
 /** A lead field name as a journey names it (update_lead, branch conditions): a name a lead field can have. */
 export const FieldKey = z.string().regex(CUSTOM_FIELD_KEY, CUSTOM_FIELD_KEY_RULE);
 
@@ -52,7 +52,7 @@ export const RESERVED_FIELD_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** The key of a custom field definition: a field name that is not standard or reserved. */
-export const CustomFieldKey = documentAs(
+const CustomFieldKey = documentAs(
   FieldKey.refine((k) => !RESERVED_FIELD_KEYS.has(k), 'is a standard lead field or a reserved name').describe(`Field key: ${CUSTOM_FIELD_KEY_RULE}`),
   { type: 'string', pattern: CUSTOM_FIELD_KEY.source, not: { enum: [...RESERVED_FIELD_KEYS] }, examples: ['plan'] },
 );

@@ -14,7 +14,7 @@ export function resolveLogFormat(format: LogFormat, stdoutIsTTY = Boolean(proces
  * Options for pino's own pretty transport (pino-pretty, in a worker thread): one short line per entry. No key is
  * error-like, so an error is printed inline like any object, not as a multi-line stack.
  */
-export function prettyTransport(colorize: boolean): pino.TransportSingleOptions {
+function prettyTransport(colorize: boolean): pino.TransportSingleOptions {
   return {
     target: 'pino-pretty',
     options: { colorize, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: 1, errorLikeObjectKeys: [] },
@@ -25,7 +25,7 @@ export function prettyTransport(colorize: boolean): pino.TransportSingleOptions 
  * Errors under `err` or `error` (the Temporal SDK logs `error`): type, message and cause in both formats; the stack in
  * JSON (a string: still one line), only its first frame (`at`) in a terminal.
  */
-export function errorSerializer(pretty: boolean) {
+function errorSerializer(pretty: boolean) {
   const brief = (e: unknown, depth = 0): unknown => {
     if (!(e instanceof Error)) return e;
     const at = e.stack

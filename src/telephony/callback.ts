@@ -15,7 +15,7 @@ const status = z
   .transform((s): CallStatus => (s === 'initiated' ? 'queued' : s));
 
 /** The status-callback form fields Switchboard reads (Twilio's names); others are ignored. */
-export const statusCallbackSchema = z.object({
+const statusCallbackSchema = z.object({
   CallSid: sid,
   ParentCallSid: sid.optional(),
   CallStatus: status,

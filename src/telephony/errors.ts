@@ -27,7 +27,7 @@ export class TelephonyError extends Error {
 }
 
 /** Retry-After in milliseconds (seconds or an HTTP date), or null when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (!value) return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);

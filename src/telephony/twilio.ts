@@ -40,7 +40,7 @@ export function voiceAgentUrlForCall(voiceAgentUrl: string, callId: string): str
 }
 
 /** The voice-agent URL with the transfer number the agent may dial (read by the voice agent and the simulator). */
-export function voiceAgentUrlWith(request: Pick<PlaceCallRequest, 'voiceAgentUrl' | 'transferTo'>): string {
+function voiceAgentUrlWith(request: Pick<PlaceCallRequest, 'voiceAgentUrl' | 'transferTo'>): string {
   if (!request.transferTo) return request.voiceAgentUrl;
   const url = new URL(request.voiceAgentUrl);
   url.searchParams.set('transfer_to', request.transferTo);
@@ -48,7 +48,7 @@ export function voiceAgentUrlWith(request: Pick<PlaceCallRequest, 'voiceAgentUrl
 }
 
 /** The Calls.json create form for a placement (Twilio's field names). */
-export function createCallForm(request: PlaceCallRequest): URLSearchParams {
+function createCallForm(request: PlaceCallRequest): URLSearchParams {
   const form = new URLSearchParams({ To: request.to, From: request.from, Url: voiceAgentUrlWith(request), Method: 'POST' });
   form.set('StatusCallback', request.statusCallbackUrl);
   form.set('StatusCallbackMethod', 'POST');

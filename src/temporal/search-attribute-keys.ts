@@ -17,7 +17,7 @@ export const SA = {
 };
 
 /** The ids a run's start can carry (Outcome is upserted by the run itself when it ends). */
-export interface RunIds {
+interface RunIds {
   workspaceId?: string;
   leadId?: string;
   journeyId?: string;

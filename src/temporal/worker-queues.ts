@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TASK_QUEUE_KINDS, type TaskQueueKind } from './task-queues';
 
 /** Per-queue worker limits a deployment sets as WORKER_<QUEUE>_<LIMIT> (default: the SDK's). */
-export const WORKER_LIMITS = {
+const WORKER_LIMITS = {
   MAX_CONCURRENT_ACTIVITIES: 'maxConcurrentActivityTaskExecutions',
   MAX_CONCURRENT_LOCAL_ACTIVITIES: 'maxConcurrentLocalActivityExecutions',
   MAX_CONCURRENT_WORKFLOW_TASKS: 'maxConcurrentWorkflowTaskExecutions',

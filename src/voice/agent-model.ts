@@ -3,7 +3,7 @@ import { bestFact } from '../llm/scripted';
 import type { AgentModel, ToolSpec, TurnDelta, TurnMessage } from './engines/types';
 
 /** The facts a prompt gives the scripted agent: the lines of its `Facts:` section, each a sentence it may say. */
-export function promptFacts(prompt: string): string[] {
+function promptFacts(prompt: string): string[] {
   const at = prompt.search(/^\s*facts\s*:/im);
   if (at < 0) return [];
   return prompt

@@ -2,7 +2,7 @@ import type { ConversationRow } from './db/context';
 import { DEFAULT_VOICE_SETTINGS, renderTemplate, type VoiceSettings } from './settings';
 
 /** The values `{{…}}` placeholders take: request_data keys, then the lead's custom fields, then its fields and names. */
-export function templateVars(row: ConversationRow): Record<string, unknown> {
+function templateVars(row: ConversationRow): Record<string, unknown> {
   return {
     ...(row.request_data ?? {}),
     ...(row.custom_fields ?? {}),

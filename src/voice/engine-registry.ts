@@ -23,7 +23,7 @@ export function modelEngines(config: Config): Map<string, AgentModel> {
 }
 
 /** An engine an agent names but this process does not have. */
-export class EngineMissingError extends Error {
+class EngineMissingError extends Error {
   constructor(kind: string, name: string, have: string[]) {
     super(`no ${kind} engine named ${name} in this voice process (it has: ${have.join(', ') || 'none'})`);
     this.name = 'EngineMissingError';

@@ -10,8 +10,8 @@ import { z } from 'zod';
 const digits = z.union([z.string().regex(/^\d+$/), z.number().int().min(0)]).transform(Number);
 const streamSid = z.string().min(1).max(64);
 
-export const connectedMessage = z.object({ event: z.literal('connected'), protocol: z.string(), version: z.string() });
-export const startMessage = z.object({
+const connectedMessage = z.object({ event: z.literal('connected'), protocol: z.string(), version: z.string() });
+const startMessage = z.object({
   event: z.literal('start'),
   sequenceNumber: digits,
   streamSid,
@@ -24,20 +24,20 @@ export const startMessage = z.object({
     mediaFormat: z.object({ encoding: z.string(), sampleRate: z.number(), channels: z.number() }),
   }),
 });
-export const mediaMessage = z.object({
+const mediaMessage = z.object({
   event: z.literal('media'),
   sequenceNumber: digits,
   streamSid,
   media: z.object({ track: z.string(), chunk: digits, timestamp: digits, payload: z.string().max(64_000) }),
 });
-export const dtmfMessage = z.object({
+const dtmfMessage = z.object({
   event: z.literal('dtmf'),
   sequenceNumber: digits,
   streamSid,
   dtmf: z.object({ track: z.string(), digit: z.string().regex(/^[0-9*#A-Da-dw]$/) }),
 });
-export const markMessage = z.object({ event: z.literal('mark'), sequenceNumber: digits, streamSid, mark: z.object({ name: z.string().max(256) }) });
-export const stopMessage = z.object({
+const markMessage = z.object({ event: z.literal('mark'), sequenceNumber: digits, streamSid, mark: z.object({ name: z.string().max(256) }) });
+const stopMessage = z.object({
   event: z.literal('stop'),
   sequenceNumber: digits,
   streamSid,
@@ -64,9 +64,9 @@ export function parseInbound(text: string): InboundMessage | undefined {
 }
 
 // What we send, exactly as Twilio takes it (strict: no key Twilio does not document).
-export const outboundMedia = z.strictObject({ event: z.literal('media'), streamSid, media: z.strictObject({ payload: z.base64() }) });
-export const outboundMark = z.strictObject({ event: z.literal('mark'), streamSid, mark: z.strictObject({ name: z.string().min(1) }) });
-export const outboundClear = z.strictObject({ event: z.literal('clear'), streamSid });
+const outboundMedia = z.strictObject({ event: z.literal('media'), streamSid, media: z.strictObject({ payload: z.base64() }) });
+const outboundMark = z.strictObject({ event: z.literal('mark'), streamSid, mark: z.strictObject({ name: z.string().min(1) }) });
+const outboundClear = z.strictObject({ event: z.literal('clear'), streamSid });
 export const outboundMessage = z.discriminatedUnion('event', [outboundMedia, outboundMark, outboundClear]);
 
 export const mediaFrame = (sid: string, mulaw: Buffer) => JSON.stringify({ event: 'media', streamSid: sid, media: { payload: mulaw.toString('base64') } });

@@ -28,7 +28,7 @@ export interface SessionEngines {
 export const RESUME_LINE = 'Sorry, I lost you for a second.';
 export const REPROMPT_LINE = 'Are you still there?';
 export const SILENCE_GOODBYE = 'It seems we got disconnected. Goodbye!';
-export const MAX_DURATION_GOODBYE = 'I have to end the call here. Thank you, goodbye!';
+const MAX_DURATION_GOODBYE = 'I have to end the call here. Thank you, goodbye!';
 /** Keypad digits the callee pressed reach the agent's turn as this text. */
 export const dtmfText = (digits: string) => `[keypad: ${digits}]`;
 
@@ -36,7 +36,7 @@ const PREROLL_MS = 300;
 const DTMF_GAP_MS = 800;
 
 /** Cuts streamed text into sentences as they complete: the first goes to synthesis before the rest is written. */
-export class SentenceSplitter {
+class SentenceSplitter {
   private buffer = '';
   push(text: string): string[] {
     this.buffer += text;

@@ -53,7 +53,7 @@ export function renderTemplate(template: string, vars: Record<string, unknown>):
 }
 
 /** Normalised for phrase matching: lower case, letters, digits and single spaces. */
-export const normalisePhrase = (text: string) =>
+const normalisePhrase = (text: string) =>
   text
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')

@@ -41,22 +41,22 @@ const provider = proxyActivities<CallActivities>({
 });
 
 /** A provider status callback for this call or one of its transfer legs. */
-export const callEventSignal = defineSignal<[SignalledCallEvent]>(CALL_EVENT_SIGNAL);
+const callEventSignal = defineSignal<[SignalledCallEvent]>(CALL_EVENT_SIGNAL);
 /** Read the call from the provider now (sent by the api after it restarts: callbacks it missed are lost). */
-export const callRecheckSignal = defineSignal(CALL_RECHECK_SIGNAL);
+const callRecheckSignal = defineSignal(CALL_RECHECK_SIGNAL);
 /**
  * The patch after which the provider is asked before deciding on silence and on a recheck signal, and legs are only
  * child calls of this call's sid.
  */
-export const PROVIDER_TRUTH_PATCH = 'call-provider-truth';
+const PROVIDER_TRUTH_PATCH = 'call-provider-truth';
 
 /** The patch after which an answered call with a transfer number reads the provider once more before it ends. */
-export const FINAL_READ_PATCH = 'call-final-provider-read';
+const FINAL_READ_PATCH = 'call-final-provider-read';
 
 /** How often a journey call waiting for a concurrent-call slot looked again, before the wake-up patch. */
 const SLOT_POLL = '5 seconds';
 /** The patch that replaced that poll with one waiting activity, woken by released slots. */
-export const SLOT_WAKEUP_PATCH = 'call-slot-wakeup';
+const SLOT_WAKEUP_PATCH = 'call-slot-wakeup';
 
 /** Waiting for a slot: as long as it takes (a journey's call waits its turn), heartbeating so that a dead worker's
  * wait moves to another and cancellation reaches it. */

@@ -32,7 +32,7 @@ const data = proxyActivities<CampaignActivities>({
 });
 
 /** Calls one run starts before it continues as new: about 25 history events each keeps a run near 5,000. */
-export const CALLS_PER_RUN = 200;
+const CALLS_PER_RUN = 200;
 
 /** The calls queue next to the journeys one the campaign runs on (same prefix). */
 const callsQueue = (): string => {

@@ -22,10 +22,10 @@ import type { OutboundCallInput } from '../calls/outbound-call-types';
 import { workflowClock, type JourneyClock } from './journey-clock';
 
 /** Outcomes that call again when the step has retries but no retry_on. */
-export const DEFAULT_RETRY_ON: readonly CallOutcome[] = ['no_answer', 'busy'];
+const DEFAULT_RETRY_ON: readonly CallOutcome[] = ['no_answer', 'busy'];
 
 /** The outcome a preview assumes for a call (the first the platform knows): what really happens is not knowable. */
-export const PREVIEW_CALL_OUTCOME: CallOutcome = 'human';
+const PREVIEW_CALL_OUTCOME: CallOutcome = 'human';
 
 /** Registered only on the preview task queue's worker. */
 const previewData = proxyLocalActivities<JourneyPreviewActivities>({ startToCloseTimeout: '15 seconds', retry: { maximumAttempts: 3 } });

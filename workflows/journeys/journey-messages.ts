@@ -42,7 +42,7 @@ export interface JourneyInput {
 export type PreviewLead = LeadValues;
 
 /** What a preview run starts from: its virtual clock's start (epoch ms) and, for a record, the lead it describes. */
-export interface PreviewInput {
+interface PreviewInput {
   at: number;
   lead?: PreviewLead;
 }

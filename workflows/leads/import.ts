@@ -3,7 +3,7 @@ import type { LeadImportActivities } from '../../activities/leads/import';
 import type { ChunkResult } from '../../src/leads/import/types';
 
 /** A lead import run's input: ids only (its records are in Postgres), and the chunk size. */
-export interface LeadImportInput {
+interface LeadImportInput {
   importId: string;
   chunkRows: number;
 }
@@ -18,7 +18,7 @@ const imports = proxyActivities<LeadImportActivities>({
 });
 
 /** Chunks one run applies before it continues as new: about 4 events each, so a run's history stays bounded. */
-export const CHUNKS_PER_RUN = 500;
+const CHUNKS_PER_RUN = 500;
 
 /** Applies an import (id `lead-import:<importId>`) chunk by chunk, each resuming from the progress Postgres holds. */
 export async function leadImport(input: LeadImportInput): Promise<ChunkResult> {

@@ -2,7 +2,7 @@
 import type { Queryable } from '../../db/pool';
 
 /** A stored call window: {"start":"HH:MM","end":"HH:MM","days"?:[…]}. */
-export type StoredCallWindow = { start: string; end: string; days?: string[] };
+type StoredCallWindow = { start: string; end: string; days?: string[] };
 
 /** An agent with its phone group's numbers; position is the keyset cursor's timestamp (microseconds, UTC). */
 export interface AgentDetailRow {

@@ -14,7 +14,7 @@ const WindowOut = z
   .describe("When the agent's calls may ring (the lead's time zone, else the workspace's); null: 08:00–21:00 every day");
 
 /** An agent as the api shows it. */
-export const AgentOut = z.object({
+const AgentOut = z.object({
   id: z.guid().describe('Agent UUID (the agent of POST /v1/agent)'),
   name: z.string(),
   profile_picture: z.string().nullable(),
@@ -41,7 +41,7 @@ export const AgentPage = z.object({ status: z.literal('success'), agents: z.arra
 export const AgentBody = z.object({ status: z.literal('success'), agent: AgentOut });
 
 /** A phone number as the api shows it. */
-export const PhoneNumberOut = z.object({
+const PhoneNumberOut = z.object({
   id: z.guid().describe('Number UUID'),
   number: z.string().describe('E.164 digits: a valid `from` of POST /v1/agent'),
   agent_id: z.guid().nullable().describe('The agent whose phone group holds the number; null: none'),

@@ -13,14 +13,14 @@ import { Catalogue, Envelope, ExecuteBody, StoredRun } from './automation-schema
 const TAG = 'Automations';
 
 /** The caller of an automation route (set by the automation auth middleware). */
-export function automationAuthOf(input: { ctx: { state: AppState } }): AutomationAuth {
+function automationAuthOf(input: { ctx: { state: AppState } }): AutomationAuth {
   const auth = input.ctx.state.automation;
   if (!auth) throw unauthorized();
   return auth;
 }
 
 /** POST /api/automation/execute: run one action of one integration (spec 4.6). */
-export const executeRoute = defineRoute({
+const executeRoute = defineRoute({
   method: 'post',
   path: '/api/automation/execute',
   tag: TAG,
@@ -53,7 +53,7 @@ export const executeRoute = defineRoute({
 });
 
 /** GET /api/automation/integrations: the catalogue with each action's JSON Schema. */
-export const integrationsRoute = defineRoute({
+const integrationsRoute = defineRoute({
   method: 'get',
   path: '/api/automation/integrations',
   tag: TAG,
@@ -92,7 +92,7 @@ function presentRun(r: AutomationRunRow): z.infer<typeof StoredRun> {
 }
 
 /** GET /api/automation/runs/{requestId}: a stored run of the caller's workspace (a JWT user: their own runs). */
-export const runRoute = defineRoute({
+const runRoute = defineRoute({
   method: 'get',
   path: '/api/automation/runs/:requestId',
   tag: TAG,

@@ -3,7 +3,7 @@
 import type { Db, Queryable } from '../../db/pool';
 
 /** Hours after which a slot is taken back from a call that never released it. */
-export const STALE_SLOT_HOURS = 6;
+const STALE_SLOT_HOURS = 6;
 
 /** The channel a released slot is announced on (payload: the workspace id), for calls waiting for one. */
 export const CALL_SLOT_CHANNEL = 'call_slot_released';
@@ -12,7 +12,7 @@ export const CALL_SLOT_CHANNEL = 'call_slot_released';
  * SQL of a CTE named `slot` that takes one of workspace $2's slots: a row when taken, none at the cap. The upsert's
  * row lock on the counter is held only for the statement, and the cap is read inside it.
  */
-export const TAKE_SLOT_CTE = `slot AS (
+const TAKE_SLOT_CTE = `slot AS (
   INSERT INTO call_slot_counts AS c (workspace_id, used)
   SELECT w.id, 1 FROM workspaces w WHERE w.id = $2::uuid AND w.max_concurrent_calls > 0
   ON CONFLICT (workspace_id) DO UPDATE SET used = c.used + 1

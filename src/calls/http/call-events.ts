@@ -11,7 +11,7 @@ import { defineRoute, workspaceOf } from '../../http/route';
 
 const TAG = 'Calls';
 /** How many subscriptions a workspace may hold. */
-export const MAX_CALL_SUBSCRIPTIONS = 25;
+const MAX_CALL_SUBSCRIPTIONS = 25;
 const NOT_FOUND = 'Subscription not found';
 
 const SubscriptionId = z.guid({ error: (i) => (i.input === undefined ? 'required' : 'must be a UUID') }).describe('Subscription UUID');

@@ -27,7 +27,7 @@ const idOf = (params: Record<string, string>) => {
 };
 
 /** POST /v1/campaigns: create a campaign and start its run. */
-export const createCampaignRoute = defineRoute({
+const createCampaignRoute = defineRoute({
   method: 'post',
   path: '/v1/campaigns',
   tag: TAG,
@@ -56,7 +56,7 @@ export const createCampaignRoute = defineRoute({
 });
 
 /** GET /v1/campaigns: the workspace's campaigns, newest first. */
-export const listCampaignsRoute = defineRoute({
+const listCampaignsRoute = defineRoute({
   method: 'get',
   path: '/v1/campaigns',
   tag: TAG,
@@ -79,7 +79,7 @@ export const listCampaignsRoute = defineRoute({
 });
 
 /** GET /v1/campaigns/{id}: one campaign with its live counts. */
-export const getCampaignRoute = defineRoute({
+const getCampaignRoute = defineRoute({
   method: 'get',
   path: '/v1/campaigns/:id',
   tag: TAG,
@@ -108,7 +108,7 @@ const LEAD_STATE: Record<string, z.infer<typeof CampaignLead>['state']> = {
 };
 
 /** GET /v1/campaigns/{id}/calls: the campaign's leads in audience order, each with its calls and outcome. */
-export const listCampaignCallsRoute = defineRoute({
+const listCampaignCallsRoute = defineRoute({
   method: 'get',
   path: '/v1/campaigns/:id/calls',
   tag: TAG,
@@ -166,9 +166,9 @@ const controlRoute = (action: CampaignControl) =>
     handler: async (input) => answerNamingRun(input, await controlCampaign(serviceDeps(input.deps), workspaceOf(input), idOf(input.params), action)),
   });
 
-export const pauseCampaignRoute = controlRoute('pause');
-export const resumeCampaignRoute = controlRoute('resume');
-export const cancelCampaignRoute = controlRoute('cancel');
+const pauseCampaignRoute = controlRoute('pause');
+const resumeCampaignRoute = controlRoute('resume');
+const cancelCampaignRoute = controlRoute('cancel');
 
 /** Every campaign route, in the document's order. */
 export const campaignRoutes: Route<any, any>[] = [

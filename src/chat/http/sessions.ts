@@ -28,7 +28,7 @@ const TranscriptMessage = z.object({
 });
 
 /** GET /v1/chat/sessions/{session}/messages: a conversation's transcript, oldest first, a page at a time. */
-export const chatTranscriptRoute = defineRoute({
+const chatTranscriptRoute = defineRoute({
   method: 'get',
   path: '/v1/chat/sessions/:session/messages',
   tag: TAG,
@@ -79,7 +79,7 @@ const present = (s: ChatSessionSummaryRow) => ({
 });
 
 /** GET /v1/chat/sessions: the workspace's conversations newest first, per lead or flow when asked. */
-export const listChatSessionsRoute = defineRoute({
+const listChatSessionsRoute = defineRoute({
   method: 'get',
   path: '/v1/chat/sessions',
   tag: TAG,

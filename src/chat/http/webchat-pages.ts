@@ -28,15 +28,15 @@ const svg = (routePath: string, summary: string, body: string) =>
   });
 
 /** GET /webchat/avatar.svg: the demo persona's picture, served by the api itself. */
-export const demoAvatar = svg('/webchat/avatar.svg', "The demo persona's avatar", AVATAR);
+const demoAvatar = svg('/webchat/avatar.svg', "The demo persona's avatar", AVATAR);
 /** GET /favicon.ico and /favicon.svg: the api's icon (SVG; browsers ask /favicon.ico by default). */
-export const faviconIco = svg('/favicon.ico', 'The favicon (SVG)', FAVICON);
-export const faviconSvg = svg('/favicon.svg', 'The favicon (SVG)', FAVICON);
+const faviconIco = svg('/favicon.ico', 'The favicon (SVG)', FAVICON);
+const faviconSvg = svg('/favicon.svg', 'The favicon (SVG)', FAVICON);
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** GET /webchat/widget.js: the embeddable chat widget. */
-export const widgetScript = defineRoute({
+const widgetScript = defineRoute({
   method: 'get',
   path: '/webchat/widget.js',
   tag: 'Web chat',
@@ -59,7 +59,7 @@ export const widgetScript = defineRoute({
  * page's nonce, the chat's session request and WebSocket to this origin, the persona's picture from here or https,
  * and no framing. Only the demo page sends it: the widget itself embeds in customers' pages under their own policy.
  */
-export const demoPagePolicy = (nonce: string, wsOrigin: string): string =>
+const demoPagePolicy = (nonce: string, wsOrigin: string): string =>
   [
     "default-src 'none'",
     "script-src 'self'",
@@ -72,7 +72,7 @@ export const demoPagePolicy = (nonce: string, wsOrigin: string): string =>
   ].join('; ');
 
 /** GET /webchat/demo/{flowId}: a page embedding the widget, to try a flow. */
-export const demoPage = defineRoute({
+const demoPage = defineRoute({
   method: 'get',
   path: '/webchat/demo/:flowId',
   tag: 'Web chat',

@@ -42,7 +42,7 @@ const ChatSession = z.object({
  * POST {hooks_url}/webchat/session. With the flow's workspace API key (a server-side call): a session for the lead
  * matched (or created) by phone. Without one (a browser): an anonymous session holding the record apart from every lead.
  */
-export const createChatSessionRoute = defineRoute({
+const createChatSessionRoute = defineRoute({
   method: 'post',
   path: '/webchat/session',
   tag: 'Web chat',

@@ -18,7 +18,7 @@ export const SESSION_PREFIX = 'webchat-session.';
 export const isSessionId = (s: string) => s.startsWith(SESSION_PREFIX) && isUuid(s.slice(SESSION_PREFIX.length));
 
 /** An upgrade refused before the socket opens: an HTTP status, a message, headers (Retry-After). */
-export type UpgradeRefusal = { status: number; message: string; headers?: Record<string, string> };
+type UpgradeRefusal = { status: number; message: string; headers?: Record<string, string> };
 
 /** How upgrades count against the per-address limits (they skip Koa's middleware). */
 export interface UpgradeLimits {

@@ -37,7 +37,7 @@ async function visible(input: RouteInput<unknown, unknown>) {
 }
 
 /** GET /v1/connections */
-export const listConnectionsRoute = defineRoute({
+const listConnectionsRoute = defineRoute({
   method: 'get',
   path: '/v1/connections',
   tag: TAG,
@@ -53,7 +53,7 @@ export const listConnectionsRoute = defineRoute({
 });
 
 /** GET /v1/connections/{id} */
-export const getConnectionRoute = defineRoute({
+const getConnectionRoute = defineRoute({
   method: 'get',
   path: '/v1/connections/:id',
   tag: TAG,
@@ -71,7 +71,7 @@ export const getConnectionRoute = defineRoute({
 });
 
 /** POST /v1/connections/{id}/test */
-export const testConnectionRoute = defineRoute({
+const testConnectionRoute = defineRoute({
   method: 'post',
   path: '/v1/connections/:id/test',
   tag: TAG,
@@ -98,7 +98,7 @@ export const testConnectionRoute = defineRoute({
 });
 
 /** DELETE /v1/connections/{id} */
-export const deleteConnectionRoute = defineRoute({
+const deleteConnectionRoute = defineRoute({
   method: 'delete',
   path: '/v1/connections/:id',
   tag: TAG,
@@ -120,7 +120,7 @@ export const deleteConnectionRoute = defineRoute({
 });
 
 /** GET /v1/connections/oauth/{integration}/start */
-export const startOAuthRoute = defineRoute({
+const startOAuthRoute = defineRoute({
   method: 'get',
   path: '/v1/connections/oauth/:integration/start',
   tag: TAG,
@@ -159,7 +159,7 @@ function bindingCookie(config: Parameters<typeof oauthCallbackUrl>[0]): { path: 
 }
 
 /** GET /v1/connections/oauth/begin */
-export const beginOAuthRoute = defineRoute({
+const beginOAuthRoute = defineRoute({
   method: 'get',
   path: '/v1/connections/oauth/begin',
   tag: TAG,
@@ -231,7 +231,7 @@ function endFlow(ctx: ParameterizedContext<AppState>, outcome: FlowOutcome): str
 }
 
 /** GET /v1/connections/oauth/callback */
-export const oauthCallbackRoute = defineRoute({
+const oauthCallbackRoute = defineRoute({
   method: 'get',
   path: '/v1/connections/oauth/callback',
   tag: TAG,

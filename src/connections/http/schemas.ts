@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** A connection as the API shows it: never a secret, only the names of the secrets it holds. */
-export const ConnectionBody = z.object({
+const ConnectionBody = z.object({
   id: z.guid(),
   user_id: z.guid().nullable().describe("The user whose connection it is; null: the workspace's own"),
   integration: z.string(),

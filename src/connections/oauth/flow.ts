@@ -20,7 +20,7 @@ const verifierAad = (stateHash: Buffer) => `oauth_states:${stateHash.toString('h
 export const oauthCallbackUrl = (config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL'>) => `${publicUrls(config).base_url}/connections/oauth/callback`;
 
 /** The connect link a start answers with: the browser that opens it first is bound to the flow, then sent to the vendor. */
-export const oauthBeginUrl = (config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL'>, state: string) =>
+const oauthBeginUrl = (config: Pick<Config, 'HOST' | 'PORT' | 'PUBLIC_BASE_URL'>, state: string) =>
   `${publicUrls(config).base_url}/connections/oauth/begin?state=${encodeURIComponent(state)}`;
 
 /**

@@ -4,13 +4,13 @@ import type { Queryable } from '../../db/pool';
 import { sealLegacyWebhookSecrets, webhookSecretAad } from '../../webhooks/db/webhook-secrets';
 
 /** Every column that holds values sealed with the keyring, with the associated data binding each value to its row. */
-export const SEALED_COLUMNS = [
+const SEALED_COLUMNS = [
   { table: 'integration_connections', column: 'credentials_enc', aad: connectionAad },
   { table: 'workspaces', column: 'webhook_secret_enc', aad: webhookSecretAad },
   { table: 'workspaces', column: 'previous_webhook_secret_enc', aad: webhookSecretAad },
 ] as const;
 
-export type SealedColumn = (typeof SEALED_COLUMNS)[number];
+type SealedColumn = (typeof SEALED_COLUMNS)[number];
 export interface ResealProgress {
   column: `${string}.${string}`;
   /** Values under a former key when this column's pass began. */

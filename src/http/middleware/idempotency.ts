@@ -19,7 +19,7 @@ import { MAX_JSON_DEPTH } from './body';
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
 /** The REST routes' scope: the API key that sent the request. */
-export const apiKeyScope = (ctx: ParameterizedContext<AppState>): IdempotencyScope | undefined =>
+const apiKeyScope = (ctx: ParameterizedContext<AppState>): IdempotencyScope | undefined =>
   ctx.state.auth && { workspaceId: ctx.state.auth.workspaceId, caller: `key:${ctx.state.auth.apiKeyId}` };
 
 /**

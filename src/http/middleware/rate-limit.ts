@@ -11,7 +11,7 @@ import type { AppState } from '../state';
 /** Probes and scrapers call these often from one address; they are cheap and must never be refused. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 /** The automation routes count the address in their own chain (perAddressInEnvelope), so a refusal wears their envelope. */
-export const ENVELOPE_PREFIX = '/api/automation/';
+const ENVELOPE_PREFIX = '/api/automation/';
 
 /**
  * The api's two limits: per client address (every route but the probes, before auth) and per API key (after auth),

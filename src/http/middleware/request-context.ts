@@ -39,7 +39,7 @@ export function requestContext(logger: Logger, requestLog: RequestLog = 'all'): 
 const PERSONAL = /[^\s@]+@[^\s@]+|\+?\d[\d\s()./-]{5,}\d/g;
 
 /** Why a request failed: the message of its answer (the spec's shape, or the automation envelope's error), scrubbed. */
-export function reasonOf(body: unknown): string | undefined {
+function reasonOf(body: unknown): string | undefined {
   const b = body as { message?: unknown; error?: unknown } | null | undefined;
   const message = typeof b?.message === 'string' ? b.message : typeof b?.error === 'string' ? b.error : undefined;
   return message?.replace(PERSONAL, '[redacted]').slice(0, 300);

@@ -32,7 +32,7 @@ function literal(value: string | number | boolean): string {
 }
 
 /** `where` as a formula: every field equals its value. */
-export function whereFormula(where: Record<string, string | number | boolean>): string {
+function whereFormula(where: Record<string, string | number | boolean>): string {
   const terms = Object.entries(where).map(([field, value]) => `{${field}}=${literal(value)}`);
   return terms.length === 1 ? terms[0]! : `AND(${terms.join(',')})`;
 }

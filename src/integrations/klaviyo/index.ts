@@ -7,7 +7,7 @@ import trackEvent from './track-event';
 import upsertProfile from './upsert-profile';
 
 /** The API revision every request names (the `revision` header). */
-export const KLAVIYO_REVISION = '2026-07-15';
+const KLAVIYO_REVISION = '2026-07-15';
 
 /** Klaviyo (JSON:API), by a private key (`Klaviyo-API-Key …`) or OAuth, with the `revision` header. */
 export default defineIntegration({

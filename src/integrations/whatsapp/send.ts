@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VendorError, type ActionContext } from '../define';
 
 /** The Graph API version the adapter is written against (a connection's `api_version` setting overrides it). */
-export const GRAPH_VERSION = 'v23.0';
+const GRAPH_VERSION = 'v23.0';
 
 /** WhatsApp wants the number in international form; a leading + is accepted and dropped. */
 export const recipient = z

@@ -7,7 +7,7 @@ import updateRecord from './update-record';
 import upsertContact from './upsert-contact';
 
 /** Zoho's data centres by the domain suffix of their hosts (accounts.zoho.<dc>, www.zohoapis.<dc>). */
-export const ZOHO_DCS = ['com', 'eu', 'in', 'com.au', 'jp', 'ca', 'com.cn', 'sa', 'uk'];
+const ZOHO_DCS = ['com', 'eu', 'in', 'com.au', 'jp', 'ca', 'com.cn', 'sa', 'uk'];
 
 /** The org's API host: the OAuth answer's `api_domain`, else `settings.dc`, else the US data centre. */
 export function zohoBaseUrl(conn: Connection): string {

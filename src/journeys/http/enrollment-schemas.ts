@@ -48,7 +48,7 @@ const sent = <A extends boolean, M extends string>(assigned: A, message: M) =>
 export const Sent = z.union([sent(true, ADDED), sent(false, ALREADY_IN)]);
 
 /** One enrollment as GET /v1/lead/enrollments lists it. */
-export const Enrollment = z.object({
+const Enrollment = z.object({
   enrollment_id: z.guid(),
   journey_id: z.guid(),
   version: z.int().describe('Journey version this run follows'),

@@ -7,7 +7,7 @@ const required = (what: string) => ({ error: (i: { input: unknown }) => (i.input
 /** A journey id in a body. */
 export const JourneyIdField = z.guid(required('must be a UUID')).describe('The journey id (the workflow_id of sendtoworkflow)');
 /** A journey step id. */
-export const NodeIdField = z
+const NodeIdField = z
   .string(required('must be a string'))
   .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'a step id: letters, digits, _ . - only (1-64 characters)')
   .describe('A trigger step id of the journey (from the nodes option list)');
@@ -48,7 +48,7 @@ export const Hook = z.object({
 });
 
 /** A hook as GET /v1/hooks lists it: with its latest settled delivery. */
-export const ListedHook = Hook.extend({
+const ListedHook = Hook.extend({
   last_delivery: z
     .object({
       event_id: z.string(),

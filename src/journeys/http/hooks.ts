@@ -12,7 +12,7 @@ const TAG = 'Hooks';
 export const HOOK_NOT_FOUND = 'Hook not found';
 
 /** A hook row as both hosts answer it. */
-export const presentHook = (h: JourneyHookRow): z.infer<typeof Hook> => ({
+const presentHook = (h: JourneyHookRow): z.infer<typeof Hook> => ({
   id: h.id,
   journey_id: h.journey_id,
   automation_node_id: h.step_id,

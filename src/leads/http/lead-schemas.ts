@@ -6,7 +6,7 @@ import { CustomFieldDef, Tag } from '../rules';
 /** A custom message for a bad value; a missing one still reads `required`. */
 const orRequired = (message: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : message) });
 
-export const LeadId = z.guid(orRequired('must be a UUID')).describe('Lead UUID');
+const LeadId = z.guid(orRequired('must be a UUID')).describe('Lead UUID');
 const PHONE_DESCRIPTION =
   "Phone number. Documented form: a US number as E.164 digits, with '+' or, in workspaces of a +1 region (the default, US), " +
   'without (17145551234). The api also reads other ' +

@@ -12,7 +12,7 @@ import { failImport, findImport, importErrors, storeUpload, type ImportRow } fro
 import { streamUpload, type ImportFormat } from './upload';
 
 /** How many failed rows an import's answer lists. */
-export const IMPORT_ERRORS_SHOWN = 100;
+const IMPORT_ERRORS_SHOWN = 100;
 
 /** What a new import is: the file as a stream, and its options. */
 export interface ImportRequest {

@@ -62,12 +62,12 @@ function optionRoute<B extends Credentials>(
 }
 
 /** POST …/options/workspaces: the caller's workspace. */
-export const workspaceOptionsRoute = optionRoute('workspaces', 'Option list: workspaces', z.strictObject(credentials), async (input) =>
+const workspaceOptionsRoute = optionRoute('workspaces', 'Option list: workspaces', z.strictObject(credentials), async (input) =>
   workspaceOptions(input.deps.db, await callerWorkspace(input)),
 );
 
 /** POST …/options/journeys: the workspace's journeys. */
-export const journeyOptionsRoute = optionRoute(
+const journeyOptionsRoute = optionRoute(
   'journeys',
   'Option list: journeys',
   z.strictObject({ ...credentials, workspace_id: WorkspaceIdField }),
@@ -76,7 +76,7 @@ export const journeyOptionsRoute = optionRoute(
 );
 
 /** POST …/options/nodes: a journey's trigger steps (the points outside platforms can subscribe to). */
-export const nodeOptionsRoute = optionRoute(
+const nodeOptionsRoute = optionRoute(
   'nodes',
   "Option list: a journey's trigger steps",
   z.strictObject({ ...credentials, journey_id: JourneyIdField }),
@@ -87,7 +87,7 @@ export const nodeOptionsRoute = optionRoute(
 );
 
 /** POST …/options/agents: the workspace's agents. */
-export const agentOptionsRoute = optionRoute(
+const agentOptionsRoute = optionRoute(
   'agents',
   'Option list: agents',
   z.strictObject({ ...credentials, workspace_id: WorkspaceIdField }),
@@ -96,7 +96,7 @@ export const agentOptionsRoute = optionRoute(
 );
 
 /** POST …/subscribe: a REST hook on a journey's trigger step. */
-export const nocodeSubscribeRoute = defineRoute({
+const nocodeSubscribeRoute = defineRoute({
   method: 'post',
   path: `${BASE}/subscribe`,
   tag: TAG,
@@ -121,7 +121,7 @@ function normalUrl(raw: string): string {
 const HookIdField = z.guid({ error: (i) => (i.input === undefined ? 'required' : 'must be a UUID') }).describe('The hook_id subscribe answered');
 
 /** DELETE …/unsubscribe: by webhook_url (every hook of the workspace with that URL) or by hook_id. */
-export const nocodeUnsubscribeRoute = defineRoute({
+const nocodeUnsubscribeRoute = defineRoute({
   method: 'delete',
   path: `${BASE}/unsubscribe`,
   tag: TAG,

@@ -2,7 +2,7 @@ import type { AnsweredBy, CallStatus, MachineDetection } from '../provider';
 import type { Rule } from './rules';
 
 /** One callback the simulator posted (or tried to). */
-export interface SentCallback {
+interface SentCallback {
   callSid: string;
   status: CallStatus;
   sequence: number;

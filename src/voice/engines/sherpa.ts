@@ -3,7 +3,7 @@
  * Loaded on first use, so importing an engine module costs nothing until an engine starts.
  */
 
-export interface SherpaVadConfig {
+interface SherpaVadConfig {
   sileroVad: { model: string; threshold: number; minSilenceDuration: number; minSpeechDuration: number; windowSize: number; maxSpeechDuration: number };
   sampleRate: number;
   numThreads: number;
@@ -21,7 +21,7 @@ export interface SherpaVad {
   flush(): void;
 }
 
-export interface SherpaTtsConfig {
+interface SherpaTtsConfig {
   model: {
     vits: { model: string; tokens: string; dataDir: string; noiseScale?: number; noiseScaleW?: number; lengthScale?: number };
     numThreads: number;

@@ -46,7 +46,7 @@ export interface StreamServerOptions {
 const START_TIMEOUT_MS = 10_000;
 /** WebSocket close codes: policy violation (refused), going away (draining). */
 const REFUSED = 1008;
-export const GOING_AWAY = 1001;
+const GOING_AWAY = 1001;
 
 /**
  * The Media Streams endpoint: a WebSocket server speaking Twilio's protocol. A stream is accepted once its `start`

@@ -18,7 +18,7 @@ const FORMATS: Record<string, ImportFormat> = { 'text/csv': 'csv', 'application/
 const importLimit = (config: { LEAD_IMPORT_MAX_BYTES: number }) => config.LEAD_IMPORT_MAX_BYTES;
 
 /** POST /v1/leads/import: stores a CSV or NDJSON file of leads (streamed) and starts applying it. */
-export const importLeadsRoute = defineRoute({
+const importLeadsRoute = defineRoute({
   method: 'post',
   path: '/v1/leads/import',
   tag: TAG,
@@ -90,7 +90,7 @@ const present = (row: ImportRow) => ({
 });
 
 /** GET /v1/leads/imports/{id}: an import's status, counts and first failed records. */
-export const getImportRoute = defineRoute({
+const getImportRoute = defineRoute({
   method: 'get',
   path: '/v1/leads/imports/:id',
   tag: TAG,
@@ -109,7 +109,7 @@ export const getImportRoute = defineRoute({
 });
 
 /** GET /v1/leads/imports: the workspace's imports, newest first, a page at a time. */
-export const listImportsRoute = defineRoute({
+const listImportsRoute = defineRoute({
   method: 'get',
   path: '/v1/leads/imports',
   tag: TAG,

@@ -42,19 +42,24 @@ export function callbackForm(accountSid: string, call: SimCall, status: CallStat
   return form;
 }
 
+/** A POST signed as Twilio signs its requests to a customer's URLs (the form's parameters under X-Twilio-Signature). */
+function signedPost(url: string, authToken: string, form: URLSearchParams): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': twilioSignature(authToken, url, form),
+      'user-agent': 'TwilioProxy/1.1 (switchboard carrier simulator)',
+    },
+    body: form.toString(),
+    signal: AbortSignal.timeout(15_000),
+  });
+}
+
 /** Posts a callback signed like Twilio; the receiver's status, or null when unreachable (Twilio does not retry). */
 export async function postCallback(url: string, authToken: string, form: URLSearchParams): Promise<number | null> {
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': twilioSignature(authToken, url, form),
-        'user-agent': 'TwilioProxy/1.1 (switchboard carrier simulator)',
-      },
-      body: form.toString(),
-      signal: AbortSignal.timeout(15_000),
-    });
+    const res = await signedPost(url, authToken, form);
     await res.arrayBuffer();
     return res.status;
   } catch {
@@ -65,16 +70,7 @@ export async function postCallback(url: string, authToken: string, form: URLSear
 /** Asks a call's Url for its TwiML (a signed POST with the call's parameters, as Twilio does); null when unreachable or not 2xx. */
 export async function fetchTwiml(url: string, authToken: string, form: URLSearchParams): Promise<string | null> {
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': twilioSignature(authToken, url, form),
-        'user-agent': 'TwilioProxy/1.1 (switchboard carrier simulator)',
-      },
-      body: form.toString(),
-      signal: AbortSignal.timeout(15_000),
-    });
+    const res = await signedPost(url, authToken, form);
     const text = await res.text();
     return res.ok ? text : null;
   } catch {

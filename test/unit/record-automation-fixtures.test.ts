@@ -1,21 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../helpers/env';
+import { fixtureDigest as digest } from '../helpers/fixture-digest';
 
-const fixtures = path.join(repoRoot, 'test', 'fixtures');
-const digest = () =>
-  Object.fromEntries(
-    readdirSync(fixtures)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => [
-        f,
-        createHash('sha256')
-          .update(readFileSync(path.join(fixtures, f)))
-          .digest('hex'),
-      ]),
-  );
 const record = (...args: string[]) =>
   spawnSync(process.execPath, [path.join('bin', 'run-ts.js'), path.join('scripts', 'record-automation-fixtures.ts'), ...args], {
     cwd: repoRoot,

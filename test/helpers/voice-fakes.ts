@@ -45,11 +45,11 @@ export class ScriptedStt implements SttEngine {
   /** Milliseconds of audio each finished utterance was given. */
   readonly heardMs: number[] = [];
   open(): SttStream {
-    let samples = 0;
+    let ms = 0;
     return {
-      write: (c: PcmChunk) => void (samples += c.pcm.length),
+      write: (c: PcmChunk) => void (ms += (c.pcm.length / c.sampleRate) * 1000),
       finish: async (): Promise<Recognition> => {
-        this.heardMs.push((samples / 8000) * 1000);
+        this.heardMs.push(ms);
         return { text: this.script.shift() ?? '', final: true };
       },
       close: () => undefined,

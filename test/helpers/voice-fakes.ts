@@ -73,3 +73,18 @@ export class ToneTts implements TtsEngine {
     }
   }
 }
+
+/** A TTS that speaks at another rate than the line's (the Piper voice's 22.05 kHz): a fixed 1 kHz tone, in odd-sized chunks. */
+export class WideTts implements TtsEngine {
+  readonly name = 'test/wide';
+  static readonly RATE = 22_050;
+  /** Everything it spoke, whole, at RATE. */
+  readonly audio = Int16Array.from({ length: Math.round(WideTts.RATE * 0.6) }, (_, i) => Math.round(Math.sin((i * 2 * Math.PI * 1000) / WideTts.RATE) * 8000));
+  async *synthesize(_text: string, o: { signal: AbortSignal }): AsyncIterable<PcmChunk> {
+    for (let at = 0; at < this.audio.length; at += 997) {
+      if (o.signal.aborted) return;
+      await new Promise((r) => setImmediate(r));
+      yield { pcm: this.audio.slice(at, at + 997), sampleRate: WideTts.RATE };
+    }
+  }
+}

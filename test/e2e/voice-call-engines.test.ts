@@ -75,6 +75,7 @@ describe('a call with the embedded engines', () => {
     expect(client.of('media').length).toBeGreaterThan(50); // > 1 s of audio
 
     const latencies: number[] = [];
+    const ends: number[] = [];
     for (const [i, line] of lines.entries()) {
       await eventually(async () => session.state === 'LISTENING' && client.spoken, 30_000, `the agent listening before turn ${i}`);
       client.speakPcm(line);
@@ -86,9 +87,18 @@ describe('a call with the embedded engines', () => {
       // The end of the callee's speech → the agent's first audio frame after it.
       const first = await eventually(async () => client.of('media').find((r) => r.at > endAt), 30_000, `the agent's answer to turn ${i}`);
       latencies.push(Math.round(first.at - endAt));
+      ends.push(Math.round(endAt));
     }
     await client.closed; // the agent's goodbye hung up through the provider
     process.stderr.write(`[voice call] end of callee speech → first agent audio (ms): ${JSON.stringify(latencies)}\n`);
+    // Where the time goes, on the session's clock (≈ the client's: both start at the stream's start): the end of
+    // speech → THINKING (the turn detector's silence) → SPEAKING (recognition, the model, the first synthesised audio).
+    const phases = ends.map((end) => {
+      const thinking = session.transitions.find((t) => t.state === 'THINKING' && t.atMs > end)?.atMs ?? NaN;
+      const speaking = session.transitions.find((t) => t.state === 'SPEAKING' && t.atMs > thinking)?.atMs ?? NaN;
+      return { turnDetectedMs: thinking - end, thenFirstAudioMs: speaking - thinking };
+    });
+    process.stderr.write(`[voice call] phases ${JSON.stringify(phases)}\n`);
 
     const status = await eventually(
       async () => {

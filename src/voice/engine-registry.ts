@@ -1,6 +1,7 @@
 import type { Config } from '../core/config';
 import { chatModelFromConfig } from '../llm/from-config';
 import { ChatAgentModel, ScriptedAgentModel } from './agent-model';
+import { localEngines, loadVoiceEngineSettings, type VoiceEngineSettings } from './engines/config';
 import type { AgentModel, SttEngine, TtsEngine, VadEngine } from './engines/types';
 import type { SessionEngines } from './session';
 import type { VoiceSettings } from './settings';
@@ -13,6 +14,39 @@ export interface EngineRegistry {
   llm: Map<string, AgentModel>;
   /** The VAD every call uses (voice activity is not an agent setting). */
   vadName: string;
+}
+
+/** The speech engines a voice process holds, and what starts and stops those that hold processes or native handles. */
+export interface SpeechEngines extends Omit<EngineRegistry, 'llm'> {
+  /** Once at boot, before the process listens (off the call path). */
+  ready?(): Promise<void>;
+  /** At shutdown, once the streams have drained. */
+  close?(): Promise<void>;
+}
+
+/** The names the agent defaults (src/voice/settings.ts) use for the embedded engines. */
+export const EMBEDDED_ENGINE_NAMES = { vad: 'local/silero', stt: 'local/whisper-tiny.en', tts: 'local/piper' } as const;
+
+/**
+ * The embedded offline engines (docs/voice-engines.md) under the names the agent defaults use: Silero VAD, Whisper
+ * tiny.en, and `local/piper` speaking with the Piper voice, or eSpeak NG when the voice's files are missing.
+ */
+export function embeddedEngines(settings: VoiceEngineSettings = loadVoiceEngineSettings(), env: NodeJS.ProcessEnv = process.env): SpeechEngines {
+  const local = localEngines(settings, env);
+  return {
+    vad: new Map([[EMBEDDED_ENGINE_NAMES.vad, local.vad]]),
+    vadName: EMBEDDED_ENGINE_NAMES.vad,
+    stt: new Map([[EMBEDDED_ENGINE_NAMES.stt, local.stt]]),
+    tts: new Map([[EMBEDDED_ENGINE_NAMES.tts, local.tts]]),
+    ready: () => local.ready(),
+    close: () => local.close(),
+  };
+}
+
+/** What a registry holds, name → the engine behind it (`local/piper` → `local/piper-joe`), for logs and /readyz. */
+export function describeEngines(registry: EngineRegistry): Record<'vad' | 'stt' | 'tts' | 'llm', Record<string, string>> {
+  const names = <T extends { name: string }>(map: Map<string, T>) => Object.fromEntries([...map].map(([k, e]) => [k, e.name]));
+  return { vad: names(registry.vad), stt: names(registry.stt), tts: names(registry.tts), llm: names(registry.llm) };
 }
 
 /** The model engines every voice process has: the scripted agent, and the OpenAI-compatible one when configured. */

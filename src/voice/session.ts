@@ -1,3 +1,4 @@
+import { Resampler } from './audio/resample';
 import type { AgentModel, PcmChunk, SttEngine, SttStream, TtsEngine, TurnMessage, VadEngine, VadStream } from './engines/types';
 import type { CallTurn } from './db/turns';
 import type { MediaStream, StreamSession } from './stream';
@@ -33,6 +34,14 @@ const MAX_DURATION_GOODBYE = 'I have to end the call here. Thank you, goodbye!';
 export const dtmfText = (digits: string) => `[keypad: ${digits}]`;
 
 const PREROLL_MS = 300;
+/** The telephone line's rate: what comes in and what goes out. */
+const LINE_RATE = 8000;
+/**
+ * The rate the callee's audio is heard at: Silero and Whisper want 16 kHz. The line is resampled to it once, here, for
+ * voice activity and recognition alike (one stream-long Resampler, so no chunk boundary ever clicks); an engine given
+ * its own rate passes it through.
+ */
+export const HEARING_RATE = 16_000;
 const DTMF_GAP_MS = 800;
 
 /** Cuts streamed text into sentences as they complete: the first goes to synthesis before the rest is written. */
@@ -86,6 +95,7 @@ export class CallSession implements StreamSession {
   private readonly vad: VadStream;
   private stt: SttStream | undefined;
   private readonly preroll: { pcm: Int16Array; atMs: number }[] = [];
+  private readonly hearing = new Resampler(LINE_RATE, HEARING_RATE);
   private readonly history: TurnMessage[] = [];
   private nextIndex: number;
   private readonly offset: number;
@@ -134,9 +144,11 @@ export class CallSession implements StreamSession {
 
   // ---- input ----
 
-  media(pcm: Int16Array, atMs: number): void {
+  /** 8 kHz audio from the line, heard at HEARING_RATE by voice activity and recognition. */
+  media(line: Int16Array, atMs: number): void {
     if (this.closed) return;
-    const chunk: PcmChunk = { pcm, sampleRate: 8000 };
+    const pcm = this.hearing.push(line);
+    const chunk: PcmChunk = { pcm, sampleRate: HEARING_RATE };
     const at = this.offset + atMs;
     if (this.stt) this.stt.write(chunk);
     else {
@@ -160,7 +172,7 @@ export class CallSession implements StreamSession {
     this.stt?.close();
     this.stt = this.engines.stt.open({ language: this.settings.language });
     // The speech began before the detector was sure: what it heard from the onset on goes too.
-    for (const p of this.preroll) if (p.atMs >= atMs - PREROLL_MS) this.stt.write({ pcm: p.pcm, sampleRate: 8000 });
+    for (const p of this.preroll) if (p.atMs >= atMs - PREROLL_MS) this.stt.write({ pcm: p.pcm, sampleRate: HEARING_RATE });
     this.preroll.length = 0;
     this.to('USER_SPEAKING');
   }
@@ -289,17 +301,27 @@ export class CallSession implements StreamSession {
     const signal = turn.abort.signal;
     this.synthesis = this.synthesis.then(async () => {
       if (signal.aborted) return;
+      // The engine's rate (22.05 kHz for the Piper voice) to the line's, by one Resampler for the whole clause: its
+      // filter runs across chunk boundaries, so the joins never click.
+      let toLine: Resampler | undefined;
+      const play = (pcm: Int16Array) => {
+        if (!pcm.length) return;
+        this.stream.play(pcm);
+        if (this.state !== 'SPEAKING') this.to('SPEAKING');
+        if (!this.firstAudio) {
+          this.firstAudio = true;
+          this.sinks.milestone({ kind: 'first_agent_audio' });
+        }
+      };
       try {
         for await (const chunk of this.engines.tts.synthesize(text, { voice: this.settings.voice.voiceId ?? undefined, signal })) {
           if (signal.aborted) return;
-          if (chunk.sampleRate !== 8000) throw new Error(`speech at ${chunk.sampleRate} Hz: the runtime sends 8000 Hz`);
-          this.stream.play(chunk.pcm);
-          if (this.state !== 'SPEAKING') this.to('SPEAKING');
-          if (!this.firstAudio) {
-            this.firstAudio = true;
-            this.sinks.milestone({ kind: 'first_agent_audio' });
-          }
+          toLine ??= new Resampler(chunk.sampleRate, LINE_RATE);
+          if (chunk.sampleRate !== toLine.fromRate) throw new Error(`speech changed rate mid-utterance (${toLine.fromRate} → ${chunk.sampleRate} Hz)`);
+          play(toLine.push(chunk.pcm));
         }
+        if (signal.aborted) return;
+        if (toLine) play(toLine.flush());
       } catch (err) {
         if (signal.aborted) return;
         this.sinks.log('speech synthesis failed', { err: (err as Error).message });

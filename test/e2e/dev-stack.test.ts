@@ -19,7 +19,7 @@ describe('the dev stack (npm start)', () => {
   // As root the cluster runs as `postgres`, who cannot enter home: it must live elsewhere, and say where.
   const clusterDir = path.join(asRoot ? sharedClusterBase(dataDir) : dataDir, 'postgres');
   let env: NodeJS.ProcessEnv;
-  let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'metrics' | 'sim' | 'sandbox', number>;
+  let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'metrics' | 'sim' | 'sandbox' | 'voice', number>;
 
   beforeAll(async () => {
     ports = {
@@ -30,6 +30,7 @@ describe('the dev stack (npm start)', () => {
       metrics: await freePort(),
       sim: await freePort(),
       sandbox: await freePort(),
+      voice: await freePort(),
     };
     env = {
       PATH: process.env.PATH,
@@ -45,6 +46,7 @@ describe('the dev stack (npm start)', () => {
       WORKER_HEALTH_PORT: '0',
       TELEPHONY_BASE_URL: `http://127.0.0.1:${ports.sim}`,
       VENDOR_SANDBOX_URL: `http://127.0.0.1:${ports.sandbox}`,
+      VOICE_PORT: String(ports.voice),
       LOG_LEVEL: 'warn',
     };
   });
@@ -157,6 +159,12 @@ describe('the dev stack (npm start)', () => {
     expect(stack.output()).toContain(`telephony     carrier simulator http://127.0.0.1:${ports.sim}  ledger http://127.0.0.1:${ports.sim}/ledger`);
     const sandbox = `http://127.0.0.1:${ports.sandbox}`;
     expect(stack.output()).toContain(`vendors       sandbox ${sandbox} (slack, hubspot, google_calendar)  ledger ${sandbox}/ledger`);
+    // The voice process, started by us (not one found on the port), with the embedded engines the agent defaults name.
+    expect(stack.output()).toContain(`voice         media streams `);
+    expect(stack.output()).toContain(`readyz http://127.0.0.1:${ports.voice}/readyz\n`);
+    expect(stack.output()).toMatch(
+      /voice engines vad local\/silero \(local\/silero-vad-v5\); stt local\/whisper-tiny\.en; tts local\/piper \(local\/(piper-joe|espeak[^)]*)\); llm scripted/,
+    );
     expect(statSync(home).mode & 0o777).toBe(0o700);
     expect(stack.output()).toContain(`cluster ${clusterDir}`);
     expect(existsSync(path.join(clusterDir, 'PG_VERSION'))).toBe(true);

@@ -11,7 +11,10 @@ import { clearFrame, inboundMessage, markFrame, mediaFrame, outboundMessage } fr
 import { dtmfText, REPROMPT_LINE, RESUME_LINE, SILENCE_GOODBYE } from '../../src/voice/session';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { TwilioStreamClient } from '../helpers/twilio-stream-client';
-import { EnergyVad, ScriptedStt, ToneTts } from '../helpers/voice-fakes';
+import { EnergyVad, ScriptedStt, ToneTts, WideTts } from '../helpers/voice-fakes';
+import { pcmFromMulawBase64 } from '../../src/voice/audio/frames';
+import { mulawDecode, mulawEncode } from '../../src/voice/audio/mulaw';
+import { resample } from '../../src/voice/audio/resample';
 import { eventually } from '../helpers/webhook-receiver';
 import type { Refusal } from '../../src/voice/http/stream-server';
 
@@ -23,6 +26,7 @@ let app: TestApp;
 let voice: RunningVoice;
 const stt = new ScriptedStt();
 const tts = new ToneTts(25);
+const wide = new WideTts();
 const hungUp: string[] = [];
 const refused: Refusal[] = [];
 beforeAll(async () => {
@@ -35,7 +39,10 @@ beforeAll(async () => {
         vad: new Map([['test/energy', new EnergyVad()]]),
         vadName: 'test/energy',
         stt: new Map([['test/scripted', stt]]),
-        tts: new Map([['test/tone', tts]]),
+        tts: new Map<string, ToneTts | WideTts>([
+          ['test/tone', tts],
+          ['test/wide', wide],
+        ]),
       },
       defaults: { endOfSpeechMs: 300, voice: { engine: 'test/tone', voiceId: null }, stt: { engine: 'test/scripted' } },
       provider,
@@ -256,6 +263,25 @@ describe('a conversation', () => {
     // Every transition is timestamped, in order.
     const at = session.transitions.map((t) => t.atMs);
     expect([...at].sort((x, y) => x - y)).toEqual(at);
+  });
+
+  it('speech at another rate reaches the line at 8 kHz through one resampler per utterance: the same samples as the whole clip resampled', async () => {
+    const call = await liveCall();
+    await app.db.query(`UPDATE agents SET voice = '{"engine": "test/wide"}' WHERE id = (SELECT agent_id FROM calls WHERE id = $1)`, [call.id]);
+    const client = new TwilioStreamClient(voice.streamUrl, call.sid, await twimlParameters(call.id, call.sid));
+    await client.open();
+    await eventually(async () => client.echoed.includes('0:0'), 15_000, 'the greeting heard');
+    const parts = client.of('media').map((r) => pcmFromMulawBase64(r.msg.media.payload));
+    const heard = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (heard.set(p, at), at + p.length), 0);
+    // 0.6 s at 22.05 kHz in 997-sample chunks: 4800 samples on the line (the last frame padded with silence), each
+    // the whole clip's, so no chunk join clicks.
+    const expected = mulawDecode(mulawEncode(resample(wide.audio, WideTts.RATE, 8000)));
+    expect(expected).toHaveLength(4800);
+    expect(heard.length).toBe(Math.ceil(expected.length / 160) * 160);
+    expect(Array.from(heard.subarray(0, expected.length))).toEqual(Array.from(expected));
+    client.stop();
+    await client.closed;
   });
 
   it('a silent callee gets one reprompt, then the call ends through the provider (silence_timeout)', async () => {

@@ -23,7 +23,10 @@ export class TwilioStreamClient {
   private chunk = 0;
   private timer: NodeJS.Timeout | undefined;
   private t0 = 0;
-  private speech: number[] = [];
+  /** What the next frames carry: silence (0), the test tone (1), or 160 samples of real 8 kHz audio. */
+  private speech: (0 | 1 | Int16Array)[] = [];
+  /** When (ms since start) the last frame with audible speech was sent: the end of the callee's speech. */
+  lastVoicedAt = 0;
   /** Outbound audio not played yet (ms) and marks waiting behind it. */
   private buffered: ({ kind: 'audio'; ms: number } | { kind: 'mark'; name: string })[] = [];
   readonly closed: Promise<void>;
@@ -81,6 +84,20 @@ export class TwilioStreamClient {
     for (let i = 0; i < ms / 20; i++) this.speech.push(1);
   }
 
+  /** Speaks real audio (8 kHz PCM, e.g. synthesised and resampled) after what is queued, 20 ms a frame in real time. */
+  speakPcm(pcm: Int16Array): void {
+    for (let at = 0; at < pcm.length; at += 160) {
+      const frame = new Int16Array(160);
+      frame.set(pcm.subarray(at, at + 160));
+      this.speech.push(frame);
+    }
+  }
+
+  /** Whether everything queued to speak has been sent. */
+  get spoken(): boolean {
+    return this.speech.length === 0;
+  }
+
   /** Silence for ms after what is queued. */
   pause(ms: number): void {
     for (let i = 0; i < ms / 20; i++) this.speech.push(0);
@@ -109,8 +126,14 @@ export class TwilioStreamClient {
   }
 
   private tick(): void {
-    const voiced = this.speech.shift() === 1;
-    const pcm = Int16Array.from({ length: 160 }, (_, i) => (voiced ? Math.round(Math.sin(((this.chunk * 160 + i) * 2 * Math.PI * 300) / 8000) * 6000) : 0));
+    const next = this.speech.shift() ?? 0;
+    const pcm =
+      next instanceof Int16Array
+        ? next
+        : Int16Array.from({ length: 160 }, (_, i) => (next === 1 ? Math.round(Math.sin(((this.chunk * 160 + i) * 2 * Math.PI * 300) / 8000) * 6000) : 0));
+    let energy = 0;
+    for (const v of pcm) energy += v * v;
+    if (Math.sqrt(energy / pcm.length) > 300) this.lastVoicedAt = this.now();
     this.chunk++;
     this.send({
       event: 'media',

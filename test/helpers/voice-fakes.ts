@@ -45,11 +45,11 @@ export class ScriptedStt implements SttEngine {
   /** Milliseconds of audio each finished utterance was given. */
   readonly heardMs: number[] = [];
   open(): SttStream {
-    let samples = 0;
+    let ms = 0;
     return {
-      write: (c: PcmChunk) => void (samples += c.pcm.length),
+      write: (c: PcmChunk) => void (ms += (c.pcm.length / c.sampleRate) * 1000),
       finish: async (): Promise<Recognition> => {
-        this.heardMs.push((samples / 8000) * 1000);
+        this.heardMs.push(ms);
         return { text: this.script.shift() ?? '', final: true };
       },
       close: () => undefined,
@@ -70,6 +70,21 @@ export class ToneTts implements TtsEngine {
       await new Promise((r) => setImmediate(r));
       const pcm = Int16Array.from({ length: Math.min(800, total - at) }, (_, i) => Math.round(Math.sin(((at + i) * 2 * Math.PI * 440) / 8000) * 8000));
       yield { pcm, sampleRate: 8000 };
+    }
+  }
+}
+
+/** A TTS that speaks at another rate than the line's (the Piper voice's 22.05 kHz): a fixed 1 kHz tone, in odd-sized chunks. */
+export class WideTts implements TtsEngine {
+  readonly name = 'test/wide';
+  static readonly RATE = 22_050;
+  /** Everything it spoke, whole, at RATE. */
+  readonly audio = Int16Array.from({ length: Math.round(WideTts.RATE * 0.6) }, (_, i) => Math.round(Math.sin((i * 2 * Math.PI * 1000) / WideTts.RATE) * 8000));
+  async *synthesize(_text: string, o: { signal: AbortSignal }): AsyncIterable<PcmChunk> {
+    for (let at = 0; at < this.audio.length; at += 997) {
+      if (o.signal.aborted) return;
+      await new Promise((r) => setImmediate(r));
+      yield { pcm: this.audio.slice(at, at + 997), sampleRate: WideTts.RATE };
     }
   }
 }

@@ -7,7 +7,7 @@ import { telephonyProviderFromConfig } from '../../telephony/from-config';
 import type { TelephonyProvider } from '../../telephony/provider';
 import { conversationRow } from '../db/context';
 import { callTurns, upsertTurn } from '../db/turns';
-import { enginesFor, modelEngines, type EngineRegistry } from '../engine-registry';
+import { describeEngines, enginesFor, modelEngines, type EngineRegistry, type SpeechEngines } from '../engine-registry';
 import { settingsFor } from '../conversation';
 import { STREAM_PATH, StreamServer, type Refusal } from './stream-server';
 import { CallSession, type SessionSinks } from '../session';
@@ -26,8 +26,11 @@ export interface RunningVoice {
 
 export interface VoiceOptions {
   logger?: Logger;
-  /** The speech engines this process holds (the agent model engines are added from the configuration). */
-  engines: Omit<EngineRegistry, 'llm'> & { llm?: EngineRegistry['llm'] };
+  /**
+   * The speech engines this process holds (the agent model engines are added from the configuration); their ready()
+   * runs before the process listens, so /readyz never answers ready before them, and close() after the drain.
+   */
+  engines: SpeechEngines & { llm?: EngineRegistry['llm'] };
   /** Defaults under every agent's own settings (tests shorten the end-of-speech silence). */
   defaults?: Partial<VoiceSettings>;
   provider?: TelephonyProvider;
@@ -42,9 +45,23 @@ export interface VoiceOptions {
 export async function startVoice(config: Config, opts: VoiceOptions): Promise<RunningVoice> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'voice', { format: config.LOG_FORMAT, buffered: true });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL: required by the voice process');
+  // The engines start here, once, off the call path: the speech worker loads its model, the Piper voice its weights.
+  const started = performance.now();
+  await opts.engines.ready?.().catch(async (err: Error) => {
+    await opts.engines.close?.().catch(() => undefined);
+    throw err;
+  });
+  const engineStartMs = Math.round(performance.now() - started);
   const db: Db = createDb(config.DATABASE_URL, { max: Math.min(config.DATABASE_POOL_MAX, 10), logger });
   const provider = opts.provider ?? telephonyProviderFromConfig(config);
-  const registry: EngineRegistry = { ...opts.engines, llm: new Map([...modelEngines(config), ...(opts.engines.llm ?? [])]) };
+  const registry: EngineRegistry = {
+    vad: opts.engines.vad,
+    vadName: opts.engines.vadName,
+    stt: opts.engines.stt,
+    tts: opts.engines.tts,
+    llm: new Map([...modelEngines(config), ...(opts.engines.llm ?? [])]),
+  };
+  const engines = describeEngines(registry);
   const defaults = { ...DEFAULT_VOICE_SETTINGS, ...opts.defaults };
   const sessions = new Map<string, CallSession>();
 
@@ -88,7 +105,7 @@ export async function startVoice(config: Config, opts: VoiceOptions): Promise<Ru
     if (path !== '/readyz') return send(404, { status: 'failed', message: `No route for ${req.method} ${path}` });
     if (streams.isDraining) return send(503, { status: 'failed', message: 'not ready: draining', streams: streams.streams });
     db.ping().then(
-      () => send(200, { status: 'success', message: 'ready', streams: streams.streams, checks: { postgres: 'ok' } }),
+      () => send(200, { status: 'success', message: 'ready', streams: streams.streams, engines, checks: { postgres: 'ok' } }),
       () => send(503, { status: 'failed', message: 'not ready: postgres', checks: { postgres: 'unreachable' } }),
     );
   });
@@ -102,6 +119,9 @@ export async function startVoice(config: Config, opts: VoiceOptions): Promise<Ru
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.VOICE_PORT, config.VOICE_HOST, resolve);
+  }).catch(async (err: Error) => {
+    await Promise.all([db.close(), opts.engines.close?.()]);
+    throw err;
   });
   const { port } = server.address() as AddressInfo;
   const host = config.VOICE_HOST === '0.0.0.0' || config.VOICE_HOST === '::' ? '127.0.0.1' : config.VOICE_HOST;
@@ -110,7 +130,9 @@ export async function startVoice(config: Config, opts: VoiceOptions): Promise<Ru
     {
       url,
       streamUrl: voiceStreamUrl(config),
-      engines: { vad: registry.vadName, stt: [...registry.stt.keys()], tts: [...registry.tts.keys()], llm: [...registry.llm.keys()] },
+      vad: registry.vadName,
+      engines,
+      engineStartMs,
     },
     'voice listening',
   );
@@ -124,7 +146,7 @@ export async function startVoice(config: Config, opts: VoiceOptions): Promise<Ru
       await Promise.all([...sessions.values()].map((s) => s.flushed()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await db.close();
+      await Promise.all([db.close(), opts.engines.close?.()]);
     },
   };
 }

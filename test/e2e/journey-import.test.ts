@@ -66,7 +66,8 @@ describe('POST /v1/journeys', () => {
           { id: 'end', kind: 'end' },
         ],
       },
-      'journey "steps" must not contain NUL characters or unpaired surrogates',
+      // Every route's request text passes the storable-text rule first (src/http/validation.ts), naming the field.
+      'steps.0.tag: must not contain NUL characters or unpaired surrogates',
     ],
     ['no steps at all', { name: 'X', steps: [] }, 'invalid journey: steps: a journey needs at least one step'],
     ['bad steps', { name: 'X', steps: BROKEN }, `invalid journey: ${BROKEN_ISSUES.join('; ')}`],

@@ -11,7 +11,7 @@ import { sealLegacyWebhookSecrets } from '../webhooks/db/webhook-secrets';
 import { createDb } from '../db/pool';
 import { errorHandler } from '../http/middleware/errors';
 import type { RequestLog } from '../http/middleware/request-context';
-import { metricsRoute } from './system';
+import { metricsRoute } from './routes/system';
 import { createLogger, type Logger } from '../telemetry/log';
 import { recheckOpenCalls } from '../calls/recheck';
 import { handleShutdownSignals } from '../core/shutdown';

@@ -1,13 +1,13 @@
 import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
-import type { Config } from '../core/config';
-import { CODEC_PATH, CODEC_TOKEN_ROUTE, codecOrigins, codecToken } from '../temporal/codec-endpoint';
-import { sameSecret } from '../crypto/same-secret';
-import { keyringFromConfig, SealedValueError } from '../crypto/keyring';
-import { BEARER } from '../auth/http/api-key-auth';
-import { ApiError, badRequest, notFound, payloadTooLarge, unauthorized } from '../http/api-error';
-import { EncryptionCodec, runCodec } from '../temporal/codec';
-import type { AppState } from '../http/state';
+import type { Config } from '../../core/config';
+import { CODEC_PATH, CODEC_TOKEN_ROUTE, codecOrigins, codecToken } from '../../temporal/codec-endpoint';
+import { sameSecret } from '../../crypto/same-secret';
+import { keyringFromConfig, SealedValueError } from '../../crypto/keyring';
+import { BEARER } from '../../auth/http/api-key-auth';
+import { ApiError, badRequest, notFound, payloadTooLarge, unauthorized } from '../../http/api-error';
+import { EncryptionCodec, runCodec } from '../../temporal/codec';
+import type { AppState } from '../../http/state';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 

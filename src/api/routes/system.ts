@@ -2,13 +2,13 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
-import type { AppDeps } from '../http/deps';
-import { temporalHealthy } from '../temporal/client';
-import { sameSecret } from '../crypto/same-secret';
-import { unauthorized } from '../http/api-error';
-import { BEARER } from '../auth/http/api-key-auth';
-import { defineRoute, type Route } from '../http/route';
-import type { AppState } from '../http/state';
+import type { AppDeps } from '../../http/deps';
+import { temporalHealthy } from '../../temporal/client';
+import { sameSecret } from '../../crypto/same-secret';
+import { unauthorized } from '../../http/api-error';
+import { BEARER } from '../../auth/http/api-key-auth';
+import { defineRoute, type Route } from '../../http/route';
+import type { AppState } from '../../http/state';
 
 const TAG = 'Operations';
 

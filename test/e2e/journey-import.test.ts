@@ -55,7 +55,7 @@ describe('POST /v1/journeys', () => {
     ['no name', { steps: V1 }, 'a journey needs "name" and "steps"'],
     ['no steps', { name: 'X' }, 'a journey needs "name" and "steps"'],
     ['a name that is not a string', { name: 5, steps: V1 }, 'journey "name" must be a string of 1–200 characters without NUL characters'],
-    ['a name with NUL', { name: 'a\u0000b', steps: V1 }, 'journey "name" must be a string of 1–200 characters without NUL characters'],
+    ['a name with NUL', { name: 'a\u0000b', steps: V1 }, 'name: must not contain NUL characters or unpaired surrogates'],
     ['an id that is not a UUID', { id: 'x', name: 'X', steps: V1 }, 'journey "id" must be a UUID'],
     [
       'steps with NUL',

@@ -5,11 +5,14 @@ import { storableText, UNSTORABLE_RULE } from '../core/storable';
 
 export { describeIssues };
 
-/** Parses value with schema or throws a 400 naming the fields at fault; text Postgres cannot store is refused first. */
+/**
+ * Parses value with schema or throws a 400 naming the fields at fault; then refuses text Postgres cannot store in what
+ * the route takes (fields the schema drops are ignored, as any unknown field is).
+ */
 export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, root: string): T {
-  assertStorableText(value, root);
   const result = schema.safeParse(value);
   if (!result.success) throw badRequest(describeIssues(result.error.issues, root));
+  assertStorableText(result.data, root);
   return result.data;
 }
 

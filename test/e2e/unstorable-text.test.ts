@@ -39,7 +39,8 @@ describe('text Postgres cannot store', () => {
       { method: 'POST', path: '/v1/lead/create', body: { phone: '14155550100', first_name: 'Ann\ud800' }, message: `first_name: ${SURROGATE}` },
       { method: 'POST', path: '/v1/lead/create', body: { phone: '14155550100', custom: { 'a\u0000': 1 } }, message: `custom.(a key): ${NUL}` },
       { method: 'POST', path: '/v1/lead/create', body: { phone: '14155550100', tags: ['ok', 'b\udc00a'] }, message: `tags.1: ${SURROGATE}` },
-      { method: 'GET', path: '/v1/campaigns?cursor=%00', message: `cursor: ${NUL}` },
+      // A field with a shape of its own is refused by its schema first, still before anything runs.
+      { method: 'GET', path: '/v1/campaigns?cursor=%00', message: 'cursor: invalid cursor' },
       { method: 'GET', path: '/v1/campaigns/%00', message: `id: ${NUL}` },
     ];
     for (const c of cases) {

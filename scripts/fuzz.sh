@@ -142,9 +142,10 @@ include-name = ["POST /v1/journeys", "POST /v1/agents", "PATCH /v1/agents/{id}",
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
 
 # The OAuth callback's query carries the vendor's code (up to 4 KiB): generated in multi-byte characters it can pass
-# Node's 16 KiB limit for the URL and headers, which answers 431 before any handler runs. A state never issued is 400.
+# Node's 16 KiB limit for the URL and headers, which answers 431 before any handler runs. A state never issued is 400,
+# at the callback as at the connect link that binds the browser (begin).
 [[operations]]
-include-name = ["GET /v1/connections/oauth/callback"]
+include-name = ["GET /v1/connections/oauth/callback", "GET /v1/connections/oauth/begin"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
 checks.negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "415", "422", "428", "429", "431", "5xx"]
 

@@ -10,9 +10,10 @@ import { resample } from '../../src/voice/audio/resample';
 import { embeddedEngines, EMBEDDED_ENGINE_NAMES, type SpeechEngines } from '../../src/voice/engine-registry';
 import { loadVoiceEngineSettings } from '../../src/voice/engines/config';
 import { startVoice, type RunningVoice } from '../../src/voice/http/main';
-import { callingWorkspace, phoneEnding } from '../helpers/calls';
+import { callingWorkspace } from '../helpers/calls';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { TwilioStreamClient } from '../helpers/twilio-stream-client';
+import { placeHarnessCall } from '../helpers/voice-calls';
 import { eventually } from '../helpers/webhook-receiver';
 import { wordErrorRate } from '../voice/wer';
 
@@ -54,18 +55,7 @@ afterAll(async () => {
 describe('a call with the embedded engines', () => {
   it('the agent greets in synthesised speech, Whisper hears what the callee says, the agent answers each turn and hangs up', async () => {
     const ws = await callingWorkspace(app);
-    const placed = await app.request('POST', '/v1/agent', { key: ws.apiKey, body: { agent: ws.agentId, phone: phoneEnding('0090') } });
-    expect(placed.status).toBe(200);
-    const callId = placed.body.call_id as string;
-    const entry = await eventually(
-      async () => {
-        const e = app.simulator!.ledger.forCallId(callId);
-        return e?.twiml ? e : undefined;
-      },
-      30_000,
-      'the TwiML fetched',
-    );
-    const parameters = Object.fromEntries([...entry.twiml!.matchAll(/<Parameter name="([^"]+)" value="([^"]+)"\/>/g)].map((m) => [m[1]!, m[2]!]));
+    const { callId, entry, parameters } = await placeHarnessCall(app, ws);
 
     const client = new TwilioStreamClient(voice.streamUrl, entry.sid, parameters);
     await client.open();

@@ -1,6 +1,7 @@
-import { callingWorkspace, callResult, phoneEnding } from '../helpers/calls';
+import { callingWorkspace, callResult } from '../helpers/calls';
 import { startTestApp, type TestApp } from '../helpers/stack';
 import { TwilioStreamClient } from '../helpers/twilio-stream-client';
+import { placeHarnessCall } from '../helpers/voice-calls';
 import { EnergyVad, ScriptedStt, ToneTts } from '../helpers/voice-fakes';
 import { eventually } from '../helpers/webhook-receiver';
 import { startVoice, type RunningVoice } from '../../src/voice/http/main';
@@ -34,20 +35,9 @@ afterAll(async () => {
 describe('a placed call with the voice agent on it', () => {
   it('the simulator (…0090) fetches the TwiML as Twilio would; the stream greets, hears the callee and the agent hangs up through the provider', async () => {
     const ws = await callingWorkspace(app);
-    const placed = await app.request('POST', '/v1/agent', { key: ws.apiKey, body: { agent: ws.agentId, phone: phoneEnding('0090') } });
-    expect(placed.status).toBe(200);
-    const callId = placed.body.call_id as string;
-    const entry = await eventually(
-      async () => {
-        const e = app.simulator!.ledger.forCallId(callId);
-        return e?.twiml ? e : undefined;
-      },
-      30_000,
-      'the TwiML fetched',
-    );
+    const { callId, entry, parameters } = await placeHarnessCall(app, ws);
     expect(new URL(entry.url).searchParams.get('call_id')).toBe(callId);
     expect(entry.twiml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><Response><Connect><Stream url="[^"?]+">/);
-    const parameters = Object.fromEntries([...entry.twiml!.matchAll(/<Parameter name="([^"]+)" value="([^"]+)"\/>/g)].map((m) => [m[1]!, m[2]!]));
 
     const client = new TwilioStreamClient(voice.streamUrl, entry.sid, parameters);
     await client.open();
